@@ -1,0 +1,171 @@
+import { randomUUID } from 'node:crypto';
+import cors from 'cors';
+import express, { type Express } from 'express';
+import type { OpenAPIV3 } from 'openapi-types';
+import { pino, type Logger } from 'pino';
+import { pinoHttp } from 'pino-http';
+import { createAdminDocument } from '../admin/admin-document.js';
+import { adminHandlers, type AdminContext } from '../admin/admin-handlers.js';
+import type { PetHandlerContext } from '../handlers/define-handler.js';
+import type { HandlerTable } from '../handlers/handler-types.js';
+import { petHandlers } from '../handlers/pet-handlers.js';
+import { createPrismFallback } from '../handlers/prism-fallback.js';
+import { RequestJournal } from '../journal/request-journal.js';
+import { compileDocument, type CompiledDocument } from '../openapi/compile-document.js';
+import { DocumentError, loadDocument } from '../openapi/load-document.js';
+import { resolveRef } from '../openapi/resolve-ref.js';
+import { defaultDocumentPath, defaultFixturesDir } from '../package-root.js';
+import { createAuthenticator } from '../pipeline/authenticate.js';
+import { createApiRequestHandler } from '../pipeline/handle-api-request.js';
+import { createFallthroughHandlers } from '../pipeline/handle-errors.js';
+import { createBodyReader } from '../pipeline/read-body.js';
+import { createRequestRecorder } from '../pipeline/record-request.js';
+import { isScenarioPath, ScenarioCatalogue } from '../scenarios/scenario-catalogue.js';
+import { PetStore } from '../store/pet-store.js';
+
+export interface AppOptions {
+  /** Accepted bearer keys. Default: `['dev-key']`. */
+  keys?: string[];
+  /** Faker seed for generated scenarios. Default 1. */
+  seed?: number;
+  /** Pets in the default scenario. Default 50. */
+  pets?: number;
+  /** A scenario name from the fixtures folder, or a path to a fixture file. Default `default`. */
+  scenario?: string;
+  /** Simulated latency in ms, fixed or a range. Default none. */
+  latency?: { min: number; max: number };
+  /** Default: silent. */
+  logger?: Logger;
+  /** The OpenAPI document: a path or an already parsed object. Default: the kit's openapi.yaml. */
+  document?: string | OpenAPIV3.Document;
+  fixturesDir?: string;
+  /** Largest accepted request body in bytes. Default 1 MiB. */
+  bodyLimit?: number;
+  /** How many requests the journal keeps. Default 500. */
+  journalSize?: number;
+  /** A store to use (tests inspect it); a new one otherwise. */
+  store?: PetStore;
+}
+
+/** Where the animals API is served: the `/v1` every base address of the spec ends with. */
+export const apiBasePath = '/v1';
+export const adminBasePath = '/__admin';
+
+const corsPolicy = cors({
+  origin: true,
+  allowedHeaders: ['Authorization', 'Content-Type', 'Prefer', 'X-Request-Id'],
+  exposedHeaders: ['Deprecation', 'Sunset', 'Link', 'WWW-Authenticate', 'Allow', 'Preference-Applied', 'X-Request-Id'],
+  maxAge: 600,
+});
+
+function compile(document: AppOptions['document']): CompiledDocument {
+  if (typeof document === 'object') return compileDocument(document, 'document');
+  const path = document ?? defaultDocumentPath;
+  return compileDocument(loadDocument(path), path);
+}
+
+/** The NewPet field names, read from the document so that no field list is written twice. */
+function newPetFields(compiled: CompiledDocument): string[] {
+  const newPet = compiled.document.components?.schemas?.NewPet;
+  if (!newPet) throw new DocumentError(`${compiled.source}: components.schemas.NewPet is required by the pet handlers`);
+  const schema = resolveRef<OpenAPIV3.SchemaObject>(compiled.document, newPet, '/components/schemas/NewPet').value;
+  return Object.keys(schema.properties ?? {});
+}
+
+function checkHandlers(compiled: CompiledDocument, handlers: HandlerTable<unknown>): void {
+  for (const operationId of Object.keys(handlers)) {
+    if (!compiled.byId.has(operationId)) {
+      throw new DocumentError(
+        `${compiled.source}: a handler exists for '${operationId}', but no operation has that id`,
+      );
+    }
+  }
+}
+
+/**
+ * Builds the mock as an Express app. It never listens and never reads the
+ * environment: the CLI does both. Everything it serves is derived from the
+ * document, which is compiled here, so a broken document or fixture throws
+ * before any request is answered.
+ */
+export function createApp(options: AppOptions = {}): Express {
+  const logger = options.logger ?? pino({ level: 'silent' });
+  const compiled = compile(options.document);
+  checkHandlers(compiled, petHandlers as HandlerTable<unknown>);
+  const errorSchema = compiled.document.components?.schemas?.Error;
+  if (!errorSchema) throw new DocumentError(`${compiled.source}: components.schemas.Error is required`);
+  const admin = compileDocument(createAdminDocument(errorSchema), 'admin API');
+
+  const scenarios = new ScenarioCatalogue({
+    compiled,
+    fixturesDir: options.fixturesDir ?? defaultFixturesDir,
+    pets: options.pets ?? 50,
+    seed: options.seed ?? 1,
+  });
+  const requested = options.scenario ?? 'default';
+  const scenarioName = isScenarioPath(requested) ? scenarios.addFile(requested) : requested;
+  const store = options.store ?? new PetStore();
+  store.load(scenarios.load(scenarioName));
+  const journal = new RequestJournal(options.journalSize ?? 500);
+
+  const readBody = createBodyReader(options.bodyLimit ?? 1024 * 1024);
+  const authenticate = createAuthenticator(options.keys ?? ['dev-key']);
+  const { min, max } = options.latency ?? { min: 0, max: 0 };
+  const latency = max > 0 ? () => min + Math.random() * (max - min) : undefined;
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', false);
+  app.set('case sensitive routing', true);
+  app.set('strict routing', true);
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (req, res) => {
+        const sent = req.headers['x-request-id'];
+        const id = typeof sent === 'string' && /^[\w.:-]{1,128}$/.test(sent) ? sent : randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      serializers: {
+        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+    }),
+  );
+  app.use(corsPolicy);
+  app.use(
+    apiBasePath,
+    createRequestRecorder(journal),
+    createApiRequestHandler<PetHandlerContext>({
+      compiled,
+      handlers: petHandlers,
+      context: { store, newPetFields: newPetFields(compiled) },
+      basePath: apiBasePath,
+      readBody,
+      authenticate,
+      ...(compiled.operations.some((operation) => !petHandlers[operation.operationId])
+        ? { fallback: createPrismFallback(compiled.document, logger) }
+        : {}),
+      latency,
+      logger,
+    }),
+  );
+  app.use(
+    adminBasePath,
+    createApiRequestHandler<AdminContext>({
+      compiled: admin,
+      handlers: adminHandlers,
+      context: { store, scenarios, journal },
+      basePath: adminBasePath,
+      readBody,
+      authenticate,
+      logger,
+    }),
+  );
+  const fallthrough = createFallthroughHandlers(compiled, logger);
+  app.use(fallthrough.handleUnknownPath);
+  app.use(fallthrough.handleErrors);
+  return app;
+}

@@ -1,0 +1,28 @@
+/**
+ * The one catalogue of error codes the mock answers with. Each code has the
+ * HTTP status it is sent with; `HttpError` takes its status from here, so a code
+ * cannot drift from its status.
+ */
+export const errorCodes = {
+  invalid_parameter: 400,
+  invalid_body: 400,
+  invalid_json: 400,
+  imprecise_number: 400,
+  body_required: 400,
+  unexpected_body: 400,
+  invalid_prefer: 400,
+  request_aborted: 400,
+  unauthorized: 401,
+  route_not_found: 404,
+  pet_not_found: 404,
+  scenario_not_found: 404,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  invalid_response: 500,
+  id_space_exhausted: 500,
+  mock_failed: 500,
+  internal_error: 500,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof errorCodes;

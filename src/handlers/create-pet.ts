@@ -1,0 +1,19 @@
+import { HttpError } from '../errors/http-error.js';
+import { IdSpaceExhaustedError } from '../store/pet-store.js';
+import type { NewPet } from '../types/api-types.js';
+import { defineHandler } from './define-handler.js';
+
+/**
+ * `POST /pets`: stores the pet with a new id and answers 201 with it. Only the
+ * fields the NewPet schema defines are kept: a client-sent `id` or unknown
+ * field is neither stored nor echoed, and an omitted `status` stays omitted.
+ */
+export const createPet = defineHandler<'createPet'>((request, { store, newPetFields }) => {
+  const fields = Object.entries(request.body).filter(([name]) => newPetFields.includes(name));
+  try {
+    return { status: 201, body: store.create(Object.fromEntries(fields) as NewPet) };
+  } catch (error) {
+    if (error instanceof IdSpaceExhaustedError) throw new HttpError('id_space_exhausted', error.message);
+    throw error;
+  }
+});

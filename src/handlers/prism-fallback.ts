@@ -1,0 +1,74 @@
+import type * as PrismHttpModule from '@stoplight/prism-http';
+import type { OpenAPIV3 } from 'openapi-types';
+import type { Logger } from 'pino';
+import { HttpError } from '../errors/http-error.js';
+import type { FallbackMocker } from '../pipeline/run-handler.js';
+
+type PrismHttp = typeof PrismHttpModule;
+type IHttpOperation = Awaited<ReturnType<PrismHttp['getHttpOperationsFromSpec']>>[number];
+
+/** The mock's pipeline has already checked security and the request, and checks the response itself. */
+const prismConfig = {
+  checkSecurity: false,
+  validateRequest: false,
+  validateResponse: false,
+  errors: false,
+  isProxy: false,
+  upstreamProxy: undefined,
+} as const;
+
+interface PrismSetup {
+  prism: ReturnType<PrismHttp['createInstance']>;
+  operations: IHttpOperation[];
+}
+
+/**
+ * Answers operations that have no stateful handler with @stoplight/prism-http's
+ * mocker (static examples first, then generated from the schema), so the kit
+ * keeps working as the document grows. Create it only for a document that
+ * has such operations: one whose operations all have handlers never loads Prism.
+ */
+export function createPrismFallback(document: OpenAPIV3.Document, logger: Logger): FallbackMocker {
+  const prepare = async (): Promise<PrismSetup> => {
+    const prismHttp = (await import('@stoplight/prism-http')) as PrismHttp;
+    const operations = await prismHttp.getHttpOperationsFromSpec(structuredClone(document));
+    // Prism logs through an extra `success` level; its lines go to our log at debug.
+    const prismLogger = logger.child({ component: 'prism' }, { customLevels: { success: 21 } });
+    const prism = prismHttp.createInstance(
+      { ...prismConfig, mock: { dynamic: false } },
+      { logger: prismLogger as unknown as Parameters<PrismHttp['createInstance']>[1]['logger'] },
+    );
+    return { prism, operations };
+  };
+  // Loading Prism takes about a second: start at once, so the first request does not wait for all of it.
+  const setup = prepare();
+  setup.catch((error: unknown) => logger.error({ err: error }, 'Prism could not be loaded'));
+
+  return async function mockWithPrism(operation, request, status) {
+    const { prism, operations } = await setup;
+    const resource = operations.find(
+      (candidate) => candidate.method.toUpperCase() === operation.method && candidate.path === operation.pathTemplate,
+    );
+    if (!resource)
+      throw new HttpError('mock_failed', `Prism does not know ${operation.method} ${operation.pathTemplate}`);
+    const path = operation.pathTemplate.replace(/\{([^}]+)\}/g, (_, name: string) =>
+      encodeURIComponent(String(request.path[name])),
+    );
+    const query = Object.fromEntries(Object.entries(request.query).map(([name, value]) => [name, String(value)]));
+    const outcome = await prism.request(
+      {
+        method: operation.method.toLowerCase() as Parameters<PrismSetup['prism']['request']>[0]['method'],
+        url: { path, query },
+        headers: Object.fromEntries(Object.entries(request.header).map(([name, value]) => [name, String(value)])),
+        body: request.body,
+      },
+      [resource],
+      { ...prismConfig, mock: { dynamic: false, ...(status === undefined ? {} : { code: status }) } },
+    )();
+    if (outcome._tag === 'Left') {
+      throw new HttpError('mock_failed', `Prism could not mock ${operation.operationId}: ${outcome.left.message}`);
+    }
+    const { statusCode, body } = outcome.right.output;
+    return { status: statusCode, body };
+  };
+}

@@ -1,0 +1,392 @@
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { OpenAPIV3 } from 'openapi-types';
+import { fromAjvErrors } from '../errors/from-ajv-errors.js';
+import type { ErrorDetail } from '../errors/http-error.js';
+import { DocumentError } from './load-document.js';
+import { escapePointerSegment, resolveRef } from './resolve-ref.js';
+
+// ajv-formats is CommonJS; under NodeNext its default export is the module object.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+const httpMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+const documentId = 'openapi.json';
+
+/** The JSON Schema keywords Ajv needs told about: OpenAPI's annotations, which validate nothing. */
+const openApiAnnotations = ['example', 'xml', 'externalDocs'];
+
+export type ParameterLocation = 'path' | 'query' | 'header' | 'cookie';
+
+/** The facts of a parameter's schema that decide how its text is turned into a value. */
+export interface ParameterShape {
+  type: string | undefined;
+  itemType: string | undefined;
+  default: unknown;
+}
+
+export interface CompiledParameter {
+  name: string;
+  in: ParameterLocation;
+  required: boolean;
+  explode: boolean;
+  shape: ParameterShape;
+}
+
+export interface CompiledResponse {
+  status: string;
+  description: string;
+  /** Validators by media type. */
+  validators: Map<string, ValidateFunction>;
+  /** Named examples of the JSON body; the unnamed `example` is stored under `default`. */
+  examples: Map<string, unknown>;
+}
+
+export interface CompiledRequestBody {
+  required: boolean;
+  mediaTypes: string[];
+  validators: Map<string, ValidateFunction>;
+}
+
+export interface CompiledOperation {
+  operationId: string;
+  /** Upper-case HTTP method. */
+  method: string;
+  pathTemplate: string;
+  /** Literal segments, and `{ param }` for templated ones. */
+  segments: Array<string | { param: string }>;
+  parameters: CompiledParameter[];
+  /** One validator per location, over an object of that location's (already typed) values. */
+  parameterValidators: Record<ParameterLocation, ValidateFunction>;
+  requestBody: CompiledRequestBody | undefined;
+  responses: Map<string, CompiledResponse>;
+  deprecated: boolean;
+  /** `x-sunset` (a date, YYYY-MM-DD), when the document gives one. */
+  sunset: string | undefined;
+  /** `x-replaced-by.operationId`, when the document gives one. */
+  replacedBy: string | undefined;
+  definition: OpenAPIV3.OperationObject;
+}
+
+/** The document, with every schema compiled by Ajv. Shared by the mock and the contract suite. */
+export interface CompiledDocument {
+  document: OpenAPIV3.Document;
+  source: string;
+  ajv: Ajv;
+  operations: CompiledOperation[];
+  byId: Map<string, CompiledOperation>;
+  /** Validates a body against `components/schemas/Error`. */
+  validateError: ValidateFunction;
+  /** A validator for the schema at a JSON pointer in the document (cached). */
+  validatorAt(pointer: string): ValidateFunction;
+  /**
+   * Checks a response the way the document asks: the body against the schema of
+   * the listed status (or `default`), and any unlisted status against Error.
+   * Returns the problems; an empty list means the response conforms.
+   */
+  checkResponse(
+    operation: CompiledOperation | undefined,
+    status: number,
+    mediaType: string,
+    body: unknown,
+  ): ErrorDetail[];
+}
+
+function isJsonMediaType(mediaType: string): boolean {
+  const essence = mediaType.split(';')[0]?.trim().toLowerCase() ?? '';
+  return essence === 'application/json' || /^application\/[^/]+\+json$/.test(essence);
+}
+
+export { isJsonMediaType };
+
+function collectExtensionKeys(value: unknown, keys: Set<string>): void {
+  if (Array.isArray(value)) {
+    for (const item of value) collectExtensionKeys(item, keys);
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [key, child] of Object.entries(value)) {
+      if (key.startsWith('x-')) keys.add(key);
+      collectExtensionKeys(child, keys);
+    }
+  }
+}
+
+function createAjv(document: OpenAPIV3.Document): Ajv {
+  const ajv = new Ajv({
+    allErrors: true,
+    strict: true,
+    strictRequired: false,
+    discriminator: true,
+    // OpenAPI allows `type` with `allOf` members that are not objects themselves.
+    allowUnionTypes: true,
+  });
+  addFormats(ajv);
+  const extensions = new Set<string>();
+  collectExtensionKeys(document, extensions);
+  // The document is added whole so that schemas keep their `#/components/...` references; its
+  // top-level keys (openapi, info, paths, ...) are then keywords of that root schema, which validate nothing.
+  const topLevel = Object.keys(document).filter((key) => !ajv.getKeyword(key));
+  ajv.addVocabulary([...new Set([...openApiAnnotations, ...extensions, ...topLevel])]);
+  ajv.addSchema(document as unknown as object, documentId);
+  return ajv;
+}
+
+function shapeOf(document: OpenAPIV3.Document, schema: unknown, pointer: string): ParameterShape {
+  if (schema === undefined) return { type: undefined, itemType: undefined, default: undefined };
+  const resolved = resolveRef<OpenAPIV3.SchemaObject>(document, schema as OpenAPIV3.SchemaObject, pointer).value;
+  let itemType: string | undefined;
+  if (resolved.type === 'array' && resolved.items) {
+    itemType = resolveRef<OpenAPIV3.SchemaObject>(document, resolved.items, `${pointer}/items`).value.type;
+  }
+  return { type: resolved.type, itemType, default: resolved.default };
+}
+
+/**
+ * Compiles every operation of an OpenAPI 3.0 document: its route, parameters,
+ * request body and responses. Any schema Ajv cannot compile, any unresolved
+ * reference and any operation without an `operationId` stops here with a
+ * `DocumentError` that names where the problem is.
+ */
+export function compileDocument(document: OpenAPIV3.Document, source = 'openapi.yaml'): CompiledDocument {
+  let ajv: Ajv;
+  try {
+    ajv = createAjv(document);
+  } catch (error) {
+    throw new DocumentError(`${source}: ${(error as Error).message}`);
+  }
+  const cache = new Map<string, ValidateFunction>();
+  const validatorAt = (pointer: string): ValidateFunction => {
+    let validate = cache.get(pointer);
+    if (!validate) {
+      try {
+        validate = ajv.compile({ $ref: `${documentId}#${pointer}` });
+      } catch (error) {
+        throw new DocumentError(`${source}: schema at ${pointer}: ${(error as Error).message}`);
+      }
+      cache.set(pointer, validate);
+    }
+    return validate;
+  };
+  const compileObjectOf = (entries: Array<{ name: string; pointer: string; required: boolean }>): ValidateFunction => {
+    const schema = {
+      type: 'object',
+      properties: Object.fromEntries(entries.map((e) => [e.name, { $ref: `${documentId}#${e.pointer}` }])),
+      required: entries.filter((e) => e.required).map((e) => e.name),
+      additionalProperties: false,
+    };
+    return ajv.compile(schema);
+  };
+
+  const operations: CompiledOperation[] = [];
+  const byId = new Map<string, CompiledOperation>();
+  for (const [pathTemplate, rawPathItem] of Object.entries(document.paths)) {
+    const pathPointer = `/paths/${escapePointerSegment(pathTemplate)}`;
+    if (!pathTemplate.startsWith('/')) throw new DocumentError(`${source}: path '${pathTemplate}' must start with '/'`);
+    const pathItem = resolveRef<OpenAPIV3.PathItemObject>(document, rawPathItem ?? {}, pathPointer);
+    for (const method of httpMethods) {
+      const definition = pathItem.value[method];
+      if (!definition) continue;
+      const where = `${method.toUpperCase()} ${pathTemplate}`;
+      const opPointer = `${pathItem.pointer}/${method}`;
+      if (!definition.operationId) throw new DocumentError(`${source}: ${where} has no operationId`);
+      if (byId.has(definition.operationId)) {
+        throw new DocumentError(`${source}: operationId '${definition.operationId}' is used twice`);
+      }
+      try {
+        const operation = compileOperation({
+          document,
+          definition,
+          method,
+          pathTemplate,
+          pathParameters: pathItem.value.parameters ?? [],
+          pathPointer: pathItem.pointer,
+          opPointer,
+          validatorAt,
+          compileObjectOf,
+        });
+        operations.push(operation);
+        byId.set(operation.operationId, operation);
+      } catch (error) {
+        if (error instanceof DocumentError && error.message.startsWith(source)) throw error;
+        throw new DocumentError(`${source}: ${where}: ${(error as Error).message}`);
+      }
+    }
+  }
+
+  const errorSchema = document.components?.schemas?.Error;
+  if (!errorSchema)
+    throw new DocumentError(`${source}: components.schemas.Error is required: every error body uses it`);
+  const validateError = validatorAt('/components/schemas/Error');
+
+  const checkResponse: CompiledDocument['checkResponse'] = (operation, status, mediaType, body) => {
+    const response = operation?.responses.get(String(status)) ?? operation?.responses.get('default');
+    if (!response) {
+      if (validateError(body)) return [];
+      return fromAjvErrors(validateError.errors ?? [], 'response');
+    }
+    if (response.validators.size === 0) {
+      return body === undefined
+        ? []
+        : [{ location: 'response', field: '', message: `status ${status} is documented without a body` }];
+    }
+    const essence = mediaType.split(';')[0]?.trim().toLowerCase() ?? '';
+    const validate = response.validators.get(essence);
+    if (!validate) {
+      return [
+        {
+          location: 'response',
+          field: '',
+          message: `media type '${essence}' is not documented for status ${status} (documented: ${[...response.validators.keys()].join(', ')})`,
+        },
+      ];
+    }
+    if (validate(body)) return [];
+    return fromAjvErrors(validate.errors ?? [], 'response');
+  };
+
+  return { document, source, ajv, operations, byId, validateError, validatorAt, checkResponse };
+}
+
+interface CompileOperationInput {
+  document: OpenAPIV3.Document;
+  definition: OpenAPIV3.OperationObject;
+  method: string;
+  pathTemplate: string;
+  pathParameters: Array<OpenAPIV3.ParameterObject | OpenAPIV3.ReferenceObject>;
+  pathPointer: string;
+  opPointer: string;
+  validatorAt: (pointer: string) => ValidateFunction;
+  compileObjectOf: (entries: Array<{ name: string; pointer: string; required: boolean }>) => ValidateFunction;
+}
+
+function compileOperation(input: CompileOperationInput): CompiledOperation {
+  const { document, definition, opPointer } = input;
+
+  // Operation-level parameters override path-level ones with the same name and location.
+  const located = new Map<string, { value: OpenAPIV3.ParameterObject; pointer: string }>();
+  const addParameters = (list: CompileOperationInput['pathParameters'], pointer: string): void => {
+    list.forEach((raw, index) => {
+      const parameter = resolveRef<OpenAPIV3.ParameterObject>(document, raw, `${pointer}/parameters/${index}`);
+      located.set(`${parameter.value.in}:${parameter.value.name}`, parameter);
+    });
+  };
+  addParameters(input.pathParameters, input.pathPointer);
+  addParameters(definition.parameters ?? [], opPointer);
+
+  const parameters: CompiledParameter[] = [];
+  const byLocation: Record<ParameterLocation, Array<{ name: string; pointer: string; required: boolean }>> = {
+    path: [],
+    query: [],
+    header: [],
+    cookie: [],
+  };
+  for (const { value, pointer } of located.values()) {
+    if (!['path', 'query', 'header', 'cookie'].includes(value.in)) {
+      throw new DocumentError(`parameter '${value.name}' has an unknown location '${value.in}'`);
+    }
+    const where = value.in as ParameterLocation;
+    if (!value.schema) throw new DocumentError(`parameter '${value.name}' has no schema`);
+    const name = where === 'header' ? value.name.toLowerCase() : value.name;
+    const required = where === 'path' ? true : value.required === true;
+    input.validatorAt(`${pointer}/schema`);
+    byLocation[where].push({ name, pointer: `${pointer}/schema`, required });
+    const style = value.style ?? (where === 'query' || where === 'cookie' ? 'form' : 'simple');
+    parameters.push({
+      name,
+      in: where,
+      required,
+      explode: value.explode ?? style === 'form',
+      shape: shapeOf(document, value.schema, `${pointer}/schema`),
+    });
+  }
+
+  const segments = input.pathTemplate
+    .split('/')
+    .slice(1)
+    .map((segment) => {
+      const match = /^\{([^}]+)\}$/.exec(segment);
+      return match?.[1] ? { param: match[1] } : segment;
+    });
+  for (const segment of segments) {
+    if (typeof segment !== 'string' && !byLocation.path.some((p) => p.name === segment.param)) {
+      throw new DocumentError(`path parameter '${segment.param}' is not declared`);
+    }
+  }
+
+  let requestBody: CompiledRequestBody | undefined;
+  if (definition.requestBody) {
+    const body = resolveRef<OpenAPIV3.RequestBodyObject>(document, definition.requestBody, `${opPointer}/requestBody`);
+    const validators = new Map<string, ValidateFunction>();
+    for (const [mediaType, content] of Object.entries(body.value.content ?? {})) {
+      if (content.schema && isJsonMediaType(mediaType)) {
+        validators.set(
+          mediaType.toLowerCase(),
+          input.validatorAt(`${body.pointer}/content/${escapePointerSegment(mediaType)}/schema`),
+        );
+      }
+    }
+    requestBody = {
+      required: body.value.required === true,
+      mediaTypes: Object.keys(body.value.content ?? {}).map((m) => m.toLowerCase()),
+      validators,
+    };
+  }
+
+  const responses = new Map<string, CompiledResponse>();
+  if (!definition.responses || Object.keys(definition.responses).length === 0) {
+    throw new DocumentError('has no responses');
+  }
+  for (const [status, raw] of Object.entries(definition.responses)) {
+    const response = resolveRef<OpenAPIV3.ResponseObject>(
+      document,
+      raw,
+      `${opPointer}/responses/${escapePointerSegment(status)}`,
+    );
+    const validators = new Map<string, ValidateFunction>();
+    const examples = new Map<string, unknown>();
+    for (const [mediaType, content] of Object.entries(response.value.content ?? {})) {
+      const contentPointer = `${response.pointer}/content/${escapePointerSegment(mediaType)}`;
+      if (content.schema) validators.set(mediaType.toLowerCase(), input.validatorAt(`${contentPointer}/schema`));
+      if (!isJsonMediaType(mediaType)) continue;
+      if (content.example !== undefined) examples.set('default', content.example);
+      for (const [name, rawExample] of Object.entries(content.examples ?? {})) {
+        const example = resolveRef<OpenAPIV3.ExampleObject>(
+          document,
+          rawExample,
+          `${contentPointer}/examples/${escapePointerSegment(name)}`,
+        );
+        if (example.value.value !== undefined) examples.set(name, example.value.value);
+      }
+      if (examples.size === 0 && content.schema) {
+        const schema = resolveRef<OpenAPIV3.SchemaObject>(document, content.schema, `${contentPointer}/schema`);
+        if (schema.value.example !== undefined) examples.set('default', schema.value.example);
+      }
+    }
+    responses.set(status, { status, description: response.value.description, validators, examples });
+  }
+
+  const extensions = definition as Record<string, unknown>;
+  const sunset = extensions['x-sunset'];
+  if (sunset !== undefined && (typeof sunset !== 'string' || Number.isNaN(Date.parse(sunset)))) {
+    throw new DocumentError(`x-sunset must be a date (YYYY-MM-DD), found ${JSON.stringify(sunset)}`);
+  }
+  const replacedBy = (extensions['x-replaced-by'] as { operationId?: unknown } | undefined)?.operationId;
+
+  return {
+    operationId: definition.operationId as string,
+    method: input.method.toUpperCase(),
+    pathTemplate: input.pathTemplate,
+    segments,
+    parameters,
+    parameterValidators: {
+      path: input.compileObjectOf(byLocation.path),
+      query: input.compileObjectOf(byLocation.query),
+      header: input.compileObjectOf(byLocation.header),
+      cookie: input.compileObjectOf(byLocation.cookie),
+    },
+    requestBody,
+    responses,
+    deprecated: definition.deprecated === true,
+    sunset: sunset as string | undefined,
+    replacedBy: typeof replacedBy === 'string' ? replacedBy : undefined,
+    definition,
+  };
+}

@@ -1,0 +1,74 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Request, Response } from 'express';
+import type { Logger } from 'pino';
+import { toErrorResult } from '../errors/to-error-result.js';
+import type { HandlerResult, HandlerTable } from '../handlers/handler-types.js';
+import type { CompiledDocument, CompiledOperation } from '../openapi/compile-document.js';
+import type { Authenticator } from './authenticate.js';
+import { deprecationHeaders } from './deprecation-headers.js';
+import { matchRoute } from './match-route.js';
+import type { BodyReader } from './read-body.js';
+import { readPreference } from './read-preference.js';
+import { runHandler, type FallbackMocker } from './run-handler.js';
+import { sendResponse } from './send-response.js';
+import { validateRequest } from './validate-request.js';
+import { validateResponse } from './validate-response.js';
+
+export interface ApiRequestHandlerOptions<Context> {
+  compiled: CompiledDocument;
+  handlers: HandlerTable<Context>;
+  context: Context;
+  /** Where the document's paths are served, e.g. `/v1`. */
+  basePath: string;
+  readBody: BodyReader;
+  authenticate: Authenticator;
+  fallback?: FallbackMocker;
+  /** Milliseconds to wait before answering (simulated network latency). */
+  latency?: () => number;
+  logger: Logger;
+}
+
+/**
+ * The request pipeline, in one readable order: read the body (size limit) →
+ * latency → route match (404/405) → authenticate (401) → `Prefer` →
+ * validate the request (400/415) → handler → validate the response (500) →
+ * send. Whatever a stage throws becomes an Error body in `toErrorResult` and
+ * goes through the same response validation and send.
+ */
+export function createApiRequestHandler<Context>(options: ApiRequestHandlerOptions<Context>) {
+  const { compiled, basePath, logger } = options;
+  const headersByOperation = new Map<CompiledOperation, Record<string, string>>(
+    compiled.operations.map((operation) => [operation, deprecationHeaders(compiled, operation, basePath)]),
+  );
+
+  return async function handleApiRequest(req: Request, res: Response): Promise<void> {
+    let operation: CompiledOperation | undefined;
+    let result: HandlerResult;
+    try {
+      const body = await options.readBody(req, res);
+      const latency = options.latency?.() ?? 0;
+      if (latency > 0) await delay(latency);
+      const [pathname = '', search = ''] = req.url.split('?', 2);
+      const match = matchRoute(compiled, req.method, pathname);
+      operation = match.operation;
+      options.authenticate(req.headers.authorization);
+      const preference = readPreference(operation, req.get('prefer'));
+      const request = validateRequest(operation, { pathParams: match.pathParams, search, headers: req.headers, body });
+      result = await runHandler({
+        operation,
+        request,
+        preference,
+        handlers: options.handlers,
+        context: options.context,
+        fallback: options.fallback,
+      });
+      if (preference.status !== undefined) {
+        result = { ...result, headers: { ...result.headers, 'Preference-Applied': `code=${preference.status}` } };
+      }
+    } catch (error) {
+      result = toErrorResult(error, logger);
+    }
+    result = validateResponse(compiled, operation, result, logger);
+    sendResponse(res, result, operation ? (headersByOperation.get(operation) ?? {}) : {});
+  };
+}

@@ -1,0 +1,54 @@
+import { HttpError } from '../errors/http-error.js';
+import type { HandlerResult, HandlerTable } from '../handlers/handler-types.js';
+import type { CompiledOperation } from '../openapi/compile-document.js';
+import type { Preference } from './read-preference.js';
+import type { ApiRequest } from './validate-request.js';
+
+/** Answers an operation that has no stateful handler (Prism's mocker, in the mock). */
+export type FallbackMocker = (
+  operation: CompiledOperation,
+  request: ApiRequest,
+  status?: number,
+) => Promise<HandlerResult>;
+
+export interface RunHandlerInput<Context> {
+  operation: CompiledOperation;
+  request: ApiRequest;
+  preference: Preference;
+  handlers: HandlerTable<Context>;
+  context: Context;
+  fallback: FallbackMocker | undefined;
+}
+
+/**
+ * Produces the response: the documented example when `Prefer: code=` asked for
+ * one (the store is never touched then), otherwise the operation's handler, or
+ * the fallback mocker for an operation without one.
+ */
+export async function runHandler<Context>(input: RunHandlerInput<Context>): Promise<HandlerResult> {
+  const { operation, request, preference } = input;
+  if (preference.status !== undefined) {
+    const response = operation.responses.get(String(preference.status));
+    const names = [...(response?.examples.keys() ?? [])];
+    if (preference.example !== undefined) {
+      if (!response?.examples.has(preference.example)) {
+        throw new HttpError(
+          'invalid_prefer',
+          `Prefer example=${preference.example} is not an example of ${operation.operationId} ${preference.status} (examples: ${names.join(', ') || 'none'})`,
+        );
+      }
+      return { status: preference.status, body: structuredClone(response.examples.get(preference.example)) };
+    }
+    const [first] = names;
+    if (response && first !== undefined) {
+      return { status: preference.status, body: structuredClone(response.examples.get(first)) };
+    }
+    if (response && response.validators.size === 0) return { status: preference.status };
+    if (!input.fallback) throw new HttpError('mock_failed', `no example is documented for ${preference.status}`);
+    return input.fallback(operation, request, preference.status);
+  }
+  const handler = input.handlers[operation.operationId];
+  if (handler) return handler(request, input.context);
+  if (!input.fallback) throw new HttpError('mock_failed', `${operation.operationId} has no handler`);
+  return input.fallback(operation, request);
+}

@@ -1,0 +1,62 @@
+import { base, en, Faker } from '@faker-js/faker';
+import type { Pet, PetStatus } from '../types/api-types.js';
+
+export interface GeneratePetsOptions {
+  count: number;
+  seed: number;
+  /** The allowed statuses, in the document's order (from the `PetStatus` enum). */
+  statuses: readonly PetStatus[];
+  /** The id of the first pet; the others follow one by one. */
+  firstId?: number;
+  /** Categories are drawn from 1..categories. */
+  categories?: number;
+}
+
+/** How often each status is drawn, by its position in the enum; the last weight is "no status". */
+const statusWeights = [55, 25, 15];
+const noStatusWeight = 5;
+
+/**
+ * Realistic pets from Faker with a fixed seed: the same options give the same
+ * pets, byte for byte, on every run. Every status appears once there are at
+ * least as many pets as statuses, and about one pet in twenty has no status
+ * at all, as the document allows.
+ */
+export function generatePets(options: GeneratePetsOptions): Pet[] {
+  const { count, seed, statuses, firstId = 1, categories = 5 } = options;
+  const faker = new Faker({ locale: [en, base] });
+  faker.seed(seed);
+  const choices = [
+    ...statuses.map((status, index) => ({
+      value: status as PetStatus | undefined,
+      weight: statusWeights[index] ?? 10,
+    })),
+    { value: undefined, weight: noStatusWeight },
+  ];
+  const pets: Pet[] = [];
+  for (let index = 0; index < count; index++) {
+    const status = faker.helpers.weightedArrayElement(choices);
+    const pet: Pet = {
+      id: firstId + index,
+      name: faker.animal.petName(),
+      categoryId: faker.number.int({ min: 1, max: categories }),
+    };
+    if (status !== undefined) pet.status = status;
+    pets.push(pet);
+  }
+  // Make every status appear: give each missing one to a pet chosen by the same seeded generator.
+  if (count >= statuses.length) {
+    const present = new Set(pets.map((pet) => pet.status));
+    const missing = statuses.filter((status) => !present.has(status));
+    const counts = new Map<PetStatus | undefined, number>();
+    for (const pet of pets) counts.set(pet.status, (counts.get(pet.status) ?? 0) + 1);
+    for (const status of missing) {
+      const donor = pets.find((pet) => (counts.get(pet.status) ?? 0) > 1);
+      if (!donor) break;
+      counts.set(donor.status, (counts.get(donor.status) ?? 0) - 1);
+      donor.status = status;
+      counts.set(status, 1);
+    }
+  }
+  return pets;
+}

@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auth, request, startMock, type RunningServer } from '../support/start-server.js';
+
+describe('CORS', () => {
+  let mock: RunningServer;
+  beforeAll(async () => {
+    mock = await startMock();
+  });
+  afterAll(() => mock.close());
+
+  it('answers a preflight without a key, allowing Authorization and Content-Type', async () => {
+    const response = await fetch(`${mock.baseUrl}/pets`, {
+      method: 'OPTIONS',
+      headers: {
+        Origin: 'http://localhost:5173',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization, content-type',
+      },
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    const allowed = (response.headers.get('access-control-allow-headers') ?? '').toLowerCase();
+    expect(allowed).toContain('authorization');
+    expect(allowed).toContain('content-type');
+    expect(response.headers.get('access-control-allow-methods')).toContain('POST');
+  });
+
+  it('allows any origin on actual requests and exposes the deprecation headers', async () => {
+    const response = await request(`${mock.baseUrl}/pets/1`, {
+      headers: { ...auth, Origin: 'https://app.example.org' },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBe('https://app.example.org');
+    const exposed = response.headers.get('access-control-expose-headers') ?? '';
+    for (const header of ['Deprecation', 'Sunset', 'Link', 'WWW-Authenticate']) expect(exposed).toContain(header);
+  });
+
+  it('adds CORS headers to a 401 too, so a browser can read why it was refused', async () => {
+    const response = await request(`${mock.baseUrl}/pets`, { headers: { Origin: 'https://app.example.org' } });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('access-control-allow-origin')).toBe('https://app.example.org');
+  });
+});

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+    // HTTP tests listen on ephemeral ports of 127.0.0.1 only; running files in parallel is safe.
+    pool: 'forks',
+  },
+});
