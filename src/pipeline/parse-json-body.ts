@@ -50,13 +50,13 @@ export function parseJsonBody(bytes: Buffer): unknown {
     throw new HttpError('invalid_json', 'the body is not valid UTF-8');
   }
   let value: unknown;
+  const imprecise: ErrorDetail[] = [];
   try {
-    value = parse(text);
+    value = toPlainNumbers(parse(text), '', imprecise);
   } catch (error) {
+    if (error instanceof RangeError) throw new HttpError('invalid_json', 'the body nests arrays or objects too deeply');
     throw new HttpError('invalid_json', `the body is not valid JSON: ${(error as Error).message}`);
   }
-  const imprecise: ErrorDetail[] = [];
-  value = toPlainNumbers(value, '', imprecise);
   const [first] = imprecise;
   if (first) {
     throw new HttpError('imprecise_number', `body field '${first.field || '(root)'}' ${first.message}`, {

@@ -179,3 +179,24 @@ describe('POST /v1/pets', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });
+
+describe('POST /v1/pets with hostile JSON', () => {
+  it('answers 400 invalid_json, not a crash, for a body nested a hundred thousand levels deep', async () => {
+    const mock = await startMock();
+    try {
+      const depth = 100_000;
+      const body = `{"name":"x","categoryId":1,"a":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+      const response = await request<{ code: string; message: string }>(`${mock.baseUrl}/pets`, {
+        method: 'POST',
+        headers: jsonAuth,
+        body,
+      });
+      expect(response.status).toBe(400);
+      expect(response.body.code).toBe('invalid_json');
+      expect(response.body.message).toContain('too deeply');
+      expect((await request(`${mock.baseUrl}/pets`, { headers: auth })).status).toBe(200);
+    } finally {
+      await mock.close();
+    }
+  });
+});
