@@ -92,11 +92,15 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): C
   const pick = (name: keyof typeof flags): string => {
     const value = values[name];
     if (typeof value === 'string') return value;
-    return env[flags[name].env] ?? flags[name].default;
+    // An empty variable counts as unset, as shells make it easy to export one by accident.
+    const fromEnv = env[flags[name].env];
+    return fromEnv === undefined || fromEnv === '' ? flags[name].default : fromEnv;
   };
   const tokens = Array.isArray(values.token)
     ? values.token
-    : (env.PETSTORE_TOKEN?.split(',').map((key) => key.trim()) ?? [flags.token.default]);
+    : env.PETSTORE_TOKEN
+      ? env.PETSTORE_TOKEN.split(',').map((key) => key.trim())
+      : [flags.token.default];
   for (const token of tokens) {
     if (token === '' || /\s/.test(token)) throw new UsageError('--token must be a non-empty key without spaces');
   }

@@ -44,6 +44,8 @@ export class RequestJournal {
   #dropped = 0;
 
   constructor(capacity = 500, bodyLimit = 16 * 1024) {
+    if (!Number.isSafeInteger(capacity) || capacity < 1)
+      throw new RangeError('the journal capacity must be at least 1');
     this.capacity = capacity;
     this.bodyLimit = bodyLimit;
   }

@@ -175,6 +175,11 @@ export function compileDocument(document: OpenAPIV3.Document, source = 'openapi.
     return ajv.compile(schema);
   };
 
+  // Compile the named schemas first, so that a broken one is reported where it is written.
+  for (const name of Object.keys(document.components?.schemas ?? {})) {
+    validatorAt(`/components/schemas/${escapePointerSegment(name)}`);
+  }
+
   const operations: CompiledOperation[] = [];
   const byId = new Map<string, CompiledOperation>();
   for (const [pathTemplate, rawPathItem] of Object.entries(document.paths)) {
@@ -308,6 +313,11 @@ function compileOperation(input: CompileOperationInput): CompiledOperation {
   for (const segment of segments) {
     if (typeof segment !== 'string' && !byLocation.path.some((p) => p.name === segment.param)) {
       throw new DocumentError(`path parameter '${segment.param}' is not declared`);
+    }
+  }
+  for (const { name } of byLocation.path) {
+    if (!segments.some((segment) => typeof segment !== 'string' && segment.param === name)) {
+      throw new DocumentError(`path parameter '${name}' is declared but not in the path`);
     }
   }
 

@@ -38,7 +38,7 @@ function toPlainNumbers(value: unknown, pointer: string, imprecise: ErrorDetail[
 
 /**
  * Parses a JSON request body without losing anything the client sent: invalid
- * UTF-8, a syntax error, a duplicate key, or a number that a JSON number cannot
+ * UTF-8, a syntax error, a key repeated with another value, or a number that a JSON number cannot
  * hold exactly (an integer beyond 2^53, too many digits) is a 400, never
  * silently repaired, rounded or dropped. `__proto__` keys stay plain data.
  */

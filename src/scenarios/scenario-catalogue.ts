@@ -133,7 +133,8 @@ export class ScenarioCatalogue {
     let value: unknown;
     try {
       const text = readFileSync(source, 'utf8');
-      value = extname(source) === '.json' ? JSON.parse(text) : parseYaml(text, { uniqueKeys: true });
+      // YAML reads JSON too, and refuses a repeated key where JSON.parse would keep the last.
+      value = parseYaml(text, { uniqueKeys: true });
     } catch (error) {
       throw new FixtureError(`${source}: cannot be read as a fixture: ${(error as Error).message.split('\n')[0]}`);
     }

@@ -44,14 +44,16 @@ export function generatePets(options: GeneratePetsOptions): Pet[] {
     if (status !== undefined) pet.status = status;
     pets.push(pet);
   }
-  // Make every status appear: give each missing one to a pet chosen by the same seeded generator.
+  // Make every status appear: give each missing one to the first pet whose status another pet shares,
+  // or else to a pet without a status. Deterministic, so the same seed still gives the same pets.
   if (count >= statuses.length) {
     const present = new Set(pets.map((pet) => pet.status));
     const missing = statuses.filter((status) => !present.has(status));
     const counts = new Map<PetStatus | undefined, number>();
     for (const pet of pets) counts.set(pet.status, (counts.get(pet.status) ?? 0) + 1);
     for (const status of missing) {
-      const donor = pets.find((pet) => (counts.get(pet.status) ?? 0) > 1);
+      const donor =
+        pets.find((pet) => (counts.get(pet.status) ?? 0) > 1) ?? pets.find((pet) => pet.status === undefined);
       if (!donor) break;
       counts.set(donor.status, (counts.get(donor.status) ?? 0) - 1);
       donor.status = status;

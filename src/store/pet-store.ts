@@ -34,23 +34,32 @@ export class PetStore {
   #byStatus = new Map<StatusKey, Pet[]>();
   #lastId = 0;
 
-  /** Replaces the whole content with the scenario's pets and remembers them for `reset()`. */
+  /**
+   * Replaces the whole content with the scenario's pets and remembers them for
+   * `reset()`. All or nothing: a scenario with a repeated id throws and leaves
+   * the store as it was.
+   */
   load(scenario: Scenario): void {
-    this.#scenario = scenario;
+    const pets = [...scenario.pets].sort((a, b) => a.id - b.id);
+    for (let index = 1; index < pets.length; index++) {
+      if (pets[index]?.id === pets[index - 1]?.id) {
+        throw new Error(`scenario '${scenario.name}' has two pets with id ${pets[index]?.id}`);
+      }
+    }
+    this.#scenario = {
+      name: scenario.name,
+      pets: pets.map((pet) => (Object.isFrozen(pet) ? pet : Object.freeze({ ...pet }))),
+    };
     this.reset();
   }
 
   /** Goes back to the current scenario's initial pets. */
   reset(): void {
-    const pets = [...this.#scenario.pets].sort((a, b) => a.id - b.id);
     this.#byId = new Map();
     this.#all = [];
     this.#byStatus = new Map();
     this.#lastId = 0;
-    for (const pet of pets) {
-      if (this.#byId.has(pet.id)) throw new Error(`scenario '${this.#scenario.name}' has two pets with id ${pet.id}`);
-      this.#insert(Object.isFrozen(pet) ? pet : Object.freeze({ ...pet }));
-    }
+    for (const pet of this.#scenario.pets) this.#insert(pet);
   }
 
   get scenarioName(): string {

@@ -1,0 +1,262 @@
+import { describe, expect, it } from 'vitest';
+import { helpText, parseOptions, toAppOptions, UsageError } from '../../src/config/parse-options.js';
+
+function usageError(argv: string[], env: NodeJS.ProcessEnv = {}): UsageError {
+  try {
+    parseOptions(argv, env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(UsageError);
+    return error as UsageError;
+  }
+  throw new Error(`${JSON.stringify(argv)} was accepted`);
+}
+
+describe('parseOptions', () => {
+  it('uses the defaults when neither flags nor variables are given', () => {
+    expect(parseOptions([], {})).toEqual({
+      host: '127.0.0.1',
+      port: 4010,
+      keys: ['dev-key'],
+      seed: 1,
+      pets: 50,
+      scenario: 'default',
+      latency: undefined,
+      logLevel: 'info',
+      help: false,
+      version: false,
+    });
+  });
+
+  it('treats an empty PETSTORE_* variable as unset', () => {
+    const env = { PETSTORE_PORT: '', PETSTORE_TOKEN: '', PETSTORE_PETS: '', PETSTORE_LOG_LEVEL: '' };
+    expect(parseOptions([], env)).toEqual(parseOptions([], {}));
+  });
+
+  it('ignores environment variables that are not its own', () => {
+    expect(parseOptions([], { PORT: '9999', HOST: '0.0.0.0', TOKEN: 'x' })).toMatchObject({
+      host: '127.0.0.1',
+      port: 4010,
+      keys: ['dev-key'],
+    });
+  });
+
+  it('reads every setting from its PETSTORE_* variable', () => {
+    const env = {
+      PETSTORE_HOST: '0.0.0.0',
+      PETSTORE_PORT: '8080',
+      PETSTORE_TOKEN: 'env-key',
+      PETSTORE_SEED: '9',
+      PETSTORE_PETS: '12',
+      PETSTORE_SCENARIO: 'large',
+      PETSTORE_LATENCY: '5',
+      PETSTORE_LOG_LEVEL: 'debug',
+    };
+    expect(parseOptions([], env)).toEqual({
+      host: '0.0.0.0',
+      port: 8080,
+      keys: ['env-key'],
+      seed: 9,
+      pets: 12,
+      scenario: 'large',
+      latency: { min: 5, max: 5 },
+      logLevel: 'debug',
+      help: false,
+      version: false,
+    });
+  });
+
+  it('lets every flag override its variable', () => {
+    const env = {
+      PETSTORE_HOST: '0.0.0.0',
+      PETSTORE_PORT: '8080',
+      PETSTORE_TOKEN: 'env-key',
+      PETSTORE_SEED: '9',
+      PETSTORE_PETS: '12',
+      PETSTORE_SCENARIO: 'large',
+      PETSTORE_LATENCY: '5',
+      PETSTORE_LOG_LEVEL: 'debug',
+    };
+    const argv = [
+      '--host=::1',
+      '--port',
+      '0',
+      '--token',
+      'flag-key',
+      '--seed',
+      '3',
+      '--pets',
+      '0',
+      '--scenario',
+      './my.yaml',
+      '--latency',
+      '10-20',
+      '--log-level',
+      'silent',
+    ];
+    expect(parseOptions(argv, env)).toEqual({
+      host: '::1',
+      port: 0,
+      keys: ['flag-key'],
+      seed: 3,
+      pets: 0,
+      scenario: './my.yaml',
+      latency: { min: 10, max: 20 },
+      logLevel: 'silent',
+      help: false,
+      version: false,
+    });
+  });
+
+  it('accepts several keys by repeating --token', () => {
+    expect(parseOptions(['--token', 'a', '--token', 'b'], {}).keys).toEqual(['a', 'b']);
+  });
+
+  it('accepts several keys comma-separated in PETSTORE_TOKEN, spaces trimmed', () => {
+    expect(parseOptions([], { PETSTORE_TOKEN: 'a,b' }).keys).toEqual(['a', 'b']);
+    expect(parseOptions([], { PETSTORE_TOKEN: 'a, b ,c' }).keys).toEqual(['a', 'b', 'c']);
+  });
+
+  it('uses the --token keys only, not the variable, when both are given', () => {
+    expect(parseOptions(['--token', 'flag'], { PETSTORE_TOKEN: 'env1,env2' }).keys).toEqual(['flag']);
+  });
+
+  it.each([
+    [['--token', ''], {}],
+    [['--token', 'has space'], {}],
+    [[], { PETSTORE_TOKEN: 'a,,b' }],
+  ])('refuses an empty key or a key with spaces: %j %j', (argv, env) => {
+    expect(usageError(argv, env).message).toBe('--token must be a non-empty key without spaces');
+  });
+
+  it.each([
+    ['200', { min: 200, max: 200 }],
+    ['0', { min: 0, max: 0 }],
+    ['100-300', { min: 100, max: 300 }],
+    ['250-250', { min: 250, max: 250 }],
+    ['60000', { min: 60000, max: 60000 }],
+  ])('reads --latency %s as %j', (text, latency) => {
+    expect(parseOptions(['--latency', text], {}).latency).toEqual(latency);
+  });
+
+  it.each(['300-100', 'x', '100-', '-100', '1.5', '10-20-30', '60001', '0-60001', ' 100'])(
+    'refuses --latency %j naming the flag',
+    (text) => {
+      expect(usageError([`--latency=${text}`]).message).toBe(
+        `--latency must be MS or MIN-MAX (milliseconds, at most 60000), got ${JSON.stringify(text)}`,
+      );
+    },
+  );
+
+  it.each(['70000', '65536', 'abc', '1.5', '80a', ''])('refuses --port %j naming the flag and the range', (text) => {
+    expect(usageError([`--port=${text}`]).message).toBe(
+      `--port must be a whole number from 0 to 65535, got ${JSON.stringify(text)}`,
+    );
+  });
+
+  it('refuses a bad port from PETSTORE_PORT with the same message', () => {
+    expect(usageError([], { PETSTORE_PORT: '70000' }).message).toBe(
+      '--port must be a whole number from 0 to 65535, got "70000"',
+    );
+  });
+
+  it('refuses a seed or a pet count that is not a whole number in range', () => {
+    expect(usageError(['--seed', '-1'])).toBeInstanceOf(UsageError);
+    expect(usageError(['--seed=2147483648']).message).toBe(
+      '--seed must be a whole number from 0 to 2147483647, got "2147483648"',
+    );
+    expect(usageError(['--pets', 'many']).message).toBe('--pets must be a whole number from 0 to 10000000, got "many"');
+  });
+
+  it('refuses an unknown log level, listing the known ones', () => {
+    expect(usageError(['--log-level', 'verbose']).message).toBe(
+      '--log-level must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"',
+    );
+    expect(usageError([], { PETSTORE_LOG_LEVEL: 'INFO' }).message).toMatch(/^--log-level must be one of /);
+  });
+
+  it('refuses an empty scenario', () => {
+    expect(usageError(['--scenario', '']).message).toBe('--scenario must name a scenario or a file');
+  });
+
+  it('refuses an unknown flag, naming it', () => {
+    const error = usageError(['--nope']);
+    expect(error.message).toContain('--nope');
+  });
+
+  it('refuses a positional argument and a flag without its value', () => {
+    expect(usageError(['default'])).toBeInstanceOf(UsageError);
+    expect(usageError(['--port']).message).toContain('--port');
+  });
+
+  it('reads --help, -h and --version', () => {
+    expect(parseOptions(['--help'], {}).help).toBe(true);
+    expect(parseOptions(['-h'], {}).help).toBe(true);
+    expect(parseOptions(['--version'], {})).toMatchObject({ version: true, help: false });
+  });
+});
+
+describe('toAppOptions', () => {
+  it('passes the keys, seed, pets, scenario and latency on to createApp', () => {
+    expect(toAppOptions(parseOptions(['--token', 'k', '--latency', '1-2', '--seed', '4'], {}))).toEqual({
+      keys: ['k'],
+      seed: 4,
+      pets: 50,
+      scenario: 'default',
+      latency: { min: 1, max: 2 },
+    });
+  });
+
+  it('leaves latency out when none was asked for', () => {
+    expect(toAppOptions(parseOptions([], {}))).not.toHaveProperty('latency');
+  });
+});
+
+describe('helpText', () => {
+  const text = helpText();
+
+  it.each([
+    ['--host', 'PETSTORE_HOST'],
+    ['--port', 'PETSTORE_PORT'],
+    ['--token', 'PETSTORE_TOKEN'],
+    ['--seed', 'PETSTORE_SEED'],
+    ['--pets', 'PETSTORE_PETS'],
+    ['--scenario', 'PETSTORE_SCENARIO'],
+    ['--latency', 'PETSTORE_LATENCY'],
+    ['--log-level', 'PETSTORE_LOG_LEVEL'],
+  ])('lists %s with its variable %s', (flag, env) => {
+    expect(text).toMatch(new RegExp(`^  ${flag} +\\S`, 'm'));
+    expect(text).toContain(`env ${env}`);
+  });
+
+  it('lists --help and --version', () => {
+    expect(text).toMatch(/^ {2}--help +\S/m);
+    expect(text).toMatch(/^ {2}--version +\S/m);
+  });
+
+  it('shows the defaults', () => {
+    expect(text).toContain('(default 127.0.0.1)');
+    expect(text).toContain('(default 4010)');
+    expect(text).toContain('(default dev-key)');
+    expect(text).toContain('(default info)');
+  });
+
+  it('lists a flag for every option the parser accepts, and no other', () => {
+    const listed = [...text.matchAll(/^ {2}(--[a-z-]+)/gm)].map((match) => match[1]);
+    expect(listed.sort()).toEqual([
+      '--help',
+      '--host',
+      '--latency',
+      '--log-level',
+      '--pets',
+      '--port',
+      '--scenario',
+      '--seed',
+      '--token',
+      '--version',
+    ]);
+    for (const flag of listed) {
+      if (flag === '--help' || flag === '--version') continue;
+      expect(() => parseOptions([`${flag}=x`], {})).not.toThrow(/Unknown option/);
+    }
+  });
+});
