@@ -1,12 +1,7 @@
-import { parseArgs } from 'node:util';
 import type { AppOptions } from '../app/create-app.js';
+import { parseFlags, UsageError } from './usage-error.js';
 
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
+export { UsageError };
 
 export interface CliOptions {
   host: string;
@@ -67,28 +62,18 @@ function parseLatency(text: string): { min: number; max: number } | undefined {
 
 /** Reads flags first, then `PETSTORE_*` variables, then defaults. Throws `UsageError` naming the bad value. */
 export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): CliOptions {
-  let values: Record<string, string | string[] | boolean | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        host: { type: 'string' },
-        port: { type: 'string' },
-        token: { type: 'string', multiple: true },
-        seed: { type: 'string' },
-        pets: { type: 'string' },
-        scenario: { type: 'string' },
-        latency: { type: 'string' },
-        'log-level': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean' },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError((error as Error).message.split('\n')[0] ?? 'invalid arguments');
-  }
+  const values = parseFlags(argv, {
+    host: { type: 'string' },
+    port: { type: 'string' },
+    token: { type: 'string', multiple: true },
+    seed: { type: 'string' },
+    pets: { type: 'string' },
+    scenario: { type: 'string' },
+    latency: { type: 'string' },
+    'log-level': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+    version: { type: 'boolean' },
+  });
   const pick = (name: keyof typeof flags): string => {
     const value = values[name];
     if (typeof value === 'string') return value;

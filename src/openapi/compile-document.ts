@@ -91,12 +91,11 @@ export interface CompiledDocument {
   ): ErrorDetail[];
 }
 
-function isJsonMediaType(mediaType: string): boolean {
+/** `application/json` and any `application/*+json`, parameters ignored. */
+export function isJsonMediaType(mediaType: string): boolean {
   const essence = mediaType.split(';')[0]?.trim().toLowerCase() ?? '';
   return essence === 'application/json' || /^application\/[^/]+\+json$/.test(essence);
 }
-
-export { isJsonMediaType };
 
 function collectExtensionKeys(value: unknown, keys: Set<string>): void {
   if (Array.isArray(value)) {

@@ -56,8 +56,8 @@ function parameterValues(
   }
   // A query parameter the operation does not define is refused, not ignored: a client
   // sending `page=2` must learn that nothing here pages that way.
+  const defined = operation.parameters.filter((p) => p.in === 'query').map((p) => p.name);
   for (const name of query.keys()) {
-    const defined = operation.parameters.filter((p) => p.in === 'query').map((p) => p.name);
     details.push({
       location: 'query',
       field: name,

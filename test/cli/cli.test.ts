@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/package-root.js';
+import { builtPrograms } from '../support/build-dist.js';
 
 interface Cli {
   child: ChildProcessWithoutNullStreams;
@@ -17,7 +18,7 @@ interface Cli {
 const running: Cli[] = [];
 
 function startCli(args: string[], env: Record<string, string> = {}): Cli {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(packageRoot, 'src/cli.ts'), ...args], {
+  const child = spawn(process.execPath, [builtPrograms.mock, ...args], {
     cwd: packageRoot,
     env: { ...process.env, ...env },
   });

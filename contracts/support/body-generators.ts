@@ -1,0 +1,150 @@
+import fc from 'fast-check';
+import type { ValidateFunction } from 'ajv';
+import type { OpenAPIV3 } from 'openapi-types';
+import type { CompiledDocument } from '../../src/openapi/compile-document.js';
+import { resolveSchema } from './document-facts.js';
+
+/** A request body and, for an invalid one, what makes it invalid. */
+export interface GeneratedBody {
+  body: unknown;
+  why: string;
+}
+
+interface PropertyFacts {
+  name: string;
+  schema: OpenAPIV3.SchemaObject;
+  required: boolean;
+}
+
+function propertiesOf(compiled: CompiledDocument, schema: OpenAPIV3.SchemaObject): PropertyFacts[] {
+  if (schema.type !== 'object' || !schema.properties)
+    throw new Error('the request body schema must be an object with properties');
+  const required = new Set(schema.required ?? []);
+  return Object.entries(schema.properties).map(([name, raw]) => ({
+    name,
+    schema: resolveSchema(compiled, raw),
+    required: required.has(name),
+  }));
+}
+
+/** Valid values for one property schema; free strings start with the name prefix. */
+function validValue(schema: OpenAPIV3.SchemaObject, prefix: string): fc.Arbitrary<unknown> {
+  if (schema.enum) return fc.constantFrom(...schema.enum);
+  switch (schema.type) {
+    case 'string':
+      return fc.stringMatching(/^[a-z0-9]{1,10}$/).map((s) => `${prefix}${s}`);
+    case 'integer':
+      return fc.integer({ min: schema.minimum ?? 1, max: schema.maximum ?? 1_000_000 });
+    case 'number':
+      return fc.double({ min: schema.minimum ?? 0, max: schema.maximum ?? 1e6, noNaN: true });
+    case 'boolean':
+      return fc.boolean();
+    default:
+      throw new Error(`cannot generate values of type '${String(schema.type)}'`);
+  }
+}
+
+/** Values that have the wrong JSON type (or a value outside the enum) for a property schema. */
+function wrongValues(schema: OpenAPIV3.SchemaObject): Array<{ value: unknown; what: string }> {
+  const candidates: Array<{ value: unknown; what: string; type: string }> = [
+    { value: '7', what: 'a numeric string', type: 'string' },
+    { value: 1.5, what: 'a fraction', type: 'number' },
+    { value: 7, what: 'a number', type: 'integer' },
+    { value: true, what: 'a boolean', type: 'boolean' },
+    { value: null, what: 'null', type: 'null' },
+    { value: [], what: 'an array', type: 'array' },
+    { value: {}, what: 'an object', type: 'object' },
+  ];
+  const allowed = new Set([schema.type === 'number' ? ['number', 'integer'] : [schema.type]].flat());
+  const wrong = candidates.filter((c) => !allowed.has(c.type)).map(({ value, what }) => ({ value, what }));
+  if (schema.enum) wrong.push({ value: 'not-an-allowed-value', what: 'a value outside its enum' });
+  return wrong;
+}
+
+function objectArbitrary(properties: PropertyFacts[], prefix: string): fc.Arbitrary<Record<string, unknown>> {
+  const record: Record<string, fc.Arbitrary<unknown>> = {};
+  for (const p of properties) record[p.name] = validValue(p.schema, prefix);
+  const requiredKeys = properties.filter((p) => p.required).map((p) => p.name);
+  return fc.record(record, { requiredKeys }) as fc.Arbitrary<Record<string, unknown>>;
+}
+
+/**
+ * Generators for a request body, derived from its schema: valid bodies, and
+ * invalid ones made by dropping a required property, giving a property a wrong
+ * type or value, or sending a non-object. The compiled validator is the oracle:
+ * every body is re-checked, so a generator bug cannot mislabel a body.
+ */
+export function createBodyGenerators(
+  compiled: CompiledDocument,
+  schema: OpenAPIV3.SchemaObject,
+  validate: ValidateFunction,
+  prefix: string,
+) {
+  const properties = propertiesOf(compiled, schema);
+  const valid = objectArbitrary(properties, prefix);
+  const required = properties.filter((p) => p.required);
+
+  const mutations: Array<fc.Arbitrary<GeneratedBody>> = [];
+  if (required.length > 0) {
+    mutations.push(
+      fc.tuple(fc.constantFrom(...required), valid).map(([p, body]) => {
+        const { [p.name]: _dropped, ...rest } = body;
+        return { body: rest, why: `without the required '${p.name}'` };
+      }),
+    );
+  }
+  for (const p of properties) {
+    const wrong = wrongValues(p.schema);
+    mutations.push(
+      fc.tuple(fc.constantFrom(...wrong), valid).map(([w, body]) => ({
+        body: { ...body, [p.name]: w.value },
+        why: `with '${p.name}' as ${w.what}`,
+      })),
+    );
+  }
+  mutations.push(
+    fc.constantFrom<GeneratedBody>(
+      { body: [], why: 'an array instead of an object' },
+      { body: 'text', why: 'a string instead of an object' },
+      { body: 42, why: 'a number instead of an object' },
+    ),
+  );
+  const invalid = fc.oneof(...mutations).filter((generated) => !validate(generated.body));
+
+  const minimal = objectArbitrary(required, prefix);
+
+  return {
+    properties,
+    valid: valid.filter((body) => validate(body)),
+    /** Valid bodies with the required properties only. */
+    minimal: minimal.filter((body) => validate(body)),
+    invalid,
+    /** One body per documented rule: each required property missing, each property with each wrong type. */
+    everyRule(base: Record<string, unknown>): GeneratedBody[] {
+      const bodies: GeneratedBody[] = [];
+      for (const p of required) {
+        const { [p.name]: _dropped, ...rest } = base;
+        bodies.push({ body: rest, why: `without the required '${p.name}'` });
+      }
+      for (const p of properties) {
+        for (const w of wrongValues(p.schema))
+          bodies.push({ body: { ...base, [p.name]: w.value }, why: `with '${p.name}' as ${w.what}` });
+      }
+      return bodies.filter((generated) => !validate(generated.body));
+    },
+  };
+}
+
+export type BodyGenerators = ReturnType<typeof createBodyGenerators>;
+
+/** A reproducible batch from an arbitrary. */
+export function sampleWithSeed<T>(arbitrary: fc.Arbitrary<T>, seed: number, count: number): T[] {
+  return fc.sample(arbitrary, { seed, numRuns: count });
+}
+
+/** The first body of a seeded batch. */
+export function oneWithSeed<T>(arbitrary: fc.Arbitrary<T>, seed: number): T {
+  const [first] = sampleWithSeed(arbitrary, seed, 1);
+  if (first === undefined) throw new Error('the generator produced nothing');
+  return first;
+}

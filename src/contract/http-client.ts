@@ -1,0 +1,138 @@
+/** How a request authenticates: the configured key, none at all, or a literal Authorization header. */
+export type AuthMode = { kind: 'token' } | { kind: 'none' } | { kind: 'header'; value: string };
+
+export interface ContractRequest {
+  method: string;
+  /** Path below the base URL, e.g. `/pets/3`. */
+  path: string;
+  query?: Record<string, string>;
+  /** A JSON value to send, or `{ raw }` for text sent as-is with a JSON content type. */
+  body?: { json: unknown } | { raw: string };
+  auth?: AuthMode;
+}
+
+export interface ContractResponse {
+  status: number;
+  /** Header names in lower case. */
+  headers: Record<string, string>;
+  /** The media type without parameters, lower case; empty when there is no Content-Type. */
+  mediaType: string;
+  contentType: string;
+  text: string;
+  /** The parsed body, or undefined when the body is empty or not JSON. */
+  json: unknown;
+  jsonError: string | undefined;
+  durationMs: number;
+}
+
+/** The target could not be reached or did not answer in time. */
+export class TransportError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TransportError';
+  }
+}
+
+export interface HttpClientOptions {
+  baseUrl: string;
+  token: string;
+  timeoutMs: number;
+}
+
+/** `GET /pets?limit=1`: how a request is named in messages (never with headers). */
+export function describeRequest(request: ContractRequest): string {
+  const query = new URLSearchParams(request.query ?? {}).toString();
+  return `${request.method} ${request.path}${query ? `?${query}` : ''}`;
+}
+
+function transportReason(error: unknown, timeoutMs: number): string {
+  const err = error as Error & { cause?: { code?: string; message?: string } };
+  if (err.name === 'TimeoutError' || err.name === 'AbortError') return `no answer within ${timeoutMs} ms`;
+  const code = err.cause?.code;
+  const reasons: Record<string, string> = {
+    ECONNREFUSED: 'connection refused',
+    ENOTFOUND: 'host not found',
+    EAI_AGAIN: 'host name lookup failed',
+    ECONNRESET: 'connection reset',
+    EHOSTUNREACH: 'host unreachable',
+    ETIMEDOUT: 'connection timed out',
+    CERT_HAS_EXPIRED: 'TLS certificate has expired',
+  };
+  if (code !== undefined) return `${reasons[code] ?? err.cause?.message ?? code} (${code})`;
+  return err.cause?.message ?? err.message;
+}
+
+/** Sends one request at a time, with a per-request timeout; JSON in, parsed JSON out. */
+export function createHttpClient(options: HttpClientOptions) {
+  return async function send(request: ContractRequest): Promise<ContractResponse> {
+    const url = new URL(`${options.baseUrl}${request.path}`);
+    for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.set(name, value);
+    const headers: Record<string, string> = { accept: 'application/json' };
+    const auth = request.auth ?? { kind: 'token' };
+    if (auth.kind === 'token') headers.authorization = `Bearer ${options.token}`;
+    if (auth.kind === 'header') headers.authorization = auth.value;
+    let body: string | undefined;
+    if (request.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = 'raw' in request.body ? request.body.raw : JSON.stringify(request.body.json);
+    }
+    const started = performance.now();
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(url, {
+        method: request.method,
+        headers,
+        body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(options.timeoutMs),
+      });
+      text = await response.text();
+    } catch (error) {
+      throw new TransportError(`${describeRequest(request)}: ${transportReason(error, options.timeoutMs)}`);
+    }
+    const responseHeaders: Record<string, string> = {};
+    response.headers.forEach((value, name) => {
+      responseHeaders[name.toLowerCase()] = value;
+    });
+    const contentType = responseHeaders['content-type'] ?? '';
+    let json: unknown;
+    let jsonError: string | undefined;
+    if (text !== '') {
+      try {
+        json = JSON.parse(text);
+      } catch (error) {
+        jsonError = (error as Error).message;
+      }
+    }
+    return {
+      status: response.status,
+      headers: responseHeaders,
+      mediaType: contentType.split(';')[0]?.trim().toLowerCase() ?? '',
+      contentType,
+      text,
+      json,
+      jsonError,
+      durationMs: Math.round(performance.now() - started),
+    };
+  };
+}
+
+export type SendRequest = ReturnType<typeof createHttpClient>;
+
+/**
+ * Checks that the deployment answers HTTP at the base URL and accepts the key
+ * (an authenticated `GET /pets` that is not 401). Returns the one-line reason when not.
+ */
+export async function probeTarget(options: HttpClientOptions): Promise<string | undefined> {
+  const send = createHttpClient(options);
+  try {
+    const response = await send({ method: 'GET', path: '/pets' });
+    if (response.status === 401) {
+      return `${options.baseUrl} refused the key: GET /pets with it answered 401 (check --token or CONTRACT_TOKEN)`;
+    }
+    return undefined;
+  } catch (error) {
+    return `cannot reach ${options.baseUrl}: ${(error as Error).message.replace(/^GET \/pets: /, '')}`;
+  }
+}

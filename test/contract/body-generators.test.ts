@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { createBodyGenerators, sampleWithSeed } from '../../contracts/support/body-generators.js';
+import { requestBodySchema } from '../../contracts/support/document-facts.js';
+import { compileDocument } from '../../src/openapi/compile-document.js';
+import { loadDocument } from '../../src/openapi/load-document.js';
+import { defaultDocumentPath } from '../../src/package-root.js';
+
+const compiled = compileDocument(loadDocument(defaultDocumentPath));
+const createPet = compiled.byId.get('createPet');
+const validate = createPet?.requestBody?.validators.get('application/json');
+if (!createPet || !validate) throw new Error('openapi.yaml lost createPet or its body');
+const generators = createBodyGenerators(compiled, requestBodySchema(compiled, createPet), validate, 'contract-test-x-');
+
+describe('createBodyGenerators', () => {
+  it('generates only bodies that the document rejects, of every kind of mutation', () => {
+    const invalid = sampleWithSeed(generators.invalid, 7, 200);
+    for (const { body } of invalid) expect(validate(body)).toBe(false);
+    const kinds = new Set(invalid.map(({ why }) => why.replace(/'[^']+'/, 'FIELD').replace(/ as .*/, ' as …')));
+    expect(kinds).toEqual(
+      new Set([
+        'without the required FIELD',
+        'with FIELD as …',
+        'an array instead of an object',
+        'a string instead of an object',
+        'a number instead of an object',
+      ]),
+    );
+  });
+
+  it('generates only valid bodies, with the name prefix on free text', () => {
+    for (const body of sampleWithSeed(generators.valid, 7, 50)) {
+      expect(validate(body)).toBe(true);
+      expect(body.name).toMatch(/^contract-test-x-/);
+    }
+  });
+
+  it('gives the same batch for the same seed', () => {
+    expect(sampleWithSeed(generators.invalid, 42, 12)).toEqual(sampleWithSeed(generators.invalid, 42, 12));
+  });
+
+  it('breaks each documented rule once: each required property missing, each wrong type, a value outside the enum', () => {
+    const whys = generators.everyRule({ name: 'contract-test-x-a', categoryId: 1, status: 'sold' }).map((b) => b.why);
+    expect(whys).toContain("without the required 'name'");
+    expect(whys).toContain("without the required 'categoryId'");
+    expect(whys).toContain("with 'categoryId' as a numeric string");
+    expect(whys).toContain("with 'categoryId' as a fraction");
+    expect(whys).toContain("with 'name' as a number");
+    expect(whys).toContain("with 'status' as a value outside its enum");
+  });
+});
