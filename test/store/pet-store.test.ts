@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IdSpaceExhaustedError, PetStore, type Scenario } from '../../src/store/pet-store.js';
+import { IdSpaceExhaustedError, PetStore, type Scenario, StoreFullError } from '../../src/store/pet-store.js';
 import type { NewPet, Pet } from '../../src/types/api-types.js';
 
 const bella: Pet = { id: 1, name: 'Bella', categoryId: 1, status: 'available' };
@@ -253,5 +253,60 @@ describe('PetStore', () => {
       expect(store.size).toBe(2);
       expect(ids(store.all())).toEqual([1, 2]);
     });
+  });
+});
+
+describe('PetStore limits and change tracking', () => {
+  const scenario = { name: 'two', pets: [bella, max] };
+
+  it('refuses to create beyond maxPets with StoreFullError, evicting nothing', () => {
+    const store = new PetStore({ maxPets: 3 });
+    store.load(scenario);
+    store.create({ name: 'Third', categoryId: 1 });
+    expect(() => store.create({ name: 'Fourth', categoryId: 1 })).toThrow(StoreFullError);
+    expect(store.all().map((pet) => pet.name)).toEqual(['Bella', 'Max', 'Third']);
+  });
+
+  it('refuses a scenario with more pets than maxPets and keeps what it had', () => {
+    const store = new PetStore({ maxPets: 1 });
+    store.load({ name: 'one', pets: [bella] });
+    expect(() => store.load(scenario)).toThrow(StoreFullError);
+    expect(store.all()).toEqual([bella]);
+  });
+
+  it('counts every change in its version and tells its listeners what changed', () => {
+    const store = new PetStore();
+    const changes: string[] = [];
+    const stop = store.onChange((change) => changes.push(change));
+    const before = store.version;
+    store.load(scenario);
+    store.create({ name: 'Rex', categoryId: 1 });
+    store.reset();
+    store.restore([max]);
+    expect(store.version).toBe(before + 4);
+    expect(changes).toEqual(['load', 'create', 'reset', 'restore']);
+    stop();
+    store.reset();
+    expect(changes).toHaveLength(4);
+    expect(store.list({ limit: 10 })).toEqual([bella, max]);
+  });
+
+  it('keeps the scenario when restoring pets, so reset still goes back to it', () => {
+    const store = new PetStore();
+    store.load(scenario);
+    store.restore([{ id: 9, name: 'Saved', categoryId: 4, status: 'sold' }]);
+    expect(store.get(9)?.name).toBe('Saved');
+    expect(store.create({ name: 'Next', categoryId: 1 }).id).toBe(10);
+    store.reset();
+    expect(store.all()).toEqual([bella, max]);
+    expect(store.scenarioName).toBe('two');
+  });
+
+  it('does not change the version when a create is refused', () => {
+    const store = new PetStore({ maxPets: 2 });
+    store.load(scenario);
+    const version = store.version;
+    expect(() => store.create({ name: 'Rex', categoryId: 1 })).toThrow(StoreFullError);
+    expect(store.version).toBe(version);
   });
 });
