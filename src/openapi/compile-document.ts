@@ -164,6 +164,8 @@ export function compileDocument(document: OpenAPIV3.Document, source = 'openapi.
     }
     return validate;
   };
+  // Most operations have no parameters in most locations: identical object schemas share one validator.
+  const objectValidators = new Map<string, ValidateFunction>();
   const compileObjectOf = (entries: Array<{ name: string; pointer: string; required: boolean }>): ValidateFunction => {
     const schema = {
       type: 'object',
@@ -171,7 +173,13 @@ export function compileDocument(document: OpenAPIV3.Document, source = 'openapi.
       required: entries.filter((e) => e.required).map((e) => e.name),
       additionalProperties: false,
     };
-    return ajv.compile(schema);
+    const key = JSON.stringify(schema);
+    let validate = objectValidators.get(key);
+    if (!validate) {
+      validate = ajv.compile(schema);
+      objectValidators.set(key, validate);
+    }
+    return validate;
   };
 
   // Compile the named schemas first, so that a broken one is reported where it is written.

@@ -112,11 +112,12 @@ export class ScenarioCatalogue {
     const entry = this.#files.get(name);
     if (!entry) throw new FixtureError(`unknown scenario '${name}' (known: ${[...this.#files.keys()].join(', ')})`);
     const { fixture } = entry;
-    const pets: Pet[] = (fixture.pets ?? []).map((pet) => ({ ...pet }));
+    let pets: Pet[] = (fixture.pets ?? []).map((pet) => ({ ...pet }));
     if (fixture.generate) {
       const firstId = pets.reduce((max, pet) => Math.max(max, pet.id), 0) + 1;
-      pets.push(
-        ...generatePets({
+      // concat, not push(...): a spread of a million pets overflows the call stack.
+      pets = pets.concat(
+        generatePets({
           count: fixture.generate.count ?? this.#options.pets,
           seed: fixture.generate.seed ?? this.#options.seed,
           categories: fixture.generate.categories,

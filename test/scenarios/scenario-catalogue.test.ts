@@ -134,6 +134,14 @@ describe('ScenarioCatalogue over the shipped fixtures', () => {
   });
 });
 
+describe('ScenarioCatalogue with a very large default scenario', () => {
+  it('generates 300,000 pets without overflowing the call stack', () => {
+    const scenario = shippedCatalogue({ pets: 300_000, seed: 1 }).load('default');
+    expect(scenario.pets).toHaveLength(300_000);
+    expect(scenario.pets.at(-1)?.id).toBe(300_000);
+  });
+});
+
 describe('ScenarioCatalogue with bad fixtures', () => {
   it.each([
     {
