@@ -26,6 +26,7 @@ export type TypedResult<Id extends OperationId> = {
     status: Status;
     headers?: Record<string, string>;
     body: JsonContent<Operation<Id>['responses'][Status]>;
+    cacheKey?: string;
   };
 }[keyof Operation<Id>['responses']];
 

@@ -5,5 +5,5 @@ import { defineHandler } from './define-handler.js';
 export const getPet = defineHandler<'getPet'>((request, { store }) => {
   const pet = store.get(request.path.petId);
   if (!pet) throw new HttpError('pet_not_found', `no pet has id ${request.path.petId}`);
-  return { status: 200, body: pet };
+  return { status: 200, body: pet, cacheKey: `getPet ${store.version} ${pet.id}` };
 });

@@ -10,6 +10,7 @@ import { matchRoute } from './match-route.js';
 import type { BodyReader } from './read-body.js';
 import { readPreference } from './read-preference.js';
 import { runHandler, type FallbackMocker } from './run-handler.js';
+import { ResponseCache, serialise, type CachedResponse } from './response-cache.js';
 import { sendResponse } from './send-response.js';
 import { validateRequest } from './validate-request.js';
 import { validateResponse } from './validate-response.js';
@@ -37,13 +38,18 @@ export interface ApiRequestHandlerOptions<Context> {
  */
 export function createApiRequestHandler<Context>(options: ApiRequestHandlerOptions<Context>) {
   const { compiled, basePath, logger } = options;
-  const headersByOperation = new Map<CompiledOperation, Record<string, string>>(
-    compiled.operations.map((operation) => [operation, deprecationHeaders(compiled, operation, basePath)]),
+  const headersByOperation = new Map<CompiledOperation, Array<[string, string]>>(
+    compiled.operations.map((operation) => [
+      operation,
+      Object.entries(deprecationHeaders(compiled, operation, basePath)),
+    ]),
   );
+  const cache = new ResponseCache();
 
   return async function handleApiRequest(req: Request, res: Response): Promise<void> {
     let operation: CompiledOperation | undefined;
     let result: HandlerResult;
+    let cached: CachedResponse | undefined;
     try {
       const body = await options.readBody(req, res);
       const latency = options.latency?.() ?? 0;
@@ -65,10 +71,18 @@ export function createApiRequestHandler<Context>(options: ApiRequestHandlerOptio
       if (preference.status !== undefined) {
         result = { ...result, headers: { ...result.headers, 'Preference-Applied': `code=${preference.status}` } };
       }
+      if (result.cacheKey !== undefined) cached = cache.get(result.cacheKey);
     } catch (error) {
       result = toErrorResult(error, logger);
     }
-    result = validateResponse(compiled, operation, result, logger);
-    sendResponse(res, result, operation ? (headersByOperation.get(operation) ?? {}) : {});
+    if (!cached) {
+      const checked = validateResponse(compiled, operation, result, logger);
+      // Only a response that passed validation unchanged is remembered under its key.
+      cached =
+        checked === result && result.cacheKey !== undefined
+          ? cache.remember(result.cacheKey, result)
+          : serialise(checked);
+    }
+    sendResponse(res, cached, operation ? (headersByOperation.get(operation) ?? []) : []);
   };
 }

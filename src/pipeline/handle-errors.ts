@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { HttpError } from '../errors/http-error.js';
 import { toErrorResult } from '../errors/to-error-result.js';
 import type { CompiledDocument } from '../openapi/compile-document.js';
+import { serialise } from './response-cache.js';
 import { sendResponse } from './send-response.js';
 import { validateResponse } from './validate-response.js';
 
@@ -18,7 +19,7 @@ export function createFallthroughHandlers(compiled: CompiledDocument, logger: Lo
       res.destroy();
       return;
     }
-    sendResponse(res, validateResponse(compiled, undefined, toErrorResult(error, logger), logger), {});
+    sendResponse(res, serialise(validateResponse(compiled, undefined, toErrorResult(error, logger), logger)), []);
   };
   return {
     handleUnknownPath(req: Request, res: Response): void {

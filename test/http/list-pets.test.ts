@@ -86,3 +86,25 @@ describe('GET /v1/pets on an empty store', () => {
     }
   });
 });
+
+describe('GET /v1/pets after a write', () => {
+  it('serves the new pet at once, even when the same page was served just before', async () => {
+    const mock = await startMock({ scenario: 'one-of-each-status' });
+    try {
+      const before = await request<Pet[]>(`${mock.baseUrl}/pets?status=sold`, { headers: auth });
+      expect(before.body.map((pet) => pet.id)).toEqual([3]);
+      await request(`${mock.baseUrl}/pets`, {
+        method: 'POST',
+        headers: { ...auth, 'Content-Type': 'application/json' },
+        body: '{"name":"Rex","categoryId":1,"status":"sold"}',
+      });
+      const after = await request<Pet[]>(`${mock.baseUrl}/pets?status=sold`, { headers: auth });
+      expect(after.body.map((pet) => pet.id)).toEqual([3, 4]);
+      await request(`${mock.origin}/__admin/reset`, { method: 'POST', headers: auth });
+      const reset = await request<Pet[]>(`${mock.baseUrl}/pets?status=sold`, { headers: auth });
+      expect(reset.body.map((pet) => pet.id)).toEqual([3]);
+    } finally {
+      await mock.close();
+    }
+  });
+});

@@ -54,6 +54,15 @@ describe('response validation', () => {
     expect(response.text).not.toContain('"Rex"');
   });
 
+  it('refuses the same invalid page every time it is asked for: an invalid response is never cached', async () => {
+    // The pet created above breaks the stricter Pet; listing it must fail on every request, not just the first.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const response = await request<{ code: string }>(`${mock.baseUrl}/pets`, { headers: auth });
+      expect(response.status).toBe(500);
+      expect(response.body.code).toBe('invalid_response');
+    }
+  });
+
   it('logs the violation', () => {
     expect(lines.some((line) => line.includes('response breaks the document') && line.includes('createPet'))).toBe(
       true,
