@@ -2,17 +2,22 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { adminBasePath, apiBasePath, createApp } from './app/create-app.js';
-import { helpText, parseOptions, toAppOptions, UsageError, type CliOptions } from './config/parse-options.js';
+import { adminBasePath, apiBasePath, createApp, StoreTooSmallError } from './app/create-app.js';
+import { createServer } from './app/create-server.js';
+import {
+  bindWarning,
+  helpText,
+  parseOptions,
+  toAppOptions,
+  UsageError,
+  type CliOptions,
+} from './config/parse-options.js';
 import { packageRoot } from './package-root.js';
+import { StateFile } from './persistence/state-file.js';
 
 const { version } = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string };
 
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
-
-function banner(options: CliOptions, address: AddressInfo): string {
+function banner(options: CliOptions, address: AddressInfo, stateFile: StateFile | undefined): string {
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const origin = `http://${host}:${address.port}`;
   const defaultKeyOnly = options.keys.length === 1 && options.keys[0] === 'dev-key';
@@ -21,15 +26,20 @@ function banner(options: CliOptions, address: AddressInfo): string {
     ? 'dev-key'
     : `${options.keys.length} key(s) from --token / PETSTORE_TOKEN (not shown)`;
   const curlKey = defaultKeyOnly ? 'dev-key' : '$PETSTORE_TOKEN';
-  return [
+  const loaded = stateFile?.loaded;
+  const lines = [
     `petstore-mock ${version}: the Pet Store animals API, mocked from openapi.yaml`,
     `  API        ${origin}${apiBasePath}`,
     `  Admin      ${origin}${adminBasePath}/scenarios`,
     `  Key        ${keyText}`,
-    `  Scenario   ${options.scenario}`,
-    `  Try        curl -H "Authorization: Bearer ${curlKey}" "${origin}${apiBasePath}/pets?limit=5"`,
-    '',
-  ].join('\n');
+    `  Scenario   ${loaded ? loaded.scenario : options.scenario}`,
+  ];
+  if (stateFile) {
+    const restored = loaded ? `${loaded.pets} pets restored` : 'new';
+    lines.push(`  State      ${stateFile.path} (${restored})`);
+  }
+  lines.push(`  Try        curl -H "Authorization: Bearer ${curlKey}" "${origin}${apiBasePath}/pets?limit=5"`, '');
+  return lines.join('\n');
 }
 
 function main(): void {
@@ -50,14 +60,17 @@ function main(): void {
     return;
   }
   const logger = pino({ level: options.logLevel }, pino.destination({ dest: 1, sync: false }));
+  const stateFile = options.stateFile ? new StateFile(options.stateFile, { logger }) : undefined;
   let app;
   try {
-    app = createApp({ ...toAppOptions(options), logger });
+    app = createApp({ ...toAppOptions(options), logger, ...(stateFile ? { stateFile } : {}) });
   } catch (error) {
-    process.stderr.write(`petstore-mock: cannot start: ${(error as Error).message}\n`);
+    const hint = error instanceof StoreTooSmallError ? `; raise --max-pets (now ${options.maxPets})` : '';
+    process.stderr.write(`petstore-mock: cannot start: ${(error as Error).message}${hint}\n`);
     process.exit(1);
   }
-  const server = app.listen(options.port, options.host);
+  const server = createServer(app);
+  server.listen(options.port, options.host);
   server.on('error', (error: NodeJS.ErrnoException) => {
     const reason =
       error.code === 'EADDRINUSE' ? `port ${options.port} is already in use on ${options.host}` : error.message;
@@ -65,21 +78,29 @@ function main(): void {
     process.exit(1);
   });
   server.on('listening', () => {
-    process.stdout.write(banner(options, server.address() as AddressInfo));
-    if (!isLoopback(options.host) && options.keys.length === 1 && options.keys[0] === 'dev-key') {
-      process.stderr.write(
-        `petstore-mock: warning: listening on ${options.host}, reachable from other machines, with only the default key 'dev-key'. Set --token.\n`,
-      );
-    }
+    process.stdout.write(banner(options, server.address() as AddressInfo, stateFile));
+    const warning = bindWarning(options);
+    if (warning) process.stderr.write(`petstore-mock: ${warning}\n`);
   });
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
+    // Requests in flight finish first, so that what they changed is in the final write of the state file.
     server.close(() => {
-      logger.flush();
-      process.exit(0);
+      const flushed = stateFile ? stateFile.close() : Promise.resolve();
+      flushed.then(
+        () => {
+          logger.flush();
+          process.exit(0);
+        },
+        (error: unknown) => {
+          process.stderr.write(`petstore-mock: cannot save ${stateFile?.path}: ${(error as Error).message}\n`);
+          logger.flush();
+          process.exit(1);
+        },
+      );
     });
     server.closeIdleConnections();
     setTimeout(() => server.closeAllConnections(), 2_000).unref();

@@ -27,7 +27,14 @@ export const adminHandlers: HandlerTable<AdminContext> = {
       const known = scenarios.list().map((scenario) => scenario.name);
       throw new HttpError('scenario_not_found', `no scenario is named '${name}' (scenarios: ${known.join(', ')})`);
     }
-    store.load(scenarios.load(name));
+    const scenario = scenarios.load(name);
+    if (scenario.pets.length > store.maxPets) {
+      throw new HttpError(
+        'store_full',
+        `scenario '${name}' holds ${scenario.pets.length} pets, more than the store's maximum of ${store.maxPets}; restart with a larger --max-pets`,
+      );
+    }
+    store.load(scenario);
     return { status: 200, body: storeState(store) };
   },
   resetStore: (_request, { store }) => {

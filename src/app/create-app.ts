@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import cors from 'cors';
 import express, { type Express } from 'express';
 import type { OpenAPIV3 } from 'openapi-types';
 import { pino, type Logger } from 'pino';
@@ -15,13 +13,17 @@ import { compileDocument, type CompiledDocument } from '../openapi/compile-docum
 import { DocumentError, loadDocument } from '../openapi/load-document.js';
 import { resolveRef } from '../openapi/resolve-ref.js';
 import { defaultDocumentPath, defaultFixturesDir } from '../package-root.js';
+import { assignRequestId } from '../pipeline/assign-request-id.js';
 import { createAuthenticator } from '../pipeline/authenticate.js';
+import { corsPolicy } from '../pipeline/cors-policy.js';
 import { createApiRequestHandler } from '../pipeline/handle-api-request.js';
 import { createFallthroughHandlers } from '../pipeline/handle-errors.js';
 import { createBodyReader } from '../pipeline/read-body.js';
 import { createRequestRecorder } from '../pipeline/record-request.js';
+import { StateFileError, type StateFile } from '../persistence/state-file.js';
 import { isScenarioPath, ScenarioCatalogue } from '../scenarios/scenario-catalogue.js';
-import { PetStore } from '../store/pet-store.js';
+import { PetStore, StoreFullError } from '../store/pet-store.js';
+import type { Pet } from '../types/api-types.js';
 
 export interface AppOptions {
   /** Accepted bearer keys. Default: `['dev-key']`. */
@@ -43,20 +45,45 @@ export interface AppOptions {
   bodyLimit?: number;
   /** How many requests the journal keeps. Default 500. */
   journalSize?: number;
-  /** A store to use (tests inspect it); a new one otherwise. */
+  /** A store to use (tests inspect it); a new one otherwise, holding at most `maxPets`. */
   store?: PetStore;
+  /** The most pets the store holds; a create beyond it answers `507 store_full`. Default 100,000. */
+  maxPets?: number;
+  /**
+   * Keeps the store across restarts: the saved pets are restored over the
+   * scenario (so a reset still goes back to the scenario), and every change
+   * is saved. The caller keeps the object to `close()` it (flush) on shutdown.
+   */
+  stateFile?: StateFile;
+}
+
+/** The default of `maxPets` and `--max-pets`. */
+export const defaultMaxPets = 100_000;
+
+/** Start-up found more pets (in a scenario or a state file) than the store may hold. */
+export class StoreTooSmallError extends Error {
+  constructor(
+    readonly what: string,
+    readonly pets: number,
+    readonly maxPets: number,
+  ) {
+    super(`${what} holds ${pets} pets, more than the store's maximum of ${maxPets}`);
+    this.name = 'StoreTooSmallError';
+  }
+}
+
+function fill(store: PetStore, what: string, pets: readonly Pet[], put: () => void): void {
+  try {
+    put();
+  } catch (error) {
+    if (error instanceof StoreFullError) throw new StoreTooSmallError(what, pets.length, error.maxPets);
+    throw error;
+  }
 }
 
 /** Where the animals API is served: the `/v1` every base address of the spec ends with. */
 export const apiBasePath = '/v1';
 export const adminBasePath = '/__admin';
-
-const corsPolicy = cors({
-  origin: true,
-  allowedHeaders: ['Authorization', 'Content-Type', 'Prefer', 'X-Request-Id'],
-  exposedHeaders: ['Deprecation', 'Sunset', 'Link', 'WWW-Authenticate', 'Allow', 'Preference-Applied', 'X-Request-Id'],
-  maxAge: 600,
-});
 
 function compile(document: AppOptions['document']): CompiledDocument {
   if (typeof document === 'object') return compileDocument(document, 'document');
@@ -103,9 +130,29 @@ export function createApp(options: AppOptions = {}): Express {
     seed: options.seed ?? 1,
   });
   const requested = options.scenario ?? 'default';
-  const scenarioName = isScenarioPath(requested) ? scenarios.addFile(requested) : requested;
-  const store = options.store ?? new PetStore();
-  store.load(scenarios.load(scenarioName));
+  let scenarioName = isScenarioPath(requested) ? scenarios.addFile(requested) : requested;
+  const store = options.store ?? new PetStore({ maxPets: options.maxPets ?? defaultMaxPets });
+  const petFields = newPetFields(compiled);
+  const saved = options.stateFile?.read(compiled, petFields);
+  if (saved && saved.scenario !== scenarioName) {
+    // The state file wins: it was saved after an admin switch, or by an earlier run, and holds the user's pets.
+    if (!scenarios.has(saved.scenario)) {
+      throw new StateFileError(
+        `${options.stateFile?.path}: was saved with scenario '${saved.scenario}', which is not known now (known: ${scenarios
+          .list()
+          .map((scenario) => scenario.name)
+          .join(', ')}); pass its file with --scenario, or move the state file away to start from '${scenarioName}'`,
+      );
+    }
+    logger.warn(
+      { stateFile: options.stateFile?.path, saved: saved.scenario, requested: scenarioName },
+      `the state file was saved with scenario '${saved.scenario}': using it, not '${scenarioName}'`,
+    );
+    scenarioName = saved.scenario;
+  }
+  const scenario = scenarios.load(scenarioName);
+  fill(store, `scenario '${scenarioName}'`, scenario.pets, () => store.load(scenario));
+  if (saved) fill(store, `state file ${options.stateFile?.path}`, saved.pets, () => store.restore(saved.pets));
   const journal = new RequestJournal(options.journalSize ?? 500);
 
   const readBody = createBodyReader(options.bodyLimit ?? 1024 * 1024);
@@ -119,21 +166,24 @@ export function createApp(options: AppOptions = {}): Express {
   app.set('query parser', false);
   app.set('case sensitive routing', true);
   app.set('strict routing', true);
-  app.use(
-    pinoHttp({
-      logger,
-      genReqId: (req, res) => {
-        const sent = req.headers['x-request-id'];
-        const id = typeof sent === 'string' && /^[\w.:-]{1,128}$/.test(sent) ? sent : randomUUID();
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      serializers: {
-        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
-    }),
-  );
+  app.use(assignRequestId);
+  // A request log line costs a child logger per request; at a level that would not print it, pay nothing.
+  if (logger.isLevelEnabled('info')) {
+    app.use(
+      pinoHttp({
+        logger,
+        genReqId: (req) => req.id,
+        serializers: {
+          req: (req: { id: unknown; method: string; url: string }) => ({
+            id: req.id,
+            method: req.method,
+            url: req.url,
+          }),
+          res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+        },
+      }),
+    );
+  }
   app.use(corsPolicy);
   app.use(
     apiBasePath,
@@ -141,7 +191,7 @@ export function createApp(options: AppOptions = {}): Express {
     createApiRequestHandler<PetHandlerContext>({
       compiled,
       handlers: petHandlers,
-      context: { store, newPetFields: newPetFields(compiled) },
+      context: { store, newPetFields: petFields },
       basePath: apiBasePath,
       readBody,
       authenticate,
@@ -167,5 +217,7 @@ export function createApp(options: AppOptions = {}): Express {
   const fallthrough = createFallthroughHandlers(compiled, logger);
   app.use(fallthrough.handleUnknownPath);
   app.use(fallthrough.handleErrors);
+  // Last, so that nothing is written when anything above stops start-up.
+  options.stateFile?.watch(store);
   return app;
 }

@@ -12,6 +12,9 @@ export interface CliOptions {
   scenario: string;
   latency: { min: number; max: number } | undefined;
   logLevel: string;
+  maxPets: number;
+  /** Where the store is kept across restarts; none by default. */
+  stateFile: string | undefined;
   help: boolean;
   version: boolean;
 }
@@ -37,6 +40,16 @@ export const flags = {
     env: 'PETSTORE_LOG_LEVEL',
     default: 'info',
     help: 'fatal, error, warn, info, debug, trace or silent',
+  },
+  'max-pets': {
+    env: 'PETSTORE_MAX_PETS',
+    default: '100000',
+    help: 'most pets the store holds; a create beyond it answers 507 store_full',
+  },
+  'state-file': {
+    env: 'PETSTORE_STATE_FILE',
+    default: '',
+    help: 'JSON file that keeps the store across restarts (none by default)',
   },
 } as const;
 
@@ -71,6 +84,8 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): C
     scenario: { type: 'string' },
     latency: { type: 'string' },
     'log-level': { type: 'string' },
+    'max-pets': { type: 'string' },
+    'state-file': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
     version: { type: 'boolean' },
   });
@@ -95,6 +110,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): C
   }
   const scenario = pick('scenario');
   if (scenario === '') throw new UsageError('--scenario must name a scenario or a file');
+  const stateFile = pick('state-file');
   return {
     host: pick('host'),
     port: integer('port', pick('port'), 0, 65_535),
@@ -104,18 +120,23 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): C
     scenario,
     latency: parseLatency(pick('latency')),
     logLevel,
+    maxPets: integer('max-pets', pick('max-pets'), 1, 10_000_000),
+    stateFile: stateFile === '' ? undefined : stateFile,
     help: values.help === true,
     version: values.version === true,
   };
 }
 
 /** The options `createApp` takes, from the CLI's. */
-export function toAppOptions(options: CliOptions): Pick<AppOptions, 'keys' | 'seed' | 'pets' | 'scenario' | 'latency'> {
+export function toAppOptions(
+  options: CliOptions,
+): Pick<AppOptions, 'keys' | 'seed' | 'pets' | 'scenario' | 'latency' | 'maxPets'> {
   return {
     keys: options.keys,
     seed: options.seed,
     pets: options.pets,
     scenario: options.scenario,
+    maxPets: options.maxPets,
     ...(options.latency ? { latency: options.latency } : {}),
   };
 }
@@ -126,4 +147,20 @@ export function helpText(): string {
       `  --${name.padEnd(10)} ${flag.help}${flag.default ? ` (default ${flag.default})` : ''}\n  ${' '.repeat(13)}env ${flag.env}`,
   );
   return `Usage: petstore-mock [flags]\n\nA stateful mock of the Pet Store animals API, served under /v1.\n\n${lines.join('\n')}\n  --help       this text\n  --version    the version\n`;
+}
+
+/** True for the addresses only this machine can reach: `localhost`, 127.0.0.0/8 and `::1` (also IPv4-mapped). */
+export function isLoopback(host: string): boolean {
+  const address = host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  return address === 'localhost' || address === '::1' || /^(?:::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(address);
+}
+
+/**
+ * The warning printed when the mock is reachable from other machines while
+ * the only key is the publicly known `dev-key`; `undefined` when there is none.
+ */
+export function bindWarning(options: Pick<CliOptions, 'host' | 'keys'>): string | undefined {
+  if (isLoopback(options.host)) return undefined;
+  if (!(options.keys.length === 1 && options.keys[0] === flags.token.default)) return undefined;
+  return `warning: listening on ${options.host}, reachable from other machines, with only the default key '${flags.token.default}'. Set --token.`;
 }

@@ -12,17 +12,22 @@ export const errorCodes = {
   unexpected_body: 400,
   invalid_prefer: 400,
   request_aborted: 400,
+  invalid_encoding: 400,
+  malformed_request: 400,
   unauthorized: 401,
   route_not_found: 404,
   pet_not_found: 404,
   scenario_not_found: 404,
   method_not_allowed: 405,
+  request_timeout: 408,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  headers_too_large: 431,
   invalid_response: 500,
   id_space_exhausted: 500,
   mock_failed: 500,
   internal_error: 500,
+  store_full: 507,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof errorCodes;

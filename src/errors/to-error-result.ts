@@ -2,8 +2,18 @@ import type { Logger } from 'pino';
 import type { HandlerResult } from '../handlers/handler-types.js';
 import { HttpError } from './http-error.js';
 
-/** The errors body-parser raises while reading a body, by their `type`. */
-function fromBodyReader(error: { type?: unknown; limit?: unknown; encoding?: unknown }): HttpError | undefined {
+/** The errors body-parser (and zlib, inflating for it) raise while reading a body. */
+function fromBodyReader(error: {
+  type?: unknown;
+  limit?: unknown;
+  encoding?: unknown;
+  errno?: unknown;
+  status?: unknown;
+}): HttpError | undefined {
+  // zlib's own errors (Z_DATA_ERROR, brotli's ERR__ERROR_…) reach us with an errno, status 400 and no type.
+  if (error.type === undefined && typeof error.errno === 'number' && error.status === 400) {
+    return new HttpError('invalid_encoding', 'the body is not valid data for its Content-Encoding');
+  }
   switch (error.type) {
     case 'entity.too.large':
       return new HttpError('payload_too_large', `the body is larger than the limit of ${String(error.limit)} bytes`);

@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
+import { HttpError } from '../errors/http-error.js';
 import { toErrorResult } from '../errors/to-error-result.js';
 import type { HandlerResult, HandlerTable } from '../handlers/handler-types.js';
 import type { CompiledDocument, CompiledOperation } from '../openapi/compile-document.js';
@@ -51,13 +52,24 @@ export function createApiRequestHandler<Context>(options: ApiRequestHandlerOptio
     let result: HandlerResult;
     let cached: CachedResponse | undefined;
     try {
-      const body = await options.readBody(req, res);
+      // An over-size body is refused at once, before anything else; any other problem reading the body
+      // waits until the client is authenticated, so that a client without a key learns nothing more.
+      const read = await options.readBody(req, res).then(
+        (body) => ({ body, error: undefined }),
+        (error: unknown) => {
+          if (error instanceof HttpError && error.code === 'payload_too_large') throw error;
+          if ((error as { type?: unknown }).type === 'entity.too.large') throw error;
+          return { body: undefined, error };
+        },
+      );
       const latency = options.latency?.() ?? 0;
       if (latency > 0) await delay(latency);
       const [pathname = '', search = ''] = req.url.split('?', 2);
       const match = matchRoute(compiled, req.method, pathname);
       operation = match.operation;
       options.authenticate(req.headers.authorization);
+      if (read.error !== undefined) throw read.error;
+      const { body } = read;
       const preference = readPreference(operation, req.get('prefer'));
       const request = validateRequest(operation, { pathParams: match.pathParams, search, headers: req.headers, body });
       result = await runHandler({

@@ -44,7 +44,12 @@ export async function runHandler<Context>(input: RunHandlerInput<Context>): Prom
       return { status: preference.status, body: structuredClone(response.examples.get(first)) };
     }
     if (response && response.validators.size === 0) return { status: preference.status };
-    if (!input.fallback) throw new HttpError('mock_failed', `no example is documented for ${preference.status}`);
+    if (!input.fallback) {
+      throw new HttpError(
+        'invalid_prefer',
+        `Prefer code=${preference.status}: ${operation.operationId} documents no example for that status to send`,
+      );
+    }
     return input.fallback(operation, request, preference.status);
   }
   const handler = input.handlers[operation.operationId];

@@ -1,51 +1,11 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { packageRoot } from '../../src/package-root.js';
-import { builtPrograms } from '../support/build-dist.js';
+import { killRunningClis, startCli, waitForBanner } from './start-cli.js';
 
-interface Cli {
-  child: ChildProcessWithoutNullStreams;
-  stdout: () => string;
-  stderr: () => string;
-  exited: Promise<number | null>;
-}
-
-const running: Cli[] = [];
-
-function startCli(args: string[], env: Record<string, string> = {}): Cli {
-  const child = spawn(process.execPath, [builtPrograms.mock, ...args], {
-    cwd: packageRoot,
-    env: { ...process.env, ...env },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = once(child, 'exit').then(([code]) => code as number | null);
-  const cli = { child, stdout: () => stdout, stderr: () => stderr, exited };
-  running.push(cli);
-  return cli;
-}
-
-async function waitForBanner(cli: Cli): Promise<string> {
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    const match = /API\s+(http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(cli.stdout());
-    if (match?.[1] && cli.stdout().includes('Try')) return match[1];
-    if (cli.child.exitCode !== null) throw new Error(`exited early: ${cli.stderr()}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`no banner: ${cli.stdout()} ${cli.stderr()}`);
-}
-
-afterEach(() => {
-  for (const cli of running.splice(0)) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
-});
+afterEach(killRunningClis);
 
 describe('petstore-mock', () => {
   it('prints the base URL, the key and a curl line, and answers at once', async () => {
@@ -100,6 +60,7 @@ describe('petstore-mock', () => {
     [['--log-level', 'loud'], '--log-level'],
     [['--frobnicate'], 'frobnicate'],
     [['--pets', '-1'], '--pets'],
+    [['--max-pets', '0'], '--max-pets'],
   ])('exits 2 with a one-line reason for %j', async (args, words) => {
     const cli = startCli(args);
     expect(await cli.exited).toBe(2);
@@ -115,6 +76,14 @@ describe('petstore-mock', () => {
     expect(await cli.exited).toBe(1);
     expect(cli.stderr()).toContain('broken.yaml');
     expect(cli.stderr()).toContain("'pets[0].categoryId'");
+  });
+
+  it('refuses to start with a scenario larger than --max-pets, saying to raise it', async () => {
+    const cli = startCli(['--port', '0', '--scenario', 'large', '--max-pets', '100']);
+    expect(await cli.exited).toBe(1);
+    expect(cli.stderr()).toBe(
+      "petstore-mock: cannot start: scenario 'large' holds 250 pets, more than the store's maximum of 100; raise --max-pets (now 100)\n",
+    );
   });
 
   it('refuses to start with an unknown scenario name, listing the known ones', async () => {
@@ -149,6 +118,10 @@ describe('petstore-mock', () => {
       '--log-level',
       '--seed',
       '--pets',
+      '--max-pets',
+      'PETSTORE_MAX_PETS',
+      '--state-file',
+      'PETSTORE_STATE_FILE',
     ]) {
       expect(cli.stdout()).toContain(words);
     }

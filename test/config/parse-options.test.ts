@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { helpText, parseOptions, toAppOptions, UsageError } from '../../src/config/parse-options.js';
+import {
+  bindWarning,
+  helpText,
+  isLoopback,
+  parseOptions,
+  toAppOptions,
+  UsageError,
+} from '../../src/config/parse-options.js';
 
 function usageError(argv: string[], env: NodeJS.ProcessEnv = {}): UsageError {
   try {
@@ -22,13 +29,22 @@ describe('parseOptions', () => {
       scenario: 'default',
       latency: undefined,
       logLevel: 'info',
+      maxPets: 100_000,
+      stateFile: undefined,
       help: false,
       version: false,
     });
   });
 
   it('treats an empty PETSTORE_* variable as unset', () => {
-    const env = { PETSTORE_PORT: '', PETSTORE_TOKEN: '', PETSTORE_PETS: '', PETSTORE_LOG_LEVEL: '' };
+    const env = {
+      PETSTORE_PORT: '',
+      PETSTORE_TOKEN: '',
+      PETSTORE_PETS: '',
+      PETSTORE_LOG_LEVEL: '',
+      PETSTORE_MAX_PETS: '',
+      PETSTORE_STATE_FILE: '',
+    };
     expect(parseOptions([], env)).toEqual(parseOptions([], {}));
   });
 
@@ -50,6 +66,8 @@ describe('parseOptions', () => {
       PETSTORE_SCENARIO: 'large',
       PETSTORE_LATENCY: '5',
       PETSTORE_LOG_LEVEL: 'debug',
+      PETSTORE_MAX_PETS: '500',
+      PETSTORE_STATE_FILE: 'env-state.json',
     };
     expect(parseOptions([], env)).toEqual({
       host: '0.0.0.0',
@@ -60,6 +78,8 @@ describe('parseOptions', () => {
       scenario: 'large',
       latency: { min: 5, max: 5 },
       logLevel: 'debug',
+      maxPets: 500,
+      stateFile: 'env-state.json',
       help: false,
       version: false,
     });
@@ -75,6 +95,8 @@ describe('parseOptions', () => {
       PETSTORE_SCENARIO: 'large',
       PETSTORE_LATENCY: '5',
       PETSTORE_LOG_LEVEL: 'debug',
+      PETSTORE_MAX_PETS: '500',
+      PETSTORE_STATE_FILE: 'env-state.json',
     };
     const argv = [
       '--host=::1',
@@ -92,6 +114,10 @@ describe('parseOptions', () => {
       '10-20',
       '--log-level',
       'silent',
+      '--max-pets',
+      '7',
+      '--state-file',
+      './flag-state.json',
     ];
     expect(parseOptions(argv, env)).toEqual({
       host: '::1',
@@ -102,6 +128,8 @@ describe('parseOptions', () => {
       scenario: './my.yaml',
       latency: { min: 10, max: 20 },
       logLevel: 'silent',
+      maxPets: 7,
+      stateFile: './flag-state.json',
       help: false,
       version: false,
     });
@@ -167,6 +195,15 @@ describe('parseOptions', () => {
     expect(usageError(['--pets', 'many']).message).toBe('--pets must be a whole number from 0 to 10000000, got "many"');
   });
 
+  it('refuses a --max-pets that is not a whole number from 1 to 10,000,000', () => {
+    expect(usageError(['--max-pets', '0']).message).toBe(
+      '--max-pets must be a whole number from 1 to 10000000, got "0"',
+    );
+    expect(usageError([], { PETSTORE_MAX_PETS: '1e5' }).message).toBe(
+      '--max-pets must be a whole number from 1 to 10000000, got "1e5"',
+    );
+  });
+
   it('refuses an unknown log level, listing the known ones', () => {
     expect(usageError(['--log-level', 'verbose']).message).toBe(
       '--log-level must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"',
@@ -196,13 +233,16 @@ describe('parseOptions', () => {
 });
 
 describe('toAppOptions', () => {
-  it('passes the keys, seed, pets, scenario and latency on to createApp', () => {
-    expect(toAppOptions(parseOptions(['--token', 'k', '--latency', '1-2', '--seed', '4'], {}))).toEqual({
+  it('passes the keys, seed, pets, scenario, latency and store size on to createApp', () => {
+    expect(
+      toAppOptions(parseOptions(['--token', 'k', '--latency', '1-2', '--seed', '4', '--max-pets', '9'], {})),
+    ).toEqual({
       keys: ['k'],
       seed: 4,
       pets: 50,
       scenario: 'default',
       latency: { min: 1, max: 2 },
+      maxPets: 9,
     });
   });
 
@@ -223,6 +263,8 @@ describe('helpText', () => {
     ['--scenario', 'PETSTORE_SCENARIO'],
     ['--latency', 'PETSTORE_LATENCY'],
     ['--log-level', 'PETSTORE_LOG_LEVEL'],
+    ['--max-pets', 'PETSTORE_MAX_PETS'],
+    ['--state-file', 'PETSTORE_STATE_FILE'],
   ])('lists %s with its variable %s', (flag, env) => {
     expect(text).toMatch(new RegExp(`^  ${flag} +\\S`, 'm'));
     expect(text).toContain(`env ${env}`);
@@ -238,6 +280,7 @@ describe('helpText', () => {
     expect(text).toContain('(default 4010)');
     expect(text).toContain('(default dev-key)');
     expect(text).toContain('(default info)');
+    expect(text).toContain('(default 100000)');
   });
 
   it('lists a flag for every option the parser accepts, and no other', () => {
@@ -247,10 +290,12 @@ describe('helpText', () => {
       '--host',
       '--latency',
       '--log-level',
+      '--max-pets',
       '--pets',
       '--port',
       '--scenario',
       '--seed',
+      '--state-file',
       '--token',
       '--version',
     ]);
@@ -259,4 +304,45 @@ describe('helpText', () => {
       expect(() => parseOptions([`${flag}=x`], {})).not.toThrow(/Unknown option/);
     }
   });
+});
+
+describe('bindWarning', () => {
+  const warning =
+    "warning: listening on 0.0.0.0, reachable from other machines, with only the default key 'dev-key'. Set --token.";
+
+  it('warns when the mock is reachable from other machines and the only key is dev-key', () => {
+    expect(bindWarning({ host: '0.0.0.0', keys: ['dev-key'] })).toBe(warning);
+    expect(bindWarning({ host: '::', keys: ['dev-key'] })).toContain('listening on ::,');
+    expect(bindWarning({ host: '192.168.1.20', keys: ['dev-key'] })).toContain('listening on 192.168.1.20,');
+    expect(bindWarning({ host: 'my-laptop.local', keys: ['dev-key'] })).toContain('with only the default key');
+  });
+
+  it('stays quiet on loopback, whatever the keys', () => {
+    for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', 'LOCALHOST', '::1', '[::1]', '::ffff:127.0.0.1']) {
+      expect(bindWarning({ host, keys: ['dev-key'] })).toBeUndefined();
+    }
+  });
+
+  it('stays quiet beyond loopback when a key of the user’s own is set, even alongside dev-key', () => {
+    expect(bindWarning({ host: '0.0.0.0', keys: ['s3cret'] })).toBeUndefined();
+    expect(bindWarning({ host: '0.0.0.0', keys: ['dev-key', 's3cret'] })).toBeUndefined();
+  });
+
+  it('is the decision the CLI makes for its default options and for PETSTORE_HOST', () => {
+    expect(bindWarning(parseOptions([], {}))).toBeUndefined();
+    expect(bindWarning(parseOptions([], { PETSTORE_HOST: '0.0.0.0' }))).toBe(warning);
+  });
+});
+
+describe('isLoopback', () => {
+  it.each(['127.0.0.1', '127.255.255.254', 'localhost', '::1', '::ffff:127.0.0.1'])('counts %s as loopback', (host) => {
+    expect(isLoopback(host)).toBe(true);
+  });
+
+  it.each(['0.0.0.0', '::', '10.0.0.1', '128.0.0.1', '127.0.0.1.evil.example', 'localhost.example', '::2'])(
+    'does not count %s as loopback',
+    (host) => {
+      expect(isLoopback(host)).toBe(false);
+    },
+  );
 });

@@ -83,12 +83,18 @@ describe('toErrorResult', () => {
       message: 'the client stopped sending the body',
     },
     {
+      error: { code: 'Z_DATA_ERROR', errno: -3, status: 400, expose: true },
+      status: 400,
+      code: 'invalid_encoding',
+      message: 'the body is not valid data for its Content-Encoding',
+    },
+    {
       error: { type: 'request.size.invalid' },
       status: 400,
       code: 'request_aborted',
       message: 'the body is shorter or longer than its Content-Length',
     },
-  ])('answers a body reader error of type $error.type with $status $code', ({ error, status, code, message }) => {
+  ])('answers a body reader error ($error.type$error.code) with $status $code', ({ error, status, code, message }) => {
     const { logger, lines } = memoryLogger();
     const result = toErrorResult(Object.assign(new Error('raw body-parser message'), error), logger);
     expect(result.status).toBe(status);

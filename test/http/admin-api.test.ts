@@ -46,6 +46,27 @@ describe('the admin API under /__admin', () => {
     expect(list.body).toHaveLength(3);
   });
 
+  it('answers 507 store_full, not 500, when a scenario holds more pets than --max-pets, and keeps the store', async () => {
+    await mock.close();
+    mock = await startMock({ scenario: 'one-of-each-status', maxPets: 100 });
+    admin = `${mock.origin}/__admin`;
+    const response = await switchTo('large');
+    expect(response.status).toBe(507);
+    expect(response.body).toMatchObject({ code: 'store_full', status: 507 });
+    expect((response.body as unknown as { message: string }).message).toContain('--max-pets');
+    const list = await request<unknown[]>(`${mock.baseUrl}/pets`, { headers: auth });
+    expect(list.body).toHaveLength(3);
+  });
+
+  it('answers 400 invalid_prefer, not 500, to a Prefer code on an admin operation without examples', async () => {
+    const response = await request<{ code: string }>(`${admin}/reset`, {
+      method: 'POST',
+      headers: { ...auth, Prefer: 'code=200' },
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.code).toBe('invalid_prefer');
+  });
+
   it.each([[''], [5], [null]])('answers 400 for a scenario name of %j', async (name) => {
     const response = await switchTo(name);
     expect(response.status).toBe(400);

@@ -73,6 +73,24 @@ describe('bearer authentication', () => {
     expect(response.body).toMatchObject({ code: 'unauthorized', status: 401 });
   });
 
+  it('answers 401, not 400, to a body that is not valid for its Content-Encoding', async () => {
+    const response = await request(`${mock.baseUrl}/pets`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' },
+      body: 'not gzip',
+    });
+    expect(response.status).toBe(401);
+  });
+
+  it('answers 413 before authentication to a body over the limit, compressed or not', async () => {
+    const response = await request(`${mock.baseUrl}/pets`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' },
+      body: 'x'.repeat(1024 * 1024 + 1),
+    });
+    expect(response.status).toBe(413);
+  });
+
   it('creates nothing when an unauthenticated client posts a valid pet', async () => {
     const before = await request<unknown[]>(`${mock.baseUrl}/pets?limit=100`, {
       headers: { Authorization: 'Bearer first-key' },

@@ -40,4 +40,11 @@ describe('CORS', () => {
     expect(response.status).toBe(401);
     expect(response.headers.get('access-control-allow-origin')).toBe('https://app.example.org');
   });
+
+  it('answers a plain OPTIONS request, without Origin, like any other method the path does not take: 405 with Allow', async () => {
+    const response = await fetch(`${mock.baseUrl}/pets`, { method: 'OPTIONS' });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('GET, POST');
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+  });
 });

@@ -200,3 +200,39 @@ describe('POST /v1/pets with hostile JSON', () => {
     }
   });
 });
+
+describe('POST /v1/pets with a Content-Encoding', () => {
+  it('inflates a gzip body', async () => {
+    const { gzipSync } = await import('node:zlib');
+    const mock = await startMock();
+    try {
+      const response = await fetch(`${mock.baseUrl}/pets`, {
+        method: 'POST',
+        headers: { ...jsonAuth, 'Content-Encoding': 'gzip' },
+        body: new Uint8Array(gzipSync('{"name":"Zipped","categoryId":1}')),
+      });
+      expect(response.status).toBe(201);
+      expect(await response.json()).toMatchObject({ name: 'Zipped' });
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it.each(['gzip', 'deflate', 'br'])(
+    'answers 400 invalid_encoding, not 500, when a %s body is not compressed',
+    async (encoding) => {
+      const mock = await startMock();
+      try {
+        const response = await request<{ code: string; status: number }>(`${mock.baseUrl}/pets`, {
+          method: 'POST',
+          headers: { ...jsonAuth, 'Content-Encoding': encoding },
+          body: '{"name":"x","categoryId":1}',
+        });
+        expect(response.status).toBe(400);
+        expect(response.body).toMatchObject({ code: 'invalid_encoding', status: 400 });
+      } finally {
+        await mock.close();
+      }
+    },
+  );
+});

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { createApp, type AppOptions } from '../../src/app/create-app.js';
+import { createServer, type ServerLimits } from '../../src/app/create-server.js';
 
 export interface RunningServer {
   /** `http://127.0.0.1:PORT` */
@@ -12,10 +13,18 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Listens on an ephemeral port of 127.0.0.1; `close()` stops it and its connections. */
-export async function startServer(app: Express): Promise<RunningServer> {
-  const server = await new Promise<Server>((resolve, reject) => {
-    const listening = app.listen(0, '127.0.0.1', (error?: Error) => (error ? reject(error) : resolve(listening)));
+/**
+ * Listens on an ephemeral port of 127.0.0.1 with the server the CLI uses (the
+ * same limits, or `limits` to shorten them); `close()` stops it and its connections.
+ */
+export async function startServer(app: Express, limits: ServerLimits = {}): Promise<RunningServer> {
+  const server = createServer(app, limits);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   const { port } = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;

@@ -1,0 +1,350 @@
+/**
+ * `npm run bench [-- --quick] [-- --rounds N --seconds S]`: the performance harness.
+ *
+ * Starts, on 127.0.0.1, the mock (default settings but `--log-level warn`), bare
+ * Express 5 serving a precomputed array through `res.json` (the baseline), and
+ * Prism's static mock (silent) on the same openapi.yaml; measures req/s, p50 and
+ * p99 per route with autocannon in alternating rounds, start-up to the first 200
+ * and RSS after load; then logging cost, store scale and the contract suite.
+ * Prints medians and ratios, and writes bench/results.json, bench/results.md and
+ * the README's Performance table.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { packageRoot } from '../src/package-root.js';
+import { generatePets } from '../src/seed/generate-pets.js';
+import { PetStore } from '../src/store/pet-store.js';
+import type { Pet, PetStatus } from '../src/types/api-types.js';
+import { measureLoad, median, type LoadRequest, type LoadResult } from './harness/measure-load.js';
+import { startServerProcess, type ServerProcess, type ServerSpec } from './harness/server-process.js';
+
+const { values: flags } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    rounds: { type: 'string' },
+    seconds: { type: 'string' },
+    'no-readme': { type: 'boolean', default: false },
+  },
+});
+const quick = flags.quick === true;
+const rounds = Number(flags.rounds ?? (quick ? 1 : 3));
+const seconds = Number(flags.seconds ?? (quick ? 2 : 5));
+
+const key = 'dev-key';
+const auth = { Authorization: `Bearer ${key}` };
+const node = process.execPath;
+/** The Node flags `npm start` gives the mock (see package.json). */
+const mockNodeFlags = ['--max-semi-space-size=64'];
+const mockCli = join(packageRoot, 'dist', 'cli.js');
+
+function mockSpec(extraArgs: string[] = [], name = 'mock'): ServerSpec {
+  return {
+    name,
+    command: node,
+    args: [...mockNodeFlags, mockCli, '--port', '{port}', '--log-level', 'warn', ...extraArgs],
+    probe: '/v1/pets?limit=1',
+    headers: auth,
+  };
+}
+
+const servers: Array<{ spec: ServerSpec; prefix: string }> = [
+  { spec: mockSpec(), prefix: '/v1' },
+  {
+    spec: {
+      name: 'express',
+      command: node,
+      args: [join(packageRoot, 'bench', 'servers', 'bare-express.mjs'), '{port}'],
+      probe: '/v1/pets',
+      headers: auth,
+    },
+    prefix: '/v1',
+  },
+  {
+    spec: {
+      name: 'prism',
+      command: node,
+      args: [
+        join(packageRoot, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js'),
+        'mock',
+        join(packageRoot, 'openapi.yaml'),
+        '--port',
+        '{port}',
+        '--host',
+        '127.0.0.1',
+        '-v',
+        'silent',
+      ],
+      probe: '/pets?limit=1',
+      headers: auth,
+      env: { SCARF_ANALYTICS: 'false' },
+    },
+    prefix: '',
+  },
+];
+
+const routes: Array<{ name: string; request: (prefix: string) => LoadRequest; resetFirst?: boolean }> = [
+  { name: 'GET /pets?limit=20', request: (p) => ({ method: 'GET', path: `${p}/pets?limit=20`, headers: auth }) },
+  {
+    name: 'GET /pets?status=sold&limit=100',
+    request: (p) => ({ method: 'GET', path: `${p}/pets?status=sold&limit=100`, headers: auth }),
+  },
+  { name: 'GET /pets/{id}', request: (p) => ({ method: 'GET', path: `${p}/pets/1`, headers: auth }) },
+  {
+    name: 'POST /pets',
+    request: (p) => ({
+      method: 'POST',
+      path: `${p}/pets`,
+      headers: { ...auth, 'Content-Type': 'application/json' },
+      body: '{"name":"Bench","categoryId":1,"status":"available"}',
+    }),
+    resetFirst: true,
+  },
+];
+
+async function resetMock(server: ServerProcess): Promise<void> {
+  if (server.name !== 'mock') return;
+  await fetch(`${server.origin}/__admin/reset`, { method: 'POST', headers: auth });
+}
+
+const fmt = (value: number, digits = 0): string => (Number.isNaN(value) ? 'n/a' : value.toFixed(digits));
+const ratio = (a: number, b: number): string => (b > 0 ? `${(a / b).toFixed(2)}×` : 'n/a');
+
+async function throughput() {
+  const samples = new Map<string, LoadResult[]>();
+  const startups = new Map<string, number[]>();
+  const rss = new Map<string, number[]>();
+  for (let round = 0; round < rounds; round++) {
+    // Alternate the order every round so that no server always runs first (or last) on a noisy machine.
+    const order = round % 2 === 0 ? servers : [...servers].reverse();
+    for (const { spec, prefix } of order) {
+      const server = await startServerProcess(spec);
+      try {
+        startups.set(spec.name, [...(startups.get(spec.name) ?? []), server.startupMs]);
+        await measureLoad(server.origin, routes[0]!.request(prefix), 1); // warm-up
+        for (const route of routes) {
+          if (route.resetFirst) await resetMock(server);
+          const result = await measureLoad(server.origin, route.request(prefix), seconds);
+          const id = `${spec.name}|${route.name}`;
+          samples.set(id, [...(samples.get(id) ?? []), result]);
+          process.stdout.write(
+            `  round ${round + 1} ${spec.name.padEnd(8)} ${route.name.padEnd(32)} ${fmt(result.requestsPerSecond).padStart(7)} req/s  p99 ${result.p99Ms} ms${result.non2xx ? `  (${result.non2xx} non-2xx!)` : ''}\n`,
+          );
+        }
+        rss.set(spec.name, [...(rss.get(spec.name) ?? []), server.rssMiB()]);
+      } finally {
+        await server.stop();
+      }
+    }
+  }
+  const table = routes.map((route) => {
+    const pick = (name: string, field: keyof LoadResult) =>
+      median((samples.get(`${name}|${route.name}`) ?? []).map((sample) => sample[field]));
+    const row = Object.fromEntries(
+      servers.map(({ spec }) => [
+        spec.name,
+        {
+          requestsPerSecond: pick(spec.name, 'requestsPerSecond'),
+          p50Ms: pick(spec.name, 'p50Ms'),
+          p99Ms: pick(spec.name, 'p99Ms'),
+          non2xx: pick(spec.name, 'non2xx'),
+        },
+      ]),
+    ) as Record<string, { requestsPerSecond: number; p50Ms: number; p99Ms: number; non2xx: number }>;
+    return { route: route.name, servers: row };
+  });
+  return {
+    table,
+    startupMs: Object.fromEntries(servers.map(({ spec }) => [spec.name, median(startups.get(spec.name) ?? [])])),
+    rssMiB: Object.fromEntries(servers.map(({ spec }) => [spec.name, median(rss.get(spec.name) ?? [])])),
+  };
+}
+
+async function loggingCost() {
+  const results: Record<string, number[]> = { warn: [], info: [] };
+  for (let round = 0; round < rounds; round++) {
+    for (const level of round % 2 === 0 ? ['info', 'warn'] : ['warn', 'info']) {
+      const spec = mockSpec([], `mock (${level})`);
+      spec.args = spec.args.map((arg) => (arg === 'warn' ? level : arg));
+      const server = await startServerProcess(spec);
+      try {
+        await measureLoad(server.origin, routes[0]!.request('/v1'), 1);
+        results[level]!.push((await measureLoad(server.origin, routes[0]!.request('/v1'), seconds)).requestsPerSecond);
+      } finally {
+        await server.stop();
+      }
+    }
+  }
+  const warn = median(results.warn!);
+  const info = median(results.info!);
+  return { warnRequestsPerSecond: warn, infoRequestsPerSecond: info, infoOverWarn: info / warn };
+}
+
+/** In-process: the cost of one filtered page of 100 for a rare status, as the store grows. */
+function storeScale() {
+  const statuses: PetStatus[] = ['available', 'pending', 'sold'];
+  const sizes = quick ? [1_000, 100_000, 1_000_000] : [1_000, 100_000, 1_000_000];
+  const rows = sizes.map((size) => {
+    const seedStarted = performance.now();
+    const pets = generatePets({ count: size, seed: 1, statuses });
+    const seedMs = performance.now() - seedStarted;
+    // Make 'sold' rare (1 pet in 1000) and spread over the whole id range: the worst case for filter-then-slice.
+    const rare: Pet[] = pets.map((pet, index) => ({ ...pet, status: index % 1000 === 999 ? 'sold' : 'available' }));
+    const store = new PetStore();
+    store.load({ name: `scale-${size}`, pets: rare });
+    const perCall = (fn: () => unknown): number => {
+      const timings: number[] = [];
+      for (let sample = 0; sample < 7; sample++) {
+        const started = performance.now();
+        for (let call = 0; call < 2_000; call++) fn();
+        timings.push(((performance.now() - started) * 1000) / 2_000);
+      }
+      return median(timings);
+    };
+    const indexedMicros = perCall(() => store.list({ status: 'sold', limit: 100 }));
+    const all = store.all();
+    const naiveMicros =
+      size <= 100_000
+        ? perCall(() => all.filter((pet) => pet.status === 'sold').slice(0, 100))
+        : (() => {
+            const started = performance.now();
+            for (let call = 0; call < 20; call++) all.filter((pet) => pet.status === 'sold').slice(0, 100);
+            return ((performance.now() - started) * 1000) / 20;
+          })();
+    return { pets: size, seedMs, indexedMicros, naiveMicros };
+  });
+  return rows;
+}
+
+/** Over HTTP: start-up, filtered-list throughput and RSS of the mock seeded with 1k, 100k and 1M pets. */
+async function httpScale() {
+  const rows = [];
+  for (const pets of [1_000, 100_000, 1_000_000]) {
+    const server = await startServerProcess(mockSpec(['--pets', String(pets)], 'mock'));
+    try {
+      const idleRss = server.rssMiB();
+      const request: LoadRequest = { method: 'GET', path: '/v1/pets?status=sold&limit=100', headers: auth };
+      await measureLoad(server.origin, request, 1);
+      const result = await measureLoad(server.origin, request, quick ? 2 : seconds);
+      rows.push({ pets, startupMs: server.startupMs, idleRssMiB: idleRss, loadedRssMiB: server.rssMiB(), ...result });
+    } finally {
+      await server.stop();
+    }
+  }
+  return rows;
+}
+
+async function contractRun() {
+  const server = await startServerProcess(mockSpec());
+  const timings: number[] = [];
+  try {
+    for (let run = 0; run < (quick ? 1 : 3); run++) {
+      const started = performance.now();
+      try {
+        execFileSync(node, [join(packageRoot, 'dist', 'contract', 'cli.js'), '--base-url', `${server.origin}/v1`], {
+          env: { ...process.env, CONTRACT_TOKEN: key },
+          stdio: 'ignore',
+        });
+      } catch {
+        throw new Error('the contract suite failed against the local mock');
+      }
+      timings.push(performance.now() - started);
+    }
+  } finally {
+    await server.stop();
+  }
+  return { medianMs: median(timings), runs: timings.length };
+}
+
+function markdown(results: Awaited<ReturnType<typeof collect>>): string {
+  const lines: string[] = [];
+  const { machine, throughput: t } = results;
+  lines.push(
+    `Measured ${machine.date} on ${machine.cpus}× ${machine.cpuModel}, Node ${machine.node}; ${machine.rounds} alternating round(s) of ${machine.seconds} s per route, 10 connections, loopback, medians. Reproduce: \`npm run bench\` (\`-- --quick\` for a shorter run).`,
+    '',
+    '| Route | mock req/s | p50 / p99 ms | bare Express req/s | Prism req/s | mock / Express | mock / Prism |',
+    '|---|---|---|---|---|---|---|',
+  );
+  for (const row of t.table) {
+    const { mock, express, prism } = row.servers as Record<
+      'mock' | 'express' | 'prism',
+      { requestsPerSecond: number; p50Ms: number; p99Ms: number }
+    >;
+    lines.push(
+      `| \`${row.route}\` | ${fmt(mock.requestsPerSecond)} | ${fmt(mock.p50Ms)} / ${fmt(mock.p99Ms)} | ${fmt(express.requestsPerSecond)} | ${fmt(prism.requestsPerSecond)} | ${ratio(mock.requestsPerSecond, express.requestsPerSecond)} | ${ratio(mock.requestsPerSecond, prism.requestsPerSecond)} |`,
+    );
+  }
+  lines.push(
+    '',
+    '| Server | start-up to first 200 | RSS after load |',
+    '|---|---|---|',
+    ...servers.map(
+      ({ spec }) => `| ${spec.name} | ${fmt(t.startupMs[spec.name]!)} ms | ${fmt(t.rssMiB[spec.name]!)} MiB |`,
+    ),
+    '',
+    `Logging at the default level (\`info\`, one line per request, asynchronous) serves ${fmt(results.logging.infoRequestsPerSecond)} req/s against ${fmt(results.logging.warnRequestsPerSecond)} at \`warn\`: ${ratio(results.logging.infoRequestsPerSecond, results.logging.warnRequestsPerSecond)}.`,
+    '',
+    '| Pets | seed (in-process) | filtered page of 100, rare status: indexed | filter-then-slice | HTTP start-up | HTTP `status=sold&limit=100` req/s | RSS idle / loaded |',
+    '|---|---|---|---|---|---|---|',
+  );
+  results.storeScale.forEach((row, index) => {
+    const http = results.httpScale[index];
+    lines.push(
+      `| ${row.pets.toLocaleString('en')} | ${fmt(row.seedMs)} ms | ${fmt(row.indexedMicros, 1)} µs | ${fmt(row.naiveMicros, 1)} µs | ${http ? `${fmt(http.startupMs)} ms` : 'n/a'} | ${http ? fmt(http.requestsPerSecond) : 'n/a'} | ${http ? `${fmt(http.idleRssMiB)} / ${fmt(http.loadedRssMiB)} MiB` : 'n/a'} |`,
+    );
+  });
+  const first = results.storeScale[0]!;
+  const last = results.storeScale[results.storeScale.length - 1]!;
+  lines.push(
+    '',
+    `A filtered page at ${last.pets.toLocaleString('en')} pets costs ${ratio(last.indexedMicros, first.indexedMicros)} its cost at ${first.pets.toLocaleString('en')}. The contract suite against the local mock takes ${fmt(results.contract.medianMs)} ms (median of ${results.contract.runs}).`,
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+async function collect() {
+  process.stdout.write(`Throughput: ${rounds} round(s) × ${seconds} s per route and server\n`);
+  const t = await throughput();
+  process.stdout.write('Logging cost\n');
+  const logging = await loggingCost();
+  process.stdout.write('Store scale (in-process)\n');
+  const scale = storeScale();
+  process.stdout.write('Store scale (HTTP)\n');
+  const http = await httpScale();
+  process.stdout.write('Contract suite\n');
+  const contract = await contractRun();
+  return {
+    machine: {
+      date: new Date().toISOString().slice(0, 10),
+      node: process.version,
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model.trim() ?? 'unknown CPU',
+      rounds,
+      seconds,
+      quick,
+    },
+    throughput: t,
+    logging,
+    storeScale: scale,
+    httpScale: http,
+    contract,
+  };
+}
+
+const results = await collect();
+const table = markdown(results);
+writeFileSync(join(packageRoot, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+writeFileSync(join(packageRoot, 'bench', 'results.md'), table);
+if (flags['no-readme'] !== true) {
+  const readmePath = join(packageRoot, 'README.md');
+  const readme = readFileSync(readmePath, 'utf8');
+  const start = '<!-- bench:start -->';
+  const end = '<!-- bench:end -->';
+  if (readme.includes(start) && readme.includes(end)) {
+    const updated = `${readme.slice(0, readme.indexOf(start) + start.length)}\n\n${table}\n${readme.slice(readme.indexOf(end))}`;
+    writeFileSync(readmePath, updated);
+  }
+}
+process.stdout.write(`\n${table}`);

@@ -1,0 +1,260 @@
+/**
+ * A soak test of the mock: mixed traffic for a bounded time and a bounded
+ * number of requests, on 127.0.0.1 only, then a report.
+ *
+ *   npm run soak -- --seconds 60 [--max-requests 2000000] [--concurrency 8] [--max-rss-growth 20] [--warm-up 10]
+ *
+ * The mock runs in this process (with the default scenario, the 500-entry
+ * journal, and resets that keep the store bounded); the traffic is list,
+ * filter, create, get, bad input that must get its 4xx, journal reads and admin
+ * resets. Every response is checked by the fuzz suite's exchange checker as
+ * well as for its expected status. Reports, per 5 s window, requests, p50, p99
+ * and max latency, and RSS; at the end the unexpected answers (which must be
+ * none) and the RSS growth. Exits 1 on an unexpected answer or when RSS grew
+ * by more than --max-rss-growth percent (default 20) after the warm-up (--warm-up, default 10 s: JIT and
+ * heap sizing).
+ */
+import { parseArgs } from 'node:util';
+import { createApp } from '../src/app/create-app.js';
+import { PetStore } from '../src/store/pet-store.js';
+import { createExchangeChecker } from '../test/fuzz/support/create-exchange-checker.js';
+import { createKeepAliveAgent, sendRawRequest } from '../test/fuzz/support/send-raw-request.js';
+import { startServer } from '../test/support/start-server.js';
+
+function usage(message: string): never {
+  process.stderr.write(
+    `soak: ${message}\nusage: npm run soak -- --seconds N [--max-requests N] [--concurrency N] [--max-rss-growth PERCENT] [--warm-up SECONDS]\n`,
+  );
+  process.exit(2);
+}
+
+function positiveInteger(text: string | undefined, flag: string, fallback: number): number {
+  if (text === undefined) return fallback;
+  if (!/^\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) {
+    usage(`${flag} must be a positive integer, got ${JSON.stringify(text)}`);
+  }
+  return Number(text);
+}
+
+let values: Record<string, string | undefined>;
+try {
+  ({ values } = parseArgs({
+    options: {
+      seconds: { type: 'string' },
+      'max-requests': { type: 'string' },
+      concurrency: { type: 'string' },
+      'max-rss-growth': { type: 'string' },
+      'warm-up': { type: 'string' },
+    },
+    strict: true,
+  }));
+} catch (error) {
+  usage((error as Error).message);
+}
+const seconds = positiveInteger(values.seconds, '--seconds', 60);
+const maxRequests = positiveInteger(values['max-requests'], '--max-requests', 2_000_000);
+const concurrency = positiveInteger(values.concurrency, '--concurrency', 8);
+const maxRssGrowth = positiveInteger(values['max-rss-growth'], '--max-rss-growth', 20);
+const windowMs = 5_000;
+/** RSS growth is measured from the end of the warm-up (JIT, heap sizing), in whole windows. */
+const warmUpWindows = Math.ceil((positiveInteger(values['warm-up'], '--warm-up', 10) * 1000) / windowMs);
+
+const key = 'soak-key';
+const bodyLimit = 1024 * 1024;
+const store = new PetStore();
+const mock = await startServer(createApp({ keys: [key], scenario: 'default', pets: 50, bodyLimit, store }));
+const agent = createKeepAliveAgent(concurrency);
+const checkExchange = createExchangeChecker({ key, bodyLimit });
+
+interface Action {
+  name: string;
+  weight: number;
+  method: string;
+  target: () => string;
+  headers?: Record<string, string>;
+  body?: () => string;
+  expected: number;
+}
+
+const auth = { authorization: `Bearer ${key}` };
+const json = { ...auth, 'content-type': 'application/json' };
+const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)] as T;
+const between = (min: number, max: number) => min + Math.floor(Math.random() * (max - min + 1));
+const statuses = ['available', 'pending', 'sold'] as const;
+
+/** The traffic mix: mostly reads, some writes, bad input with the 4xx it must get, and admin calls. */
+const actions: Action[] = [
+  { name: 'list', weight: 25, method: 'GET', target: () => `/v1/pets?limit=${between(1, 100)}`, expected: 200 },
+  {
+    name: 'filter',
+    weight: 15,
+    method: 'GET',
+    target: () => `/v1/pets?status=${pick(statuses)}&limit=${between(1, 100)}`,
+    expected: 200,
+  },
+  {
+    name: 'create',
+    weight: 15,
+    method: 'POST',
+    target: () => '/v1/pets',
+    headers: json,
+    body: () => JSON.stringify({ name: `soak-${between(0, 1e6)}`, categoryId: between(1, 5), status: pick(statuses) }),
+    expected: 201,
+  },
+  // The default scenario holds ids 1..50, and resets only ever go back to it.
+  { name: 'get', weight: 15, method: 'GET', target: () => `/v1/pets/${between(1, 50)}`, expected: 200 },
+  { name: 'get-missing', weight: 3, method: 'GET', target: () => `/v1/pets/${between(1e9, 2e9)}`, expected: 404 },
+  {
+    name: 'bad-body',
+    weight: 4,
+    method: 'POST',
+    target: () => '/v1/pets',
+    headers: json,
+    body: () => pick(['{"name":"x"}', '{"name":1,"categoryId":"x"}', '{', '{"name":"x","categoryId":1e400}']),
+    expected: 400,
+  },
+  { name: 'bad-id', weight: 3, method: 'GET', target: () => `/v1/pets/${pick(['abc', '1.5', '1e3'])}`, expected: 400 },
+  {
+    name: 'bad-limit',
+    weight: 3,
+    method: 'GET',
+    target: () => `/v1/pets?limit=${pick(['0', '101', 'x'])}`,
+    expected: 400,
+  },
+  { name: 'no-key', weight: 3, method: 'GET', target: () => '/v1/pets', headers: {}, expected: 401 },
+  {
+    name: 'wrong-key',
+    weight: 2,
+    method: 'GET',
+    target: () => '/v1/pets',
+    headers: { authorization: 'Bearer nope' },
+    expected: 401,
+  },
+  { name: 'unknown-path', weight: 2, method: 'GET', target: () => `/v1/owners/${between(1, 9)}`, expected: 404 },
+  { name: 'wrong-method', weight: 2, method: 'DELETE', target: () => '/v1/pets', expected: 405 },
+  {
+    name: 'wrong-type',
+    weight: 2,
+    method: 'POST',
+    target: () => '/v1/pets',
+    headers: { ...auth, 'content-type': 'text/plain' },
+    body: () => 'name=x',
+    expected: 415,
+  },
+  { name: 'journal', weight: 1, method: 'GET', target: () => '/__admin/requests', expected: 200 },
+  { name: 'reset', weight: 1, method: 'POST', target: () => '/__admin/reset', expected: 200 },
+];
+const totalWeight = actions.reduce((sum, action) => sum + action.weight, 0);
+function chooseAction(): Action {
+  let draw = Math.random() * totalWeight;
+  for (const action of actions) {
+    draw -= action.weight;
+    if (draw < 0) return action;
+  }
+  return actions[0] as Action;
+}
+
+interface Window {
+  latencies: number[];
+  errors: number;
+}
+const unexpected: string[] = [];
+let unexpectedCount = 0;
+let sent = 0;
+let window: Window = { latencies: [], errors: 0 };
+const byAction = new Map<string, number>();
+const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+const percentile = (sorted: number[], p: number) =>
+  sorted.length === 0 ? 0 : (sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0);
+
+function note(problem: string): void {
+  unexpectedCount++;
+  window.errors++;
+  if (unexpected.length < 20) unexpected.push(problem);
+}
+
+async function worker(deadline: number): Promise<void> {
+  while (performance.now() < deadline && sent < maxRequests) {
+    sent++;
+    const action = chooseAction();
+    byAction.set(action.name, (byAction.get(action.name) ?? 0) + 1);
+    const target = action.target();
+    const headers = action.headers ?? auth;
+    const body = action.body ? Buffer.from(action.body()) : undefined;
+    try {
+      const response = await sendRawRequest(
+        mock.origin,
+        { method: action.method, target, headers, body },
+        { agent, timeoutMs: 5_000 },
+      );
+      window.latencies.push(response.durationMs);
+      const problems = checkExchange({ method: action.method, target, headers, body }, response);
+      if (response.status !== action.expected) problems.unshift(`expected ${action.expected}, got ${response.status}`);
+      if (problems.length > 0) note(`${action.name} ${action.method} ${target}: ${problems.join('; ')}`);
+    } catch (error) {
+      note(`${action.name} ${action.method} ${target}: ${(error as Error).message}`);
+    }
+  }
+}
+
+const rssAtStart = process.memoryUsage().rss;
+const rows: string[] = [];
+let rssAfterWarmUp = rssAtStart;
+const started = performance.now();
+process.stdout.write(
+  `soak: ${seconds} s (at most ${maxRequests} requests), ${concurrency} connections, against ${mock.origin}; RSS ${mb(rssAtStart)} MB\n`,
+);
+process.stdout.write('  window    requests   req/s     p50 ms   p99 ms   max ms   errors   RSS MB   pets\n');
+const report = () => {
+  const sorted = window.latencies.sort((a, b) => a - b);
+  const index = rows.length + 1;
+  const rss = process.memoryUsage().rss;
+  if (index === warmUpWindows) rssAfterWarmUp = rss;
+  const row = [
+    `${String((index - 1) * (windowMs / 1000)).padStart(3)}-${String(Math.min(index * (windowMs / 1000), Math.round((performance.now() - started) / 1000))).padEnd(3)} s`,
+    String(sorted.length).padStart(9),
+    (sorted.length / (windowMs / 1000)).toFixed(0).padStart(7),
+    percentile(sorted, 50).toFixed(2).padStart(10),
+    percentile(sorted, 99).toFixed(2).padStart(8),
+    (sorted.at(-1) ?? 0).toFixed(2).padStart(8),
+    String(window.errors).padStart(8),
+    mb(rss).padStart(8),
+    String(store.size).padStart(6),
+  ].join(' ');
+  rows.push(row);
+  process.stdout.write(`  ${row}\n`);
+  window = { latencies: [], errors: 0 };
+};
+const timer = setInterval(report, windowMs);
+const deadline = started + seconds * 1000;
+await Promise.all(Array.from({ length: concurrency }, () => worker(deadline)));
+clearInterval(timer);
+if (window.latencies.length > 0) report();
+const elapsed = (performance.now() - started) / 1000;
+
+const health = await sendRawRequest(
+  mock.origin,
+  { method: 'GET', target: '/v1/pets?limit=1', headers: auth },
+  { agent, timeoutMs: 5_000 },
+).then(
+  (response) => response.status,
+  (error: Error) => error.message,
+);
+agent.destroy();
+await mock.close();
+
+const rssAtEnd = process.memoryUsage().rss;
+const growth = ((rssAtEnd - rssAfterWarmUp) / rssAfterWarmUp) * 100;
+const growthFromStart = ((rssAtEnd - rssAtStart) / rssAtStart) * 100;
+const mix = [...byAction.entries()].map(([name, count]) => `${name} ${count}`).join(', ');
+process.stdout.write(
+  [
+    `soak: ${sent} requests in ${elapsed.toFixed(1)} s (${(sent / elapsed).toFixed(0)}/s); mix: ${mix}`,
+    `  unexpected answers  ${unexpectedCount}${unexpected.length ? `\n    ${unexpected.join('\n    ')}` : ''}`,
+    `  RSS                 ${mb(rssAtStart)} MB at start, ${mb(rssAfterWarmUp)} MB after the warm-up (${warmUpWindows * (windowMs / 1000)} s), ${mb(rssAtEnd)} MB at the end: ${growth >= 0 ? '+' : ''}${growth.toFixed(1)}% after warm-up (${growthFromStart >= 0 ? '+' : ''}${growthFromStart.toFixed(1)}% from start; limit ${maxRssGrowth}%)`,
+    `  heap                ${mb(process.memoryUsage().heapUsed)} MB used at the end; store ${store.size} pets`,
+    `  health              ${health === 200 ? 'the mock still answers 200' : `the mock no longer answers: ${health}`}`,
+    '',
+  ].join('\n'),
+);
+if (unexpectedCount > 0 || health !== 200 || growth > maxRssGrowth) process.exit(1);

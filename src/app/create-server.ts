@@ -1,0 +1,120 @@
+import {
+  createServer as createHttpServer,
+  STATUS_CODES,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import type { Duplex } from 'node:stream';
+import { errorCodes, type ErrorCode } from '../errors/error-codes.js';
+
+/** What one connection may cost the server. Every field has a default; tests pass short ones. */
+export interface ServerLimits {
+  /** Largest request line plus headers, in bytes; beyond it: `431 headers_too_large`. Default 16 KiB. */
+  maxHeaderSize?: number;
+  /** Time to receive the request line and headers (slowloris); then `408 request_timeout`. Default 10 s. */
+  headersTimeout?: number;
+  /** Time to receive the whole request, body included; then `408 request_timeout`. Default 30 s. */
+  requestTimeout?: number;
+  /** How long an idle keep-alive connection stays open. Default 5 s. */
+  keepAliveTimeout?: number;
+  /** Requests served on one connection before it is closed (`Connection: close`). Default 1000. */
+  maxRequestsPerSocket?: number;
+  /** Open connections at once; beyond it new ones are closed at once. Default 1000. */
+  maxConnections?: number;
+  /** A connection with no traffic either way for this long is destroyed. Default 120 s (above the 60 s maximum latency). */
+  idleTimeout?: number;
+}
+
+export const defaultServerLimits: Required<ServerLimits> = {
+  maxHeaderSize: 16 * 1024,
+  headersTimeout: 10_000,
+  requestTimeout: 30_000,
+  keepAliveTimeout: 5_000,
+  maxRequestsPerSocket: 1_000,
+  maxConnections: 1_000,
+  idleTimeout: 120_000,
+};
+
+/** The Error body for a request Node's HTTP parser refused before Express saw it. */
+function clientErrorFor(error: NodeJS.ErrnoException, limits: Required<ServerLimits>): [ErrorCode, string] {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return [
+        'headers_too_large',
+        `the request line and headers are larger than the limit of ${limits.maxHeaderSize} bytes`,
+      ];
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return [
+        'request_timeout',
+        `the request was not received in time (headers within ${limits.headersTimeout} ms, the whole request within ${limits.requestTimeout} ms)`,
+      ];
+    default:
+      return ['malformed_request', `the request is not valid HTTP/1.1 (${error.code ?? 'parse error'})`];
+  }
+}
+
+/** A complete HTTP/1.1 response with a JSON Error body; the connection is closed after it. */
+export function clientErrorResponse(code: ErrorCode, message: string): string {
+  const status = errorCodes[code];
+  const body = JSON.stringify({ code, message, status });
+  return [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`,
+    'Content-Type: application/json',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Cache-Control: no-store',
+    'X-Content-Type-Options: nosniff',
+    'Connection: close',
+    '',
+    body,
+  ].join('\r\n');
+}
+
+/**
+ * The node:http server the mock listens with, with limits a hostile or broken
+ * client cannot get past: header size, slow headers and bodies (slowloris),
+ * idle keep-alive connections, requests per connection, open connections.
+ * Requests Node refuses before Express sees them (oversize headers, timeouts,
+ * malformed HTTP) are answered with the spec's Error body, as JSON, instead of
+ * Node's empty default; nothing is written to a connection whose response has
+ * already started.
+ */
+export function createServer(app: RequestListener, limits: ServerLimits = {}): Server {
+  const settings = { ...defaultServerLimits, ...limits };
+  const server = createHttpServer(
+    {
+      maxHeaderSize: settings.maxHeaderSize,
+      headersTimeout: settings.headersTimeout,
+      requestTimeout: settings.requestTimeout,
+      // Node checks the two timeouts above on this interval (30 s by default), so a short one is needed to keep them.
+      connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(settings.headersTimeout / 4))),
+    },
+    app,
+  );
+  server.keepAliveTimeout = settings.keepAliveTimeout;
+  server.maxRequestsPerSocket = settings.maxRequestsPerSocket;
+  server.maxConnections = settings.maxConnections;
+  server.timeout = settings.idleTimeout;
+  // Node only announces `Connection: close` at the limit and waits for the client to hang up; a hostile client would
+  // not, so the server closes its side once the last allowed response is sent.
+  const served = new WeakMap<object, number>();
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const socket = request.socket;
+    const count = (served.get(socket) ?? 0) + 1;
+    served.set(socket, count);
+    if (settings.maxRequestsPerSocket > 0 && count >= settings.maxRequestsPerSocket) {
+      response.once('finish', () => socket.end());
+    }
+  });
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const [code, message] = clientErrorFor(error, settings);
+    socket.end(clientErrorResponse(code, message));
+  });
+  return server;
+}

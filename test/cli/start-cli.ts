@@ -1,0 +1,47 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { once } from 'node:events';
+import { packageRoot } from '../../src/package-root.js';
+import { builtPrograms } from '../support/build-dist.js';
+
+/** The built `petstore-mock` running as a child process, its output collected. */
+export interface Cli {
+  child: ChildProcessWithoutNullStreams;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+const running: Cli[] = [];
+
+/** Runs `node dist/cli.js ARGS` from the package root, as users do. */
+export function startCli(args: string[], env: Record<string, string> = {}): Cli {
+  const child = spawn(process.execPath, [builtPrograms.mock, ...args], {
+    cwd: packageRoot,
+    env: { ...process.env, ...env },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  const cli = { child, stdout: () => stdout, stderr: () => stderr, exited };
+  running.push(cli);
+  return cli;
+}
+
+/** Resolves with the API base URL once the banner is printed; throws if the program exits first. */
+export async function waitForBanner(cli: Cli): Promise<string> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const match = /API\s+(http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(cli.stdout());
+    if (match?.[1] && cli.stdout().includes('Try')) return match[1];
+    if (cli.child.exitCode !== null) throw new Error(`exited early: ${cli.stderr()}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`no banner: ${cli.stdout()} ${cli.stderr()}`);
+}
+
+/** For `afterEach`: kills every program a test started and left running. */
+export function killRunningClis(): void {
+  for (const cli of running.splice(0)) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
+}

@@ -1,0 +1,107 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app/create-app.js';
+import { PetStore } from '../../src/store/pet-store.js';
+import { startServer, type RunningServer } from '../support/start-server.js';
+import { brokenMocks } from './support/broken-mocks.js';
+import { capturePrototypes } from './support/capture-prototypes.js';
+import { createFuzzHarness, type FuzzHarness } from './support/create-fuzz-harness.js';
+import { fuzzRequests, type FuzzRequestKind } from './support/fuzz-requests.js';
+
+const key = 'test-key';
+const bodyLimit = 1024 * 1024;
+const scenario = 'one-of-each-status';
+const scenarios = ['default', 'empty', 'one-of-each-status', 'large', 'edge-cases'];
+const seed = 20_250_905;
+
+/** Requests per kind: 10,000 in all, each followed by every check. */
+const runs: Record<Exclude<FuzzRequestKind, 'mixed'>, number> & { mixed: number } = {
+  routes: 2000,
+  queries: 2000,
+  headers: 2000,
+  bodies: 2000,
+  mixed: 2000,
+};
+
+describe(`the mock under 10,000 generated requests (fast-check seed ${seed})`, () => {
+  const store = new PetStore();
+  let mock: RunningServer;
+  let harness: FuzzHarness;
+  const generators = fuzzRequests({ key, bodyLimit, scenarios });
+
+  beforeAll(async () => {
+    mock = await startServer(createApp({ keys: [key], scenario, bodyLimit, store }));
+    harness = createFuzzHarness({
+      origin: mock.origin,
+      store,
+      key,
+      bodyLimit,
+      timeoutMs: 10_000,
+      resetEvery: 100,
+      scenario,
+    });
+  });
+  afterAll(async () => {
+    harness.close();
+    await mock.close();
+  });
+
+  it.each(Object.entries(runs))(
+    'keeps every property for %s (%i requests): no 5xx, Error bodies, valid 2xx, limit and auth, store and prototypes',
+    async (kind, numRuns) => {
+      await fc.assert(harness.property(generators[kind as FuzzRequestKind]), { seed, numRuns });
+    },
+    60_000,
+  );
+
+  it('still answers, with what the store holds, after every generated request', async () => {
+    expect(await harness.checkHealth()).toEqual([]);
+    expect(harness.sent).toBeGreaterThanOrEqual(10_000);
+  });
+});
+
+describe(`the fuzz properties, run against a mock with one protection removed (seed ${seed})`, () => {
+  const generators = fuzzRequests({ key, bodyLimit, scenarios });
+  const cases: Array<[keyof typeof brokenMocks, FuzzRequestKind, RegExp]> = [
+    ['accepts any body size', 'bodies', /a body of \d+ bytes \(limit 1048576\) was answered 201, not 413/],
+    [
+      'skips authentication',
+      'headers',
+      /(answered 2\d\d to Authorization .*, which is not the key|not 401, to Authorization)/,
+    ],
+    ['merges JSON bodies into a plain object', 'bodies', /Object\.prototype gained the property polluted/],
+    ['answers unknown paths with an HTML page', 'routes', /a 404 has Content-Type "text\/html; charset=utf-8"/],
+    ['crashes on percent-encoded paths', 'routes', /answered 500 \(no 5xx is documented\)/],
+    ['never answers DELETE', 'routes', /no response: no complete response within 500 ms/],
+    ['lists pets without their name', 'queries', /listPets 200 breaks the document at '\[0\]\.name': is required/],
+    [
+      'lists a pet twice',
+      'queries',
+      /a page of 100 lists 1,2,3,1 instead of 1,2,3|listPets answered the same id twice/,
+    ],
+  ];
+
+  it.each(cases)('fail when the mock %s (%s requests)', async (name, kind, expected) => {
+    const prototypes = capturePrototypes();
+    const broken = brokenMocks[name]({ keys: [key], scenario, bodyLimit, store: new PetStore() });
+    const server = await startServer(broken.app);
+    const harness = createFuzzHarness({
+      origin: server.origin,
+      store: broken.store,
+      key,
+      bodyLimit,
+      timeoutMs: 500,
+      resetEvery: 100,
+      scenario,
+    });
+    try {
+      const details = await fc.check(harness.property(generators[kind]), { seed, numRuns: 2000, endOnFailure: true });
+      expect(details.failed).toBe(true);
+      expect(String(details.errorInstance)).toMatch(expected);
+    } finally {
+      prototypes.restore();
+      harness.close();
+      await server.close();
+    }
+  });
+});
