@@ -1,7 +1,7 @@
-import express, { type Express } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express from 'express';
 import type { OpenAPIV3 } from 'openapi-types';
 import { pino, type Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
 import { createAdminDocument } from '../admin/admin-document.js';
 import { adminHandlers, type AdminContext } from '../admin/admin-handlers.js';
 import type { PetHandlerContext } from '../handlers/define-handler.js';
@@ -18,6 +18,7 @@ import { createAuthenticator } from '../pipeline/authenticate.js';
 import { corsPolicy } from '../pipeline/cors-policy.js';
 import { createApiRequestHandler } from '../pipeline/handle-api-request.js';
 import { createFallthroughHandlers } from '../pipeline/handle-errors.js';
+import { createRequestLogger } from '../pipeline/log-request.js';
 import { createBodyReader } from '../pipeline/read-body.js';
 import { createRequestRecorder } from '../pipeline/record-request.js';
 import { StateFileError, type StateFile } from '../persistence/state-file.js';
@@ -81,6 +82,13 @@ function fill(store: PetStore, what: string, pets: readonly Pet[], put: () => vo
   }
 }
 
+/**
+ * The mock: a Node request listener (`http.createServer(app)`, or `createServer`
+ * in ./create-server.ts). It answers every request itself, so it can also stand
+ * as the last middleware of another app.
+ */
+export type MockApp = (req: IncomingMessage, res: ServerResponse, next?: unknown) => void;
+
 /** Where the animals API is served: the `/v1` every base address of the spec ends with. */
 export const apiBasePath = '/v1';
 export const adminBasePath = '/__admin';
@@ -115,13 +123,12 @@ function checkHandlers(compiled: CompiledDocument, handlers: HandlerTable<unknow
  * document, which is compiled here, so a broken document or fixture throws
  * before any request is answered.
  */
-export function createApp(options: AppOptions = {}): Express {
+export function createApp(options: AppOptions = {}): MockApp {
   const logger = options.logger ?? pino({ level: 'silent' });
   const compiled = compile(options.document);
   checkHandlers(compiled, petHandlers as HandlerTable<unknown>);
   const errorSchema = compiled.document.components?.schemas?.Error;
   if (!errorSchema) throw new DocumentError(`${compiled.source}: components.schemas.Error is required`);
-  const admin = compileDocument(createAdminDocument(errorSchema), 'admin API');
 
   const scenarios = new ScenarioCatalogue({
     compiled,
@@ -160,64 +167,92 @@ export function createApp(options: AppOptions = {}): Express {
   const { min, max } = options.latency ?? { min: 0, max: 0 };
   const latency = max > 0 ? () => min + Math.random() * (max - min) : undefined;
 
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', false);
-  app.set('query parser', false);
-  app.set('case sensitive routing', true);
-  app.set('strict routing', true);
-  app.use(assignRequestId);
-  // A request log line costs a child logger per request; at a level that would not print it, pay nothing.
-  if (logger.isLevelEnabled('info')) {
-    app.use(
-      pinoHttp({
-        logger,
-        genReqId: (req) => req.id,
-        serializers: {
-          req: (req: { id: unknown; method: string; url: string }) => ({
-            id: req.id,
-            method: req.method,
-            url: req.url,
-          }),
-          res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-        },
-      }),
-    );
-  }
-  app.use(corsPolicy);
-  app.use(
-    apiBasePath,
-    createRequestRecorder(journal),
-    createApiRequestHandler<PetHandlerContext>({
-      compiled,
-      handlers: petHandlers,
-      context: { store, newPetFields: petFields },
-      basePath: apiBasePath,
-      readBody,
-      authenticate,
-      ...(compiled.operations.some((operation) => !petHandlers[operation.operationId])
-        ? { fallback: createPrismFallback(compiled.document, logger) }
-        : {}),
-      latency,
-      logger,
-    }),
-  );
-  app.use(
-    adminBasePath,
-    createApiRequestHandler<AdminContext>({
-      compiled: admin,
+  const handleApi = createApiRequestHandler<PetHandlerContext>({
+    compiled,
+    handlers: petHandlers,
+    context: { store, newPetFields: petFields },
+    basePath: apiBasePath,
+    readBody,
+    authenticate,
+    ...(compiled.operations.some((operation) => !petHandlers[operation.operationId])
+      ? { fallback: createPrismFallback(compiled.document, logger) }
+      : {}),
+    latency,
+    logger,
+  });
+  // The admin API is the kit's own small document: compiled on its first request, not at every start.
+  let handleAdmin: ReturnType<typeof createApiRequestHandler<AdminContext>> | undefined;
+  const adminHandler = () =>
+    (handleAdmin ??= createApiRequestHandler<AdminContext>({
+      compiled: compileDocument(createAdminDocument(errorSchema), 'admin API'),
       handlers: adminHandlers,
       context: { store, scenarios, journal },
       basePath: adminBasePath,
       readBody,
       authenticate,
       logger,
-    }),
-  );
+    }));
+  const recordRequest = createRequestRecorder(journal);
+  // At a level that would not print the request line, pay nothing for it.
+  const logRequest = logger.isLevelEnabled('info') ? createRequestLogger(logger) : undefined;
+
+  // Express serves what is outside the two APIs: a JSON 404 for any other path.
   const fallthrough = createFallthroughHandlers(compiled, logger);
-  app.use(fallthrough.handleUnknownPath);
-  app.use(fallthrough.handleErrors);
+  const rest = express();
+  rest.disable('x-powered-by');
+  rest.set('etag', false);
+  rest.use(fallthrough.handleUnknownPath);
+  rest.use(fallthrough.handleErrors);
+
+  const route = (req: IncomingMessage, res: ServerResponse): void => {
+    const url = req.url ?? '/';
+    const api = underBase(url, apiBasePath);
+    if (api) {
+      recordRequest(req, res);
+      handleApi(req, res, api.pathname, api.search).catch((error: unknown) => fallthrough.answerError(res, error));
+      return;
+    }
+    const adminPath = underBase(url, adminBasePath);
+    if (adminPath) {
+      adminHandler()(req, res, adminPath.pathname, adminPath.search).catch((error: unknown) =>
+        fallthrough.answerError(res, error),
+      );
+      return;
+    }
+    rest(req, res);
+  };
+
   // Last, so that nothing is written when anything above stops start-up.
   options.stateFile?.watch(store);
-  return app;
+
+  /**
+   * The mock, in the order every request meets it: request id → request log →
+   * CORS (a preflight is answered here, before authentication) → the API
+   * pipeline under /v1 (see handle-api-request.ts), the admin API under
+   * /__admin, or Express for anything else. The two APIs run as plain Node
+   * handlers rather than behind Express's router, which on Node 20 costs
+   * several times the whole pipeline per request (see README, Performance).
+   */
+  return function petstoreMock(req: IncomingMessage, res: ServerResponse): void {
+    assignRequestId(req, res);
+    logRequest?.(req, res);
+    if (req.headers.origin === undefined) {
+      route(req, res);
+      return;
+    }
+    corsPolicy(req, res, (error) => {
+      if (error) fallthrough.answerError(res, error);
+      else route(req, res);
+    });
+  };
+}
+
+/** `/v1/pets?limit=5` under `/v1` → `{ pathname: '/pets', search: 'limit=5' }`; `/v1x` is not under `/v1`. */
+function underBase(url: string, base: string): { pathname: string; search: string } | undefined {
+  if (!url.startsWith(base)) return undefined;
+  const rest = url.slice(base.length);
+  if (rest !== '' && rest[0] !== '/' && rest[0] !== '?') return undefined;
+  const query = rest.indexOf('?');
+  const pathname = query === -1 ? rest : rest.slice(0, query);
+  return { pathname: pathname === '' ? '/' : pathname, search: query === -1 ? '' : rest.slice(query + 1) };
 }

@@ -5,7 +5,8 @@ export interface JournalEntry {
   time: string;
   method: string;
   url: string;
-  headers: Record<string, string | string[]>;
+  /** As recorded: the request's own headers. `list()` gives them redacted. */
+  headers: IncomingHttpHeaders;
   /** The request body as text (cut at `bodyLimit` characters, with `bodyTruncated` set). */
   body?: string;
   bodyTruncated?: boolean;
@@ -63,8 +64,15 @@ export class RequestJournal {
     this.#dropped++;
   }
 
+  /**
+   * The entries, oldest first, with their secret headers redacted. Redaction
+   * happens here, when someone reads the journal, rather than on every request.
+   */
   list(): JournalEntry[] {
-    return [...this.#entries.slice(this.#start), ...this.#entries.slice(0, this.#start)];
+    return [...this.#entries.slice(this.#start), ...this.#entries.slice(0, this.#start)].map((entry) => ({
+      ...entry,
+      headers: redactHeaders(entry.headers),
+    }));
   }
 
   get dropped(): number {

@@ -1,5 +1,5 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors from 'cors';
-import type { NextFunction, Request, Response } from 'express';
 
 const policy = cors({
   origin: true,
@@ -14,7 +14,7 @@ const policy = cors({
  * CORS headers (every API response is `no-store`, so no cache can hand such a
  * response to a cross-origin caller).
  */
-export function corsPolicy(req: Request, res: Response, next: NextFunction): void {
+export function corsPolicy(req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void {
   if (req.headers.origin === undefined) {
     next();
     return;

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { HttpError } from '../errors/http-error.js';
 import { toErrorResult } from '../errors/to-error-result.js';
@@ -47,7 +47,13 @@ export function createApiRequestHandler<Context>(options: ApiRequestHandlerOptio
   );
   const cache = new ResponseCache();
 
-  return async function handleApiRequest(req: Request, res: Response): Promise<void> {
+  /** `pathname` and `search` are relative to the base path, e.g. `/pets` and `limit=5`. */
+  return async function handleApiRequest(
+    req: IncomingMessage,
+    res: ServerResponse,
+    pathname: string,
+    search: string,
+  ): Promise<void> {
     let operation: CompiledOperation | undefined;
     let result: HandlerResult;
     let cached: CachedResponse | undefined;
@@ -64,13 +70,13 @@ export function createApiRequestHandler<Context>(options: ApiRequestHandlerOptio
       );
       const latency = options.latency?.() ?? 0;
       if (latency > 0) await delay(latency);
-      const [pathname = '', search = ''] = req.url.split('?', 2);
-      const match = matchRoute(compiled, req.method, pathname);
+      const match = matchRoute(compiled, req.method ?? '', pathname);
       operation = match.operation;
       options.authenticate(req.headers.authorization);
       if (read.error !== undefined) throw read.error;
       const { body } = read;
-      const preference = readPreference(operation, req.get('prefer'));
+      const prefer = req.headers.prefer;
+      const preference = readPreference(operation, Array.isArray(prefer) ? prefer.join(', ') : prefer);
       const request = validateRequest(operation, { pathParams: match.pathParams, search, headers: req.headers, body });
       result = await runHandler({
         operation,

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { HttpError } from '../errors/http-error.js';
@@ -13,7 +14,7 @@ import { validateResponse } from './validate-response.js';
  * Both answer with an Error body, checked against the document's Error schema.
  */
 export function createFallthroughHandlers(compiled: CompiledDocument, logger: Logger) {
-  const answer = (res: Response, error: unknown): void => {
+  const answer = (res: ServerResponse, error: unknown): void => {
     if (res.headersSent) {
       logger.error({ err: error }, 'error after the response had started');
       res.destroy();
@@ -22,6 +23,8 @@ export function createFallthroughHandlers(compiled: CompiledDocument, logger: Lo
     sendResponse(res, serialise(validateResponse(compiled, undefined, toErrorResult(error, logger), logger)), []);
   };
   return {
+    /** Answers with the Error body of anything thrown, unless the response has started (then it cuts it). */
+    answerError: answer,
     handleUnknownPath(req: Request, res: Response): void {
       answer(
         res,

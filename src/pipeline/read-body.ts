@@ -12,8 +12,12 @@ export type BodyReader = (req: IncomingMessage, res: ServerResponse) => Promise<
  */
 export function createBodyReader(limit: number): BodyReader {
   const parser = express.raw({ type: () => true, limit, inflate: true });
-  return (req, res) =>
-    new Promise((resolve, reject) => {
+  return (req, res) => {
+    // Most requests (every GET) carry no body: no need to go through body-parser for them.
+    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+      return Promise.resolve(undefined);
+    }
+    return new Promise((resolve, reject) => {
       // body-parser checks Content-Length only for bodies without a Content-Encoding; the limit is on the wire too.
       const declared = Number(req.headers['content-length']);
       if (declared > limit) {
@@ -28,4 +32,5 @@ export function createBodyReader(limit: number): BodyReader {
         }
       });
     });
+  };
 }

@@ -1,25 +1,18 @@
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app/create-app.js';
+import { startServer, type RunningServer } from '../support/start-server.js';
 import { runRunner } from './support/run-runner.js';
 
 const token = 'mock-secret-5a8e13';
-let server: Server;
+let mock: RunningServer;
 let baseUrl: string;
 
 beforeAll(async () => {
-  const app = createApp({ keys: [token] });
-  server = await new Promise<Server>((resolve) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-  });
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  mock = await startServer(createApp({ keys: [token] }));
+  baseUrl = mock.baseUrl;
 });
 
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => mock.close());
 
 describe("the project's mock as the deployment under test", { timeout: 90_000 }, () => {
   it('passes every check of the vitest contract suite, in well under 10 s', async () => {

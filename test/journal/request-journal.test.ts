@@ -23,6 +23,20 @@ describe('RequestJournal', () => {
     expect(journal.bodyLimit).toBe(16 * 1024);
   });
 
+  it('redacts secret headers recorded as the client sent them, whenever the journal is read', () => {
+    const journal = new RequestJournal(5);
+    journal.record(
+      entry(1, { headers: { authorization: 'Bearer s3cret-key', cookie: 'sid=s3cret-key', accept: '*/*' } }),
+    );
+    const serialised = JSON.stringify(journal.list());
+    expect(serialised).not.toContain('s3cret-key');
+    expect(journal.list()[0]?.headers).toEqual({
+      authorization: 'Bearer [redacted]',
+      cookie: '[redacted]',
+      accept: '*/*',
+    });
+  });
+
   it('refuses a capacity below one', () => {
     expect(() => new RequestJournal(0)).toThrow(RangeError);
     expect(() => new RequestJournal(-5)).toThrow(RangeError);

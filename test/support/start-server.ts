@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Express } from 'express';
+import type { RequestListener } from 'node:http';
 import { createApp, type AppOptions } from '../../src/app/create-app.js';
 import { createServer, type ServerLimits } from '../../src/app/create-server.js';
 
@@ -17,7 +17,7 @@ export interface RunningServer {
  * Listens on an ephemeral port of 127.0.0.1 with the server the CLI uses (the
  * same limits, or `limits` to shorten them); `close()` stops it and its connections.
  */
-export async function startServer(app: Express, limits: ServerLimits = {}): Promise<RunningServer> {
+export async function startServer(app: RequestListener, limits: ServerLimits = {}): Promise<RunningServer> {
   const server = createServer(app, limits);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

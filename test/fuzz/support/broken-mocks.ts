@@ -1,11 +1,12 @@
-import express, { type Express } from 'express';
+import type { RequestListener } from 'node:http';
+import express from 'express';
 import { createApp, type AppOptions } from '../../../src/app/create-app.js';
 import type { ListQuery } from '../../../src/store/pet-store.js';
 import { PetStore } from '../../../src/store/pet-store.js';
 
 /** A copy of the mock with one protection taken out, to prove that the fuzz properties notice. */
 export interface BrokenMock {
-  app: Express;
+  app: RequestListener;
   store: PetStore;
 }
 
