@@ -15,22 +15,19 @@ import { PetStore } from '../src/store/pet-store.js';
 import { startServer } from '../test/support/start-server.js';
 import { createFuzzHarness } from '../test/fuzz/support/create-fuzz-harness.js';
 import { fuzzRequests, type FuzzRequestKind } from '../test/fuzz/support/fuzz-requests.js';
+import { createScriptUsage } from './harness/script-usage.js';
 
 const kinds: FuzzRequestKind[] = ['routes', 'queries', 'headers', 'bodies', 'mixed'];
 
-function usage(message: string): never {
-  process.stderr.write(
-    `fuzz: ${message}\nusage: npm run fuzz -- --runs N [--seed S] [--kind ${kinds.join('|')}] [--timeout-ms MS]\n`,
-  );
-  process.exit(2);
-}
+const script = createScriptUsage(
+  'fuzz',
+  `npm run fuzz -- --runs N [--seed S] [--kind ${kinds.join('|')}] [--timeout-ms MS]`,
+);
+const { positiveInteger } = script;
 
-function positiveInteger(text: string | undefined, flag: string, fallback: number): number {
-  if (text === undefined) return fallback;
-  if (!/^\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) {
-    usage(`${flag} must be a positive integer, got ${JSON.stringify(text)}`);
-  }
-  return Number(text);
+// A declaration, so that TypeScript knows a call never returns.
+function usage(message: string): never {
+  return script.fail(message);
 }
 
 let values: Record<string, string | boolean | undefined>;

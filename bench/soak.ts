@@ -20,20 +20,17 @@ import { PetStore } from '../src/store/pet-store.js';
 import { createExchangeChecker } from '../test/fuzz/support/create-exchange-checker.js';
 import { createKeepAliveAgent, sendRawRequest } from '../test/fuzz/support/send-raw-request.js';
 import { startServer } from '../test/support/start-server.js';
+import { createScriptUsage } from './harness/script-usage.js';
 
+const script = createScriptUsage(
+  'soak',
+  `npm run soak -- --seconds N [--max-requests N] [--concurrency N] [--max-rss-growth PERCENT] [--warm-up SECONDS]`,
+);
+const { positiveInteger } = script;
+
+// A declaration, so that TypeScript knows a call never returns.
 function usage(message: string): never {
-  process.stderr.write(
-    `soak: ${message}\nusage: npm run soak -- --seconds N [--max-requests N] [--concurrency N] [--max-rss-growth PERCENT] [--warm-up SECONDS]\n`,
-  );
-  process.exit(2);
-}
-
-function positiveInteger(text: string | undefined, flag: string, fallback: number): number {
-  if (text === undefined) return fallback;
-  if (!/^\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) {
-    usage(`${flag} must be a positive integer, got ${JSON.stringify(text)}`);
-  }
-  return Number(text);
+  return script.fail(message);
 }
 
 let values: Record<string, string | undefined>;

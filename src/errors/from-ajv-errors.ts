@@ -64,6 +64,13 @@ export function describeDetail(detail: ErrorDetail): string {
   return `${noun} '${detail.field}' ${detail.message}`;
 }
 
+/** Up to `most` problems as sentences, then how many more there are: for start-up messages. */
+export function listDetails(details: readonly ErrorDetail[], most = 5): string {
+  const shown = details.slice(0, most).map((detail) => describeDetail(detail));
+  if (details.length > shown.length) shown.push(`and ${details.length - shown.length} more problems`);
+  return shown.join('; ');
+}
+
 /** The message of an Error body that lists `details`: the first problem, and how many more. */
 export function summariseDetails(details: readonly ErrorDetail[]): string {
   const [first] = details;

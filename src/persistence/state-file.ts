@@ -14,8 +14,9 @@ import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { pino, type Logger } from 'pino';
-import { describeDetail, fromAjvErrors } from '../errors/from-ajv-errors.js';
+import { fromAjvErrors, listDetails } from '../errors/from-ajv-errors.js';
 import type { CompiledDocument } from '../openapi/compile-document.js';
+import { findPetListProblem } from '../store/find-pet-list-problem.js';
 import type { PetStore } from '../store/pet-store.js';
 import type { Pet } from '../types/api-types.js';
 
@@ -166,30 +167,11 @@ export class StateFile {
     const validate: ValidateFunction = compiled.ajv.compile(stateSchema([...fields, 'id']));
     if (!validate(value)) {
       const details = fromAjvErrors(validate.errors ?? [], 'state file field');
-      const shown = details.slice(0, 5).map((detail) => describeDetail(detail));
-      if (details.length > shown.length) shown.push(`and ${details.length - shown.length} more problems`);
-      throw new StateFileError(`${this.path}: ${shown.join('; ')}; it is left untouched`);
+      throw new StateFileError(`${this.path}: ${listDetails(details)}; it is left untouched`);
     }
     const state = value as SavedState;
-    const ids = new Set<number>();
-    state.pets.forEach((pet, index) => {
-      for (const [field, number] of [
-        ['id', pet.id],
-        ['categoryId', pet.categoryId],
-      ] as const) {
-        if (!Number.isSafeInteger(number)) {
-          throw new StateFileError(
-            `${this.path}: state file field 'pets[${index}].${field}' must be an integer of at most 2^53-1 in size; it is left untouched`,
-          );
-        }
-      }
-      if (ids.has(pet.id)) {
-        throw new StateFileError(
-          `${this.path}: state file field 'pets[${index}].id' repeats id ${pet.id}; it is left untouched`,
-        );
-      }
-      ids.add(pet.id);
-    });
+    const problem = findPetListProblem(state.pets, 'state file field');
+    if (problem) throw new StateFileError(`${this.path}: ${problem}; it is left untouched`);
     this.#loaded = { scenario: state.scenario, pets: state.pets.length };
     return { scenario: state.scenario, pets: state.pets };
   }

@@ -2,9 +2,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename, extname, join, resolve } from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { parse as parseYaml } from 'yaml';
-import { describeDetail, fromAjvErrors } from '../errors/from-ajv-errors.js';
+import { fromAjvErrors, listDetails } from '../errors/from-ajv-errors.js';
 import type { CompiledDocument } from '../openapi/compile-document.js';
 import { generatePets } from '../seed/generate-pets.js';
+import { findPetListProblem } from '../store/find-pet-list-problem.js';
 import type { Scenario } from '../store/pet-store.js';
 import type { Pet, PetStatus } from '../types/api-types.js';
 
@@ -140,27 +141,11 @@ export class ScenarioCatalogue {
       throw new FixtureError(`${source}: cannot be read as a fixture: ${(error as Error).message.split('\n')[0]}`);
     }
     if (!this.#validate(value)) {
-      const details = fromAjvErrors(this.#validate.errors ?? [], 'fixture');
-      const shown = details.slice(0, 5).map((detail) => describeDetail(detail));
-      if (details.length > shown.length) shown.push(`and ${details.length - shown.length} more problems`);
-      throw new FixtureError(`${source}: ${shown.join('; ')}`);
+      throw new FixtureError(`${source}: ${listDetails(fromAjvErrors(this.#validate.errors ?? [], 'fixture'))}`);
     }
     const fixture = value as FixtureFile;
-    const ids = new Set<number>();
-    fixture.pets?.forEach((pet, index) => {
-      for (const [field, number] of [
-        ['id', pet.id],
-        ['categoryId', pet.categoryId],
-      ] as const) {
-        if (!Number.isSafeInteger(number)) {
-          throw new FixtureError(
-            `${source}: fixture field 'pets[${index}].${field}' must be an integer of at most 2^53-1 in size, so that JSON clients read it exactly`,
-          );
-        }
-      }
-      if (ids.has(pet.id)) throw new FixtureError(`${source}: fixture field 'pets[${index}].id' repeats id ${pet.id}`);
-      ids.add(pet.id);
-    });
+    const problem = findPetListProblem(fixture.pets ?? [], 'fixture field');
+    if (problem) throw new FixtureError(`${source}: ${problem}`);
     const existing = this.#files.get(name);
     if (existing && existing.source !== source) {
       throw new FixtureError(`${source}: scenario name '${name}' is already used by ${existing.source}`);
