@@ -7,15 +7,10 @@ import {
   toAppOptions,
   UsageError,
 } from '../../src/config/parse-options.js';
+import { caught } from '../support/caught.js';
 
 function usageError(argv: string[], env: NodeJS.ProcessEnv = {}): UsageError {
-  try {
-    parseOptions(argv, env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(UsageError);
-    return error as UsageError;
-  }
-  throw new Error(`${JSON.stringify(argv)} was accepted`);
+  return caught(UsageError, () => parseOptions(argv, env), JSON.stringify(argv));
 }
 
 describe('parseOptions', () => {

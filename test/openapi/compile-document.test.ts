@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { compileDocument, type CompiledOperation } from '../../src/openapi/compile-document.js';
 import { DocumentError, loadDocument, parseDocument } from '../../src/openapi/load-document.js';
 import { defaultDocumentPath } from '../../src/package-root.js';
+import { caught } from '../support/caught.js';
 
 const shipped = loadDocument(defaultDocumentPath);
 const compiled = compileDocument(shipped, defaultDocumentPath);
@@ -28,13 +29,7 @@ function brokenCopy(breakIt: (document: Loose) => void): OpenAPIV3.Document {
 }
 
 function compileError(document: OpenAPIV3.Document): DocumentError {
-  try {
-    compileDocument(document, 'broken.yaml');
-  } catch (error) {
-    expect(error).toBeInstanceOf(DocumentError);
-    return error as DocumentError;
-  }
-  throw new Error('the document compiled without an error');
+  return caught(DocumentError, () => compileDocument(document, 'broken.yaml'), 'the broken document');
 }
 
 describe('compileDocument on the shipped document', () => {

@@ -1,18 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../src/errors/http-error.js';
 import { createAuthenticator } from '../../src/pipeline/authenticate.js';
+import { caught } from '../support/caught.js';
 
 const authenticate = createAuthenticator(['dev-key', 'second-key']);
 
 /** The HttpError the authenticator throws for a header. */
 function refusal(authorization: string | undefined): HttpError {
-  try {
-    authenticate(authorization);
-  } catch (error) {
-    expect(error).toBeInstanceOf(HttpError);
-    return error as HttpError;
-  }
-  throw new Error(`${JSON.stringify(authorization)} was accepted`);
+  return caught(HttpError, () => authenticate(authorization), JSON.stringify(authorization));
 }
 
 describe('createAuthenticator', () => {

@@ -1,18 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../src/errors/http-error.js';
 import { parseJsonBody } from '../../src/pipeline/parse-json-body.js';
+import { caught } from '../support/caught.js';
 
 const parseText = (text: string): unknown => parseJsonBody(Buffer.from(text, 'utf8'));
 
 /** The HttpError parsing the bytes throws. */
 function refusal(bytes: Buffer | string): HttpError {
-  try {
-    parseJsonBody(typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes);
-  } catch (error) {
-    expect(error).toBeInstanceOf(HttpError);
-    return error as HttpError;
-  }
-  throw new Error('the body was accepted');
+  return caught(
+    HttpError,
+    () => parseJsonBody(typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes),
+    'the body',
+  );
 }
 
 describe('parseJsonBody', () => {

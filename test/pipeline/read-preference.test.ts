@@ -4,6 +4,7 @@ import { compileDocument, type CompiledOperation } from '../../src/openapi/compi
 import { loadDocument } from '../../src/openapi/load-document.js';
 import { defaultDocumentPath } from '../../src/package-root.js';
 import { readPreference } from '../../src/pipeline/read-preference.js';
+import { caught } from '../support/caught.js';
 
 const compiled = compileDocument(loadDocument(defaultDocumentPath), defaultDocumentPath);
 
@@ -17,13 +18,7 @@ const getPet = operation('getPet');
 const listPets = operation('listPets');
 
 function refusal(target: CompiledOperation, header: string): HttpError {
-  try {
-    readPreference(target, header);
-  } catch (error) {
-    expect(error).toBeInstanceOf(HttpError);
-    return error as HttpError;
-  }
-  throw new Error(`${JSON.stringify(header)} was accepted`);
+  return caught(HttpError, () => readPreference(target, header), JSON.stringify(header));
 }
 
 describe('readPreference', () => {
