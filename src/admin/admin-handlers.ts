@@ -2,7 +2,7 @@ import { HttpError } from '../errors/http-error.js';
 import type { HandlerTable } from '../handlers/handler-types.js';
 import type { RequestJournal } from '../journal/request-journal.js';
 import type { ScenarioCatalogue } from '../scenarios/scenario-catalogue.js';
-import type { PetStore } from '../store/pet-store.js';
+import { StoreFullError, type PetStore } from '../store/pet-store.js';
 
 export interface AdminContext {
   store: PetStore;
@@ -28,13 +28,16 @@ export const adminHandlers: HandlerTable<AdminContext> = {
       throw new HttpError('scenario_not_found', `no scenario is named '${name}' (scenarios: ${known.join(', ')})`);
     }
     const scenario = scenarios.load(name);
-    if (scenario.pets.length > store.maxPets) {
+    try {
+      store.load(scenario);
+    } catch (error) {
+      // The store refuses a scenario it cannot hold, and keeps what it had.
+      if (!(error instanceof StoreFullError)) throw error;
       throw new HttpError(
         'store_full',
-        `scenario '${name}' holds ${scenario.pets.length} pets, more than the store's maximum of ${store.maxPets}; restart with a larger --max-pets`,
+        `scenario '${name}' holds ${scenario.pets.length} pets, more than the store's maximum of ${error.maxPets}; restart with a larger --max-pets`,
       );
     }
-    store.load(scenario);
     return { status: 200, body: storeState(store) };
   },
   resetStore: (_request, { store }) => {

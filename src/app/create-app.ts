@@ -236,10 +236,6 @@ export function createApp(options: AppOptions = {}): MockApp {
   return function petstoreMock(req: IncomingMessage, res: ServerResponse): void {
     assignRequestId(req, res);
     logRequest?.(req, res);
-    if (req.headers.origin === undefined) {
-      route(req, res);
-      return;
-    }
     corsPolicy(req, res, (error) => {
       if (error) fallthrough.answerError(res, error);
       else route(req, res);

@@ -1,7 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { HttpError } from '../errors/http-error.js';
 import { toErrorResult } from '../errors/to-error-result.js';
 import type { HandlerResult, HandlerTable } from '../handlers/handler-types.js';
 import type { CompiledDocument, CompiledOperation } from '../openapi/compile-document.js';
@@ -63,8 +62,8 @@ export function createApiRequestHandler<Context>(options: ApiRequestHandlerOptio
       const read = await options.readBody(req, res).then(
         (body) => ({ body, error: undefined }),
         (error: unknown) => {
-          if (error instanceof HttpError && error.code === 'payload_too_large') throw error;
-          if ((error as { type?: unknown }).type === 'entity.too.large') throw error;
+          // 413 from either side of the reader: its own Content-Length check, or body-parser's count.
+          if ((error as { status?: unknown }).status === 413) throw error;
           return { body: undefined, error };
         },
       );
