@@ -10,8 +10,8 @@
  */
 import { parseArgs } from 'node:util';
 import fc from 'fast-check';
-import { createApp } from '../src/app/create-app.js';
-import { PetStore } from '../src/store/pet-store.js';
+import { createApp } from '../src/core/create-mock.js';
+import { PetStore } from '../src/core/store/pet-store.js';
 import { startServer } from '../test/support/start-server.js';
 import { createFuzzHarness } from '../test/fuzz/support/create-fuzz-harness.js';
 import { fuzzRequests, type FuzzRequestKind } from '../test/fuzz/support/fuzz-requests.js';

@@ -16,9 +16,9 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { format } from 'prettier';
 import { packageRoot } from '../src/package-root.js';
-import { generatePets } from '../src/seed/generate-pets.js';
-import { PetStore } from '../src/store/pet-store.js';
-import type { Pet, PetStatus } from '../src/types/api-types.js';
+import { generatePets } from '../src/core/seed/generate-pets.js';
+import { PetStore } from '../src/core/store/pet-store.js';
+import type { Pet, PetStatus } from '../src/core/types/api-types.js';
 import { measureLoad, median, type LoadRequest, type LoadResult } from './harness/measure-load.js';
 import { startServerProcess, type ServerProcess, type ServerSpec } from './harness/server-process.js';
 

@@ -15,8 +15,8 @@
  * heap sizing).
  */
 import { parseArgs } from 'node:util';
-import { createApp } from '../src/app/create-app.js';
-import { PetStore } from '../src/store/pet-store.js';
+import { createApp } from '../src/core/create-mock.js';
+import { PetStore } from '../src/core/store/pet-store.js';
 import { createExchangeChecker } from '../test/fuzz/support/create-exchange-checker.js';
 import { createKeepAliveAgent, sendRawRequest } from '../test/fuzz/support/send-raw-request.js';
 import { startServer } from '../test/support/start-server.js';

@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest';
 import type { AuthMode, ContractRequest } from '../src/contract/http-client.js';
-import type { CompiledOperation } from '../src/openapi/compile-document.js';
+import type { CompiledOperation } from '../src/core/openapi/compile-document.js';
 import { oneWithSeed } from './support/body-generators.js';
 import { type ContractSession, useContract } from './support/contract-session.js';
 import { parameterSchema } from './support/document-facts.js';

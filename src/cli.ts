@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { adminBasePath, apiBasePath, createApp, StoreTooSmallError } from './app/create-app.js';
-import { createServer } from './app/create-server.js';
+import { adminBasePath, apiBasePath, createApp, StoreTooSmallError } from './core/create-mock.js';
+import { createServer } from './node/create-server.js';
 import {
   bindWarning,
   helpText,

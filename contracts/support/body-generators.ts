@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { ValidateFunction } from 'ajv';
 import type { OpenAPIV3 } from 'openapi-types';
-import type { CompiledDocument } from '../../src/openapi/compile-document.js';
+import type { CompiledDocument } from '../../src/core/openapi/compile-document.js';
 import { resolveSchema } from './document-facts.js';
 
 /** A request body and, for an invalid one, what makes it invalid. */

@@ -10,9 +10,9 @@ import {
   describeRequest,
 } from '../../src/contract/http-client.js';
 import { createRedactor } from '../../src/contract/redact.js';
-import { responseProblems } from '../../src/contract/response-rules.js';
-import { type CompiledDocument, type CompiledOperation, compileDocument } from '../../src/openapi/compile-document.js';
-import { loadDocument } from '../../src/openapi/load-document.js';
+import { judgeReceivedResponse } from '../../src/core/rules/response-rules.js';
+import { type CompiledDocument, type CompiledOperation, compileDocument } from '../../src/core/openapi/compile-document.js';
+import { loadDocument } from '../../src/node/load-document.js';
 import { defaultDocumentPath } from '../../src/package-root.js';
 
 export interface CallOptions {
@@ -103,7 +103,11 @@ function createSession(): ContractSession {
     const full: ContractRequest = { ...request, method: op.method, path: request.path ?? pathOf(operationId) };
     const response = await send(full);
     const where = `${describeRequest(full)} → ${response.status}`;
-    const found = responseProblems(compiled, op, response);
+    const found = judgeReceivedResponse(compiled, op, {
+      status: response.status,
+      contentType: response.headers['content-type'],
+      text: response.text,
+    }).violations.map((violation) => violation.message);
     const body = response.json as { id?: unknown } | undefined;
     if (op.method === 'POST' && response.status === 201 && typeof body?.id === 'number') {
       createdIds.push(body.id);

@@ -1,4 +1,4 @@
-import type { AppOptions } from '../app/create-app.js';
+import type { AppOptions } from '../core/create-mock.js';
 import { parseFlags, UsageError } from './usage-error.js';
 
 export { UsageError };

@@ -1,6 +1,6 @@
 import type { OpenAPIV3 } from 'openapi-types';
-import type { CompiledDocument, CompiledOperation } from '../openapi/compile-document.js';
-import { resolveRef } from '../openapi/resolve-ref.js';
+import type { CompiledDocument, CompiledOperation } from '../core/openapi/compile-document.js';
+import { resolveRef } from '../core/openapi/resolve-ref.js';
 import { toDraft4Schema } from './to-draft4-schema.js';
 
 /** What the hook file does to one Dredd transaction. */

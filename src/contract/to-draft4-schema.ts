@@ -1,5 +1,5 @@
 import type { OpenAPIV3 } from 'openapi-types';
-import { resolveRef } from '../openapi/resolve-ref.js';
+import { resolveRef } from '../core/openapi/resolve-ref.js';
 
 const draft4 = 'http://json-schema.org/draft-04/schema#';
 /** Formats draft-04 validators know; any other (`int64`, ...) is dropped rather than rejected as unknown. */

@@ -14,11 +14,11 @@ import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { pino, type Logger } from 'pino';
-import { fromAjvErrors, listDetails } from '../errors/from-ajv-errors.js';
-import type { CompiledDocument } from '../openapi/compile-document.js';
-import { findPetListProblem } from '../store/find-pet-list-problem.js';
-import type { PetStore } from '../store/pet-store.js';
-import type { Pet } from '../types/api-types.js';
+import { fromAjvErrors, listDetails } from '../core/errors/from-ajv-errors.js';
+import type { CompiledDocument } from '../core/openapi/compile-document.js';
+import { findPetListProblem } from '../core/store/find-pet-list-problem.js';
+import type { PetStore } from '../core/store/pet-store.js';
+import type { Pet } from '../core/types/api-types.js';
 
 /** The marker every state file starts with; a JSON file without it is not ours and is never touched. */
 export const stateFormat = 'petstore-kit-state';
@@ -164,7 +164,7 @@ export class StateFile {
         `${this.path}: has state format version ${JSON.stringify(version)}; this mock reads version ${stateFormatVersion}. It is left untouched`,
       );
     }
-    const validate: ValidateFunction = compiled.ajv.compile(stateSchema([...fields, 'id']));
+    const validate: ValidateFunction = compiled.compileSchema(stateSchema([...fields, 'id']));
     if (!validate(value)) {
       const details = fromAjvErrors(validate.errors ?? [], 'state file field');
       throw new StateFileError(`${this.path}: ${listDetails(details)}; it is left untouched`);

@@ -1,7 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app/create-app.js';
-import { clientErrorResponse, type ServerLimits } from '../../src/app/create-server.js';
+import { createApp } from '../../src/core/create-mock.js';
+import { clientErrorResponse, type ServerLimits } from '../../src/node/create-server.js';
 import { startServer, type RunningServer } from '../support/start-server.js';
 
 interface RawExchange {

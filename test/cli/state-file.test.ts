@@ -2,11 +2,11 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { compileDocument } from '../../src/openapi/compile-document.js';
-import { loadDocument } from '../../src/openapi/load-document.js';
+import { compileDocument } from '../../src/core/openapi/compile-document.js';
+import { loadDocument } from '../../src/node/load-document.js';
 import { defaultDocumentPath } from '../../src/package-root.js';
 import { StateFile } from '../../src/persistence/state-file.js';
-import type { Pet } from '../../src/types/api-types.js';
+import type { Pet } from '../../src/core/types/api-types.js';
 import { killRunningClis, startCli, waitForBanner, type Cli } from './start-cli.js';
 
 /** The CLI's debounce (StateFile's default). */

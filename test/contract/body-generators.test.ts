@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createBodyGenerators, sampleWithSeed } from '../../contracts/support/body-generators.js';
 import { requestBodySchema } from '../../contracts/support/document-facts.js';
-import { compileDocument } from '../../src/openapi/compile-document.js';
-import { loadDocument } from '../../src/openapi/load-document.js';
+import { compileDocument } from '../../src/core/openapi/compile-document.js';
+import { loadDocument } from '../../src/node/load-document.js';
 import { defaultDocumentPath } from '../../src/package-root.js';
 
 const compiled = compileDocument(loadDocument(defaultDocumentPath));

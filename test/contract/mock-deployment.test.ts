@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app/create-app.js';
+import { createApp } from '../../src/core/create-mock.js';
 import { startServer, type RunningServer } from '../support/start-server.js';
 import { runRunner } from './support/run-runner.js';
 

@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { describeDetail, fromAjvErrors, pointerToField, summariseDetails } from '../../src/errors/from-ajv-errors.js';
-import type { ErrorDetail } from '../../src/errors/http-error.js';
+import { describeDetail, fromAjvErrors, pointerToField, summariseDetails } from '../../src/core/errors/from-ajv-errors.js';
+import type { ErrorDetail } from '../../src/core/errors/http-error.js';
 
 const ajv = new Ajv({ allErrors: true });
 const validatePets = ajv.compile({

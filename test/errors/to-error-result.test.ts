@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import { pino, type Logger } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../../src/errors/http-error.js';
-import { toErrorResult } from '../../src/errors/to-error-result.js';
+import { HttpError } from '../../src/core/errors/http-error.js';
+import { toErrorResult } from '../../src/core/errors/to-error-result.js';
 
 /** A pino logger that keeps its lines in memory, parsed. */
 function memoryLogger(): { logger: Logger; lines: Array<Record<string, unknown>> } {

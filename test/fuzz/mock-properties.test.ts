@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app/create-app.js';
-import { PetStore } from '../../src/store/pet-store.js';
+import { createApp } from '../../src/core/create-mock.js';
+import { PetStore } from '../../src/core/store/pet-store.js';
 import { startServer, type RunningServer } from '../support/start-server.js';
 import { brokenMocks } from './support/broken-mocks.js';
 import { capturePrototypes } from './support/capture-prototypes.js';

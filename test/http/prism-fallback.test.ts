@@ -1,6 +1,6 @@
 import type { OpenAPIV3 } from 'openapi-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDocument } from '../../src/openapi/load-document.js';
+import { loadDocument } from '../../src/node/load-document.js';
 import { defaultDocumentPath } from '../../src/package-root.js';
 import { auth, request, startMock, type RunningServer } from '../support/start-server.js';
 

@@ -1,7 +1,7 @@
 import { getHttpOperationsFromSpec } from '@stoplight/prism-http';
 import { validateOutput } from '@stoplight/prism-http/dist/validator/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDocument } from '../../src/openapi/load-document.js';
+import { loadDocument } from '../../src/node/load-document.js';
 import { defaultDocumentPath } from '../../src/package-root.js';
 import { auth, jsonAuth, startMock, type RunningServer } from '../support/start-server.js';
 

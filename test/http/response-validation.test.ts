@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDocument } from '../../src/openapi/load-document.js';
+import { loadDocument } from '../../src/node/load-document.js';
 import { defaultDocumentPath } from '../../src/package-root.js';
 import { auth, jsonAuth, request, startMock, type RunningServer } from '../support/start-server.js';
 

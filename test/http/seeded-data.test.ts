@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app/create-app.js';
+import { createApp } from '../../src/core/create-mock.js';
 import { auth, request, startMock, startServer } from '../support/start-server.js';
 
 async function firstHundred(options: Parameters<typeof startMock>[0]): Promise<string> {

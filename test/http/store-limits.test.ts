@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApp, StoreTooSmallError } from '../../src/app/create-app.js';
+import { createApp, StoreTooSmallError } from '../../src/core/create-mock.js';
 import { auth, jsonAuth, request, startMock, type RunningServer } from '../support/start-server.js';
 
 interface ErrorBody {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactHeaders, RequestJournal, type JournalEntry } from '../../src/journal/request-journal.js';
+import { redactHeaders, RequestJournal, type JournalEntry } from '../../src/core/journal/request-journal.js';
 
 function entry(n: number, overrides: Partial<JournalEntry> = {}): JournalEntry {
   return {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { coerceParameter } from '../../src/openapi/coerce-parameter.js';
-import type { CompiledParameter } from '../../src/openapi/compile-document.js';
+import { coerceParameter } from '../../src/core/openapi/coerce-parameter.js';
+import type { CompiledParameter } from '../../src/core/openapi/compile-document.js';
 
 function parameter(
   type: string | undefined,

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { OpenAPIV3 } from 'openapi-types';
 import { describe, expect, it } from 'vitest';
-import { compileDocument, type CompiledOperation } from '../../src/openapi/compile-document.js';
-import { DocumentError, loadDocument, parseDocument } from '../../src/openapi/load-document.js';
+import { compileDocument, type CompiledOperation } from '../../src/core/openapi/compile-document.js';
+import { DocumentError, loadDocument, parseDocument } from '../../src/node/load-document.js';
 import { defaultDocumentPath } from '../../src/package-root.js';
 import { caught } from '../support/caught.js';
 

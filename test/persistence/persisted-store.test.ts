@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createApp, StoreTooSmallError, type AppOptions } from '../../src/app/create-app.js';
+import { createApp, StoreTooSmallError, type AppOptions } from '../../src/core/create-mock.js';
 import { StateFile, StateFileError, stateFormat } from '../../src/persistence/state-file.js';
 import { auth, jsonAuth, request, startServer, type RunningServer } from '../support/start-server.js';
 

@@ -2,12 +2,12 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { compileDocument } from '../../src/openapi/compile-document.js';
-import { loadDocument } from '../../src/openapi/load-document.js';
+import { compileDocument } from '../../src/core/openapi/compile-document.js';
+import { loadDocument } from '../../src/node/load-document.js';
 import { defaultDocumentPath } from '../../src/package-root.js';
 import { StateFile, StateFileError, stateFormat } from '../../src/persistence/state-file.js';
-import { PetStore } from '../../src/store/pet-store.js';
-import type { Pet } from '../../src/types/api-types.js';
+import { PetStore } from '../../src/core/store/pet-store.js';
+import type { Pet } from '../../src/core/types/api-types.js';
 
 const compiled = compileDocument(loadDocument(defaultDocumentPath));
 const fields = ['name', 'categoryId', 'status'];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../../src/errors/http-error.js';
-import { createAuthenticator } from '../../src/pipeline/authenticate.js';
+import { HttpError } from '../../src/core/errors/http-error.js';
+import { createAuthenticator } from '../../src/core/pipeline/authenticate.js';
 import { caught } from '../support/caught.js';
 
 const authenticate = createAuthenticator(['dev-key', 'second-key']);

@@ -1,10 +1,10 @@
 import type { OpenAPIV3 } from 'openapi-types';
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../../src/errors/http-error.js';
-import { compileDocument } from '../../src/openapi/compile-document.js';
-import { loadDocument } from '../../src/openapi/load-document.js';
+import { HttpError } from '../../src/core/errors/http-error.js';
+import { compileDocument } from '../../src/core/openapi/compile-document.js';
+import { loadDocument } from '../../src/node/load-document.js';
 import { defaultDocumentPath } from '../../src/package-root.js';
-import { matchRoute } from '../../src/pipeline/match-route.js';
+import { matchRoute } from '../../src/core/pipeline/match-route.js';
 
 const shipped = loadDocument(defaultDocumentPath);
 const compiled = compileDocument(shipped, defaultDocumentPath);

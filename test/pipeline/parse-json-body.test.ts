@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../../src/errors/http-error.js';
-import { parseJsonBody } from '../../src/pipeline/parse-json-body.js';
+import { HttpError } from '../../src/core/errors/http-error.js';
+import { parseJsonBody } from '../../src/core/pipeline/parse-json-body.js';
 import { caught } from '../support/caught.js';
 
 const parseText = (text: string): unknown => parseJsonBody(Buffer.from(text, 'utf8'));

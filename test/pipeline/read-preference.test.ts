@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../../src/errors/http-error.js';
-import { compileDocument, type CompiledOperation } from '../../src/openapi/compile-document.js';
-import { loadDocument } from '../../src/openapi/load-document.js';
+import { HttpError } from '../../src/core/errors/http-error.js';
+import { compileDocument, type CompiledOperation } from '../../src/core/openapi/compile-document.js';
+import { loadDocument } from '../../src/node/load-document.js';
 import { defaultDocumentPath } from '../../src/package-root.js';
-import { readPreference } from '../../src/pipeline/read-preference.js';
+import { readPreference } from '../../src/core/pipeline/read-preference.js';
 import { caught } from '../support/caught.js';
 
 const compiled = compileDocument(loadDocument(defaultDocumentPath), defaultDocumentPath);

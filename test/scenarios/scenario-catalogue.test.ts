@@ -2,18 +2,18 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileDocument } from '../../src/openapi/compile-document.js';
-import { loadDocument } from '../../src/openapi/load-document.js';
+import { compileDocument } from '../../src/core/openapi/compile-document.js';
+import { loadDocument } from '../../src/node/load-document.js';
 import { defaultDocumentPath, defaultFixturesDir } from '../../src/package-root.js';
 import {
   FixtureError,
   isScenarioPath,
   ScenarioCatalogue,
   type ScenarioCatalogueOptions,
-} from '../../src/scenarios/scenario-catalogue.js';
-import { generatePets } from '../../src/seed/generate-pets.js';
-import { PetStore } from '../../src/store/pet-store.js';
-import type { PetStatus } from '../../src/types/api-types.js';
+} from '../../src/core/scenarios/scenario-catalogue.js';
+import { generatePets } from '../../src/core/seed/generate-pets.js';
+import { PetStore } from '../../src/core/store/pet-store.js';
+import type { PetStatus } from '../../src/core/types/api-types.js';
 
 const compiled = compileDocument(loadDocument(defaultDocumentPath), defaultDocumentPath);
 const validatePet = compiled.validatorAt('/components/schemas/Pet');

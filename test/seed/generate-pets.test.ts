@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { compileDocument } from '../../src/openapi/compile-document.js';
-import { loadDocument } from '../../src/openapi/load-document.js';
+import { compileDocument } from '../../src/core/openapi/compile-document.js';
+import { loadDocument } from '../../src/node/load-document.js';
 import { defaultDocumentPath } from '../../src/package-root.js';
-import { generatePets } from '../../src/seed/generate-pets.js';
-import type { PetStatus } from '../../src/types/api-types.js';
+import { generatePets } from '../../src/core/seed/generate-pets.js';
+import type { PetStatus } from '../../src/core/types/api-types.js';
 
 const compiled = compileDocument(loadDocument(defaultDocumentPath), defaultDocumentPath);
 const validatePet = compiled.validatorAt('/components/schemas/Pet');

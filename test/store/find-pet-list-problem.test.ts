@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findPetListProblem } from '../../src/store/find-pet-list-problem.js';
+import { findPetListProblem } from '../../src/core/store/find-pet-list-problem.js';
 
 describe('findPetListProblem', () => {
   it('finds nothing wrong with unique, safe ids and category ids', () => {

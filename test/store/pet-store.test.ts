@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { IdSpaceExhaustedError, PetStore, type Scenario, StoreFullError } from '../../src/store/pet-store.js';
-import type { NewPet, Pet } from '../../src/types/api-types.js';
+import { IdSpaceExhaustedError, PetStore, type Scenario, StoreFullError } from '../../src/core/store/pet-store.js';
+import type { NewPet, Pet } from '../../src/core/types/api-types.js';
 
 const bella: Pet = { id: 1, name: 'Bella', categoryId: 1, status: 'available' };
 const max: Pet = { id: 2, name: 'Max', categoryId: 2, status: 'pending' };

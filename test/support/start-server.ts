@@ -1,8 +1,8 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RequestListener } from 'node:http';
-import { createApp, type AppOptions } from '../../src/app/create-app.js';
-import { createServer, type ServerLimits } from '../../src/app/create-server.js';
+import { createApp, type AppOptions } from '../../src/core/create-mock.js';
+import { createServer, type ServerLimits } from '../../src/node/create-server.js';
 
 export interface RunningServer {
   /** `http://127.0.0.1:PORT` */

@@ -1,8 +1,8 @@
 import type { RequestListener } from 'node:http';
 import express from 'express';
-import { createApp, type AppOptions } from '../../../src/app/create-app.js';
-import type { ListQuery } from '../../../src/store/pet-store.js';
-import { PetStore } from '../../../src/store/pet-store.js';
+import { createApp, type AppOptions } from '../../../src/core/create-mock.js';
+import type { ListQuery } from '../../../src/core/store/pet-store.js';
+import { PetStore } from '../../../src/core/store/pet-store.js';
 
 /** A copy of the mock with one protection taken out, to prove that the fuzz properties notice. */
 export interface BrokenMock {

@@ -1,4 +1,4 @@
-import type { PetStore } from '../../../src/store/pet-store.js';
+import type { PetStore } from '../../../src/core/store/pet-store.js';
 
 export interface StoreInvariantOptions {
   /** Validates one pet against the document's Pet schema. */

@@ -1,12 +1,12 @@
 import type { OpenAPIV3 } from 'openapi-types';
-import { createAdminDocument } from '../../../src/admin/admin-document.js';
-import { adminBasePath, apiBasePath } from '../../../src/app/create-app.js';
+import { createAdminDocument } from '../../../src/core/admin/admin-document.js';
+import { adminBasePath, apiBasePath } from '../../../src/core/create-mock.js';
 import {
   compileDocument,
   type CompiledDocument,
   type CompiledOperation,
-} from '../../../src/openapi/compile-document.js';
-import { loadDocument } from '../../../src/openapi/load-document.js';
+} from '../../../src/core/openapi/compile-document.js';
+import { loadDocument } from '../../../src/node/load-document.js';
 import { defaultDocumentPath } from '../../../src/package-root.js';
 import type { RawResponse } from './send-raw-request.js';
 

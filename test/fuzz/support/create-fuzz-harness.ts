@@ -1,9 +1,9 @@
 import type { OpenAPIV3 } from 'openapi-types';
 import fc from 'fast-check';
-import { compileDocument } from '../../../src/openapi/compile-document.js';
-import { loadDocument } from '../../../src/openapi/load-document.js';
+import { compileDocument } from '../../../src/core/openapi/compile-document.js';
+import { loadDocument } from '../../../src/node/load-document.js';
 import { defaultDocumentPath } from '../../../src/package-root.js';
-import type { PetStore } from '../../../src/store/pet-store.js';
+import type { PetStore } from '../../../src/core/store/pet-store.js';
 import { capturePrototypes } from './capture-prototypes.js';
 import { checkStoreInvariants } from './check-store-invariants.js';
 import { createExchangeChecker } from './create-exchange-checker.js';

@@ -7,7 +7,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { errorCodes, type ErrorCode } from '../errors/error-codes.js';
+import { errorCodes, type ErrorCode } from '../core/errors/error-codes.js';
 
 /** What one connection may cost the server. Every field has a default; tests pass short ones. */
 export interface ServerLimits {

@@ -2,7 +2,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { fromAjvErrors, summariseDetails } from '../errors/from-ajv-errors.js';
 import { HttpError, type ErrorDetail } from '../errors/http-error.js';
 import { coerceParameter } from '../openapi/coerce-parameter.js';
-import { isJsonMediaType, type CompiledOperation, type ParameterLocation } from '../openapi/compile-document.js';
+import { isJsonMediaType } from '../http/media-type.js';
+import type { CompiledOperation, ParameterLocation } from '../openapi/compile-document.js';
 import { parseJsonBody } from './parse-json-body.js';
 
 /** A request that conforms to its operation, with parameters typed and defaults applied. */

@@ -1,5 +1,5 @@
 import type { OpenAPIV3 } from 'openapi-types';
-import { DocumentError } from './load-document.js';
+import { DocumentError } from './document-error.js';
 
 /** A value found in the document, with the JSON pointer where it really lives (after following `$ref`s). */
 export interface Located<T> {

@@ -1,4 +1,4 @@
-import type { operations } from '../generated/openapi-types.js';
+import type { operations } from '../../generated/openapi-types.js';
 import type { PetStore } from '../store/pet-store.js';
 import type { OperationId } from '../types/api-types.js';
 import type { Handler, HandlerResult } from './handler-types.js';

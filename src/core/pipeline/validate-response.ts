@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { describeDetail } from '../errors/from-ajv-errors.js';
 import type { HandlerResult } from '../handlers/handler-types.js';
 import type { CompiledDocument, CompiledOperation } from '../openapi/compile-document.js';
+import { judgeResponseValue } from '../rules/response-rules.js';
 
 /**
  * Checks a response against the document before it leaves. A response that
@@ -15,7 +16,9 @@ export function validateResponse(
   result: HandlerResult,
   logger: Logger,
 ): HandlerResult {
-  const problems = compiled.checkResponse(operation, result.status, 'application/json', result.body);
+  const problems = judgeResponseValue(compiled, operation, result.status, 'application/json', result.body, {
+    allowUndocumentedStatus: true,
+  }).flatMap((violation) => violation.details ?? [{ location: 'response', field: '', message: violation.message }]);
   if (problems.length === 0) return result;
   const where = operation ? `${operation.operationId} ${result.status}` : `status ${result.status}`;
   logger.error(

@@ -1,8 +1,8 @@
 import type * as PrismHttpModule from '@stoplight/prism-http';
 import type { OpenAPIV3 } from 'openapi-types';
 import type { Logger } from 'pino';
-import { HttpError } from '../errors/http-error.js';
-import type { FallbackMocker } from '../pipeline/run-handler.js';
+import { HttpError } from '../core/errors/http-error.js';
+import type { FallbackMocker } from '../core/pipeline/run-handler.js';
 
 type PrismHttp = typeof PrismHttpModule;
 type IHttpOperation = Awaited<ReturnType<PrismHttp['getHttpOperationsFromSpec']>>[number];

@@ -1,9 +1,9 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { OpenAPIV3 } from 'openapi-types';
-import { fromAjvErrors } from '../errors/from-ajv-errors.js';
-import type { ErrorDetail } from '../errors/http-error.js';
-import { DocumentError } from './load-document.js';
+import { isJsonMediaType } from '../http/media-type.js';
+import { addExactNumberKeyword, withExactNumberSchema, withExactNumbers } from './exact-numbers.js';
+import { DocumentError } from './document-error.js';
 import { escapePointerSegment, resolveRef } from './resolve-ref.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export is the module object.
@@ -71,7 +71,6 @@ export interface CompiledOperation {
 export interface CompiledDocument {
   document: OpenAPIV3.Document;
   source: string;
-  ajv: Ajv;
   operations: CompiledOperation[];
   byId: Map<string, CompiledOperation>;
   /** Validates a body against `components/schemas/Error`. */
@@ -79,22 +78,10 @@ export interface CompiledDocument {
   /** A validator for the schema at a JSON pointer in the document (cached). */
   validatorAt(pointer: string): ValidateFunction;
   /**
-   * Checks a response the way the document asks: the body against the schema of
-   * the listed status (or `default`), and any unlisted status against Error.
-   * Returns the problems; an empty list means the response conforms.
+   * Compiles a schema of the kit's own (it may `$ref` the document as
+   * `openapi.json#/components/...`), with the same exact numbers.
    */
-  checkResponse(
-    operation: CompiledOperation | undefined,
-    status: number,
-    mediaType: string,
-    body: unknown,
-  ): ErrorDetail[];
-}
-
-/** `application/json` and any `application/*+json`, parameters ignored. */
-export function isJsonMediaType(mediaType: string): boolean {
-  const essence = mediaType.split(';')[0]?.trim().toLowerCase() ?? '';
-  return essence === 'application/json' || /^application\/[^/]+\+json$/.test(essence);
+  compileSchema(schema: object): ValidateFunction;
 }
 
 function collectExtensionKeys(value: unknown, keys: Set<string>): void {
@@ -118,13 +105,14 @@ function createAjv(document: OpenAPIV3.Document): Ajv {
     allowUnionTypes: true,
   });
   addFormats(ajv);
+  addExactNumberKeyword(ajv);
   const extensions = new Set<string>();
   collectExtensionKeys(document, extensions);
   // The document is added whole so that schemas keep their `#/components/...` references; its
   // top-level keys (openapi, info, paths, ...) are then keywords of that root schema, which validate nothing.
   const topLevel = Object.keys(document).filter((key) => !ajv.getKeyword(key));
   ajv.addVocabulary([...new Set([...openApiAnnotations, ...extensions, ...topLevel])]);
-  ajv.addSchema(document as unknown as object, documentId);
+  ajv.addSchema(withExactNumbers(document) as unknown as object, documentId);
   return ajv;
 }
 
@@ -228,33 +216,8 @@ export function compileDocument(document: OpenAPIV3.Document, source = 'openapi.
     throw new DocumentError(`${source}: components.schemas.Error is required: every error body uses it`);
   const validateError = validatorAt('/components/schemas/Error');
 
-  const checkResponse: CompiledDocument['checkResponse'] = (operation, status, mediaType, body) => {
-    const response = operation?.responses.get(String(status)) ?? operation?.responses.get('default');
-    if (!response) {
-      if (validateError(body)) return [];
-      return fromAjvErrors(validateError.errors ?? [], 'response');
-    }
-    if (response.validators.size === 0) {
-      return body === undefined
-        ? []
-        : [{ location: 'response', field: '', message: `status ${status} is documented without a body` }];
-    }
-    const essence = mediaType.split(';')[0]?.trim().toLowerCase() ?? '';
-    const validate = response.validators.get(essence);
-    if (!validate) {
-      return [
-        {
-          location: 'response',
-          field: '',
-          message: `media type '${essence}' is not documented for status ${status} (documented: ${[...response.validators.keys()].join(', ')})`,
-        },
-      ];
-    }
-    if (validate(body)) return [];
-    return fromAjvErrors(validate.errors ?? [], 'response');
-  };
-
-  return { document, source, ajv, operations, byId, validateError, validatorAt, checkResponse };
+  const compileSchema = (schema: object): ValidateFunction => ajv.compile(withExactNumberSchema(schema));
+  return { document, source, operations, byId, validateError, validatorAt, compileSchema };
 }
 
 interface CompileOperationInput {

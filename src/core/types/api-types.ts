@@ -1,4 +1,4 @@
-import type { components, operations } from '../generated/openapi-types.js';
+import type { components, operations } from '../../generated/openapi-types.js';
 
 /** The API's own types, generated from openapi.yaml (see `npm run types`). */
 export type Pet = components['schemas']['Pet'];

@@ -79,7 +79,7 @@ export class ScenarioCatalogue {
 
   constructor(options: ScenarioCatalogueOptions) {
     this.#options = options;
-    this.#validate = options.compiled.ajv.compile(fixtureSchema);
+    this.#validate = options.compiled.compileSchema(fixtureSchema);
     const statusSchema = options.compiled.document.components?.schemas?.PetStatus as { enum?: PetStatus[] } | undefined;
     this.#statuses = statusSchema?.enum ?? [];
     let entries: string[];

@@ -1,0 +1,181 @@
+import type { Ajv, ErrorObject } from 'ajv';
+import { int64Max, int64Min, NumberLiteral } from '../json/exact-json.js';
+
+/**
+ * Ajv knows numbers only as JavaScript numbers, which hold integers exactly
+ * only up to 2^53−1, and it takes `1.0` for an integer. Requests and
+ * responses are parsed exactly instead (see exact-json.ts): integers as
+ * number or bigint, other literals as `NumberLiteral`. So every schema of
+ * type `integer` or `number` is handed to Ajv as this one keyword, which
+ * checks the type, the format and the bounds on the exact value.
+ */
+export const exactNumberKeyword = 'petstore-exact-number';
+
+/** The numeric keywords a schema of type integer or number may carry. */
+const numericKeywords = [
+  'type',
+  'format',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'nullable',
+] as const;
+
+interface ExactNumberSchema {
+  type: 'integer' | 'number';
+  format?: string;
+  minimum?: number;
+  maximum?: number;
+  /** OpenAPI 3.0 (draft-04/05): a boolean that makes `minimum` exclusive. */
+  exclusiveMinimum?: boolean;
+  exclusiveMaximum?: boolean;
+  multipleOf?: number;
+  nullable?: boolean;
+}
+
+const ranges: Record<string, [bigint, bigint]> = {
+  int32: [-(2n ** 31n), 2n ** 31n - 1n],
+  int64: [int64Min, int64Max],
+};
+
+/**
+ * A copy of the document in which each integer or number schema is the one
+ * keyword above. Only schema positions are rewritten; the original document
+ * (examples included) is left as it is.
+ */
+export function withExactNumbers<T>(document: T): T {
+  return rewrite(document, false) as T;
+}
+
+/** Keys under which a schema holds a map of schemas, a list of schemas, or one schema. */
+const schemaMaps = new Set(['properties']);
+const schemaLists = new Set(['allOf', 'anyOf', 'oneOf']);
+const schemaValues = new Set(['items', 'not', 'additionalProperties', 'schema']);
+/** Keys whose values are data, never schemas: left as they are. */
+const dataKeys = new Set(['example', 'examples', 'default', 'enum']);
+
+function mapValues(map: unknown): unknown {
+  if (typeof map !== 'object' || map === null) return map;
+  return Object.fromEntries(Object.entries(map).map(([name, schema]) => [name, rewrite(schema, true)]));
+}
+
+function rewrite(value: unknown, isSchema: boolean): unknown {
+  if (Array.isArray(value)) return value.map((item) => rewrite(item, isSchema));
+  if (typeof value !== 'object' || value === null) return value;
+  const source = value as Record<string, unknown>;
+  const result: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(source)) {
+    if (dataKeys.has(key)) result[key] = child;
+    else if (isSchema && schemaMaps.has(key)) result[key] = mapValues(child);
+    else if (isSchema && schemaLists.has(key)) result[key] = rewrite(child, true);
+    else if (schemaValues.has(key)) result[key] = typeof child === 'boolean' ? child : rewrite(child, true);
+    else if (!isSchema && key === 'schemas') result[key] = mapValues(child);
+    else result[key] = rewrite(child, false);
+  }
+  if (isSchema && (source.type === 'integer' || source.type === 'number')) {
+    const numeric: Record<string, unknown> = {};
+    for (const keyword of numericKeywords) {
+      if (keyword in result) {
+        numeric[keyword] = result[keyword];
+        delete result[keyword];
+      }
+    }
+    result[exactNumberKeyword] = numeric;
+  }
+  return result;
+}
+
+type Exact = { kind: 'int'; value: bigint } | { kind: 'decimal'; value: number };
+
+/** The exact value of a parsed number, or undefined when the value is not a number at all. */
+function exactValue(data: unknown): Exact | undefined {
+  if (typeof data === 'number') {
+    return Number.isInteger(data) ? { kind: 'int', value: BigInt(data) } : { kind: 'decimal', value: data };
+  }
+  if (typeof data === 'bigint') return { kind: 'int', value: data };
+  if (data instanceof NumberLiteral) {
+    // An integer literal too long for BigInt to read quickly lies far outside any bound a schema can state.
+    if (data.isInteger && data.text.length <= 400) return { kind: 'int', value: BigInt(data.text) };
+    return { kind: 'decimal', value: Number(data.text) };
+  }
+  return undefined;
+}
+
+function compare(exact: Exact, bound: number): number {
+  if (exact.kind === 'int' && Number.isInteger(bound)) {
+    const limit = BigInt(bound);
+    return exact.value < limit ? -1 : exact.value > limit ? 1 : 0;
+  }
+  const value = exact.kind === 'int' ? Number(exact.value) : exact.value;
+  return value < bound ? -1 : value > bound ? 1 : 0;
+}
+
+/** Ajv fills in `instancePath` and `schemaPath` of a keyword's errors when they are left out. */
+function problem(keyword: string, message: string, params: Record<string, unknown>): ErrorObject {
+  return { keyword, message, params } as ErrorObject;
+}
+
+function check(schema: ExactNumberSchema, data: unknown): ErrorObject | undefined {
+  if (data === null && schema.nullable === true) return undefined;
+  const exact = exactValue(data);
+  const literal = data instanceof NumberLiteral;
+  if (schema.type === 'integer') {
+    if (!exact || exact.kind !== 'int' || (literal && !data.isInteger)) {
+      const written = literal ? ` (${data.text} is written as a decimal)` : '';
+      return problem('type', `must be integer${written}`, { type: 'integer' });
+    }
+  } else if (!exact) {
+    return problem('type', 'must be number', { type: 'number' });
+  }
+  const range = schema.format === undefined ? undefined : ranges[schema.format];
+  if (range && exact.kind === 'int' && (exact.value < range[0] || exact.value > range[1])) {
+    return problem('format', `must be an ${schema.format} (from ${range[0]} to ${range[1]})`, {
+      format: schema.format,
+    });
+  }
+  if (schema.minimum !== undefined) {
+    const order = compare(exact, schema.minimum);
+    if (order < 0 || (order === 0 && schema.exclusiveMinimum === true)) {
+      const comparison = schema.exclusiveMinimum === true ? '>' : '>=';
+      return problem('minimum', `must be ${comparison} ${schema.minimum}`, { comparison, limit: schema.minimum });
+    }
+  }
+  if (schema.maximum !== undefined) {
+    const order = compare(exact, schema.maximum);
+    if (order > 0 || (order === 0 && schema.exclusiveMaximum === true)) {
+      const comparison = schema.exclusiveMaximum === true ? '<' : '<=';
+      return problem('maximum', `must be ${comparison} ${schema.maximum}`, { comparison, limit: schema.maximum });
+    }
+  }
+  if (schema.multipleOf !== undefined) {
+    const divisible =
+      exact.kind === 'int' && Number.isInteger(schema.multipleOf)
+        ? exact.value % BigInt(schema.multipleOf) === 0n
+        : Number.isInteger(Number(exact.value) / schema.multipleOf);
+    if (!divisible) {
+      return problem('multipleOf', `must be multiple of ${schema.multipleOf}`, { multipleOf: schema.multipleOf });
+    }
+  }
+  return undefined;
+}
+
+/** Teaches Ajv the keyword; the rewritten document is then compiled as usual. */
+export function addExactNumberKeyword(ajv: Ajv): void {
+  ajv.addKeyword({
+    keyword: exactNumberKeyword,
+    schemaType: 'object',
+    errors: true,
+    validate: function validateExactNumber(this: unknown, schema: ExactNumberSchema, data: unknown): boolean {
+      const found = check(schema, data);
+      (validateExactNumber as unknown as { errors: ErrorObject[] | null }).errors = found ? [found] : null;
+      return found === undefined;
+    },
+  });
+}
+
+/** The same rewrite for one schema of the kit's own (a fixture's format, a state file's). */
+export function withExactNumberSchema<T>(schema: T): T {
+  return rewrite(schema, true) as T;
+}
