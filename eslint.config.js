@@ -16,6 +16,31 @@ export default tseslint.config(
     },
   },
   {
+    // The core knows no transport and no platform: it runs in node:http, Express, MSW and a browser alike.
+    files: ['src/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*'], message: 'The core imports nothing from Node: take it as a dependency instead.' },
+            {
+              group: ['express', 'body-parser', 'cors', 'pino', 'pino-*', 'msw', 'msw/*', 'undici'],
+              message: 'The core imports no server framework, logger or transport: adapters do.',
+            },
+            {
+              group: ['../node/*', '../../node/*', '../adapters/*', '../../adapters/*', '../persistence/*'],
+              message: 'The core never imports an adapter.',
+            },
+          ],
+          paths: ['fs', 'path', 'http', 'https', 'zlib', 'crypto', 'os', 'stream', 'url', 'child_process'].map(
+            (name) => ({ name, message: 'The core imports nothing from Node.' }),
+          ),
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.cjs'],
     languageOptions: {
       sourceType: 'commonjs',

@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { adminBasePath, apiBasePath, createApp, StoreTooSmallError } from './core/create-mock.js';
+import { adminBasePath, defaultBasePath as apiBasePath } from './core/create-mock-core.js';
+import { StoreFullError } from './core/store/pet-store.js';
+import { createNodeMock } from './node/create-node-mock.js';
+import { createNodeListener } from './node/node-listener.js';
 import { createServer } from './node/create-server.js';
 import {
   bindWarning,
@@ -63,9 +66,9 @@ function main(): void {
   const stateFile = options.stateFile ? new StateFile(options.stateFile, { logger }) : undefined;
   let app;
   try {
-    app = createApp({ ...toAppOptions(options), logger, ...(stateFile ? { stateFile } : {}) });
+    app = createNodeListener(createNodeMock({ ...toAppOptions(options), logger, ...(stateFile ? { stateFile } : {}) }));
   } catch (error) {
-    const hint = error instanceof StoreTooSmallError ? `; raise --max-pets (now ${options.maxPets})` : '';
+    const hint = error instanceof StoreFullError ? `; raise --max-pets (now ${options.maxPets})` : '';
     process.stderr.write(`petstore-mock: cannot start: ${(error as Error).message}${hint}\n`);
     process.exit(1);
   }

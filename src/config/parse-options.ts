@@ -1,4 +1,4 @@
-import type { AppOptions } from '../core/create-mock.js';
+import type { NodeMockOptions } from '../node/create-node-mock.js';
 import { parseFlags, UsageError } from './usage-error.js';
 
 export { UsageError };
@@ -130,7 +130,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): C
 /** The options `createApp` takes, from the CLI's. */
 export function toAppOptions(
   options: CliOptions,
-): Pick<AppOptions, 'keys' | 'seed' | 'pets' | 'scenario' | 'latency' | 'maxPets'> {
+): Pick<NodeMockOptions, 'keys' | 'seed' | 'pets' | 'scenario' | 'latency' | 'maxPets'> {
   return {
     keys: options.keys,
     seed: options.seed,

@@ -43,6 +43,11 @@ export interface paths {
          *
          *     **Deprecated.** Removal date: 5 December 2030 (2030-12-05). The stated
          *     replacement is `GET /pets` with the `status` filter (operation `listPets`).
+         *
+         *     The source gives no date from which the operation is deprecated, only
+         *     that it is: `x-deprecated-at` records the day this description first
+         *     marked it (2026-11-22), so that the `Deprecation` header names a moment
+         *     in the past.
          */
         get: operations["getPet"];
         put?: never;
@@ -70,7 +75,7 @@ export interface components {
              * Format: int64
              * @description Identifier of the category the animal belongs to.
              */
-            categoryId: number;
+            categoryId: number | bigint;
             status?: components["schemas"]["PetStatus"];
         };
         /** @description An animal as returned. All fields of NewPet, plus `id`. */
@@ -79,7 +84,7 @@ export interface components {
              * Format: int64
              * @description Unique identifier assigned by the service on creation.
              */
-            id: number;
+            id: number | bigint;
         };
         /** @description A list of animals. */
         Pets: components["schemas"]["Pet"][];
@@ -237,7 +242,7 @@ export interface operations {
                  * @description The identifier of the animal to retrieve.
                  * @example 1
                  */
-                petId: number;
+                petId: number | bigint;
             };
             cookie?: never;
         };

@@ -7,7 +7,8 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { errorCodes, type ErrorCode } from '../core/errors/error-codes.js';
+import type { ErrorCode } from '../core/errors/error-codes.js';
+import { errorBodyFor } from '../core/errors/to-error-response.js';
 
 /** What one connection may cost the server. Every field has a default; tests pass short ones. */
 export interface ServerLimits {
@@ -37,7 +38,7 @@ export const defaultServerLimits: Required<ServerLimits> = {
   idleTimeout: 120_000,
 };
 
-/** The Error body for a request Node's HTTP parser refused before Express saw it. */
+/** The Error body for a request Node's HTTP parser refused before the mock saw it. */
 function clientErrorFor(error: NodeJS.ErrnoException, limits: Required<ServerLimits>): [ErrorCode, string] {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
@@ -57,8 +58,9 @@ function clientErrorFor(error: NodeJS.ErrnoException, limits: Required<ServerLim
 
 /** A complete HTTP/1.1 response with a JSON Error body; the connection is closed after it. */
 export function clientErrorResponse(code: ErrorCode, message: string): string {
-  const status = errorCodes[code];
-  const body = JSON.stringify({ code, message, status });
+  const error = errorBodyFor(code, message);
+  const { status } = error;
+  const body = JSON.stringify(error);
   return [
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`,
     'Content-Type: application/json',
@@ -75,7 +77,7 @@ export function clientErrorResponse(code: ErrorCode, message: string): string {
  * The node:http server the mock listens with, with limits a hostile or broken
  * client cannot get past: header size, slow headers and bodies (slowloris),
  * idle keep-alive connections, requests per connection, open connections.
- * Requests Node refuses before Express sees them (oversize headers, timeouts,
+ * Requests Node refuses before the mock sees them (oversize headers, timeouts,
  * malformed HTTP) are answered with the spec's Error body, as JSON, instead of
  * Node's empty default; nothing is written to a connection whose response has
  * already started.

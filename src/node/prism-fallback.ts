@@ -1,7 +1,8 @@
 import type * as PrismHttpModule from '@stoplight/prism-http';
 import type { OpenAPIV3 } from 'openapi-types';
-import type { Logger } from 'pino';
+import { pino } from 'pino';
 import { HttpError } from '../core/errors/http-error.js';
+import { silentLogger, type MockLogger } from '../core/mock-logger.js';
 import type { FallbackMocker } from '../core/pipeline/run-handler.js';
 
 type PrismHttp = typeof PrismHttpModule;
@@ -28,12 +29,12 @@ interface PrismSetup {
  * keeps working as the document grows. Create it only for a document that
  * has such operations: one whose operations all have handlers never loads Prism.
  */
-export function createPrismFallback(document: OpenAPIV3.Document, logger: Logger): FallbackMocker {
+export function createPrismFallback(document: OpenAPIV3.Document, logger: MockLogger = silentLogger): FallbackMocker {
   const prepare = async (): Promise<PrismSetup> => {
     const prismHttp = (await import('@stoplight/prism-http')) as PrismHttp;
     const operations = await prismHttp.getHttpOperationsFromSpec(structuredClone(document));
-    // Prism logs through an extra `success` level; its lines go to our log at debug.
-    const prismLogger = logger.child({ component: 'prism' }, { customLevels: { success: 21 } });
+    // Prism wants a pino logger with an extra `success` level; its chatter is not the mock's log.
+    const prismLogger = pino({ level: 'silent', customLevels: { success: 21 } });
     const prism = prismHttp.createInstance(
       { ...prismConfig, mock: { dynamic: false } },
       { logger: prismLogger as unknown as Parameters<PrismHttp['createInstance']>[1]['logger'] },

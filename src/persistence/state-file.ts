@@ -12,22 +12,22 @@ import {
 } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { ValidateFunction } from 'ajv';
-import { pino, type Logger } from 'pino';
-import { fromAjvErrors, listDetails } from '../core/errors/from-ajv-errors.js';
-import type { CompiledDocument } from '../core/openapi/compile-document.js';
-import { findPetListProblem } from '../core/store/find-pet-list-problem.js';
+import { parseExactJson, stringifyJson } from '../core/json/exact-json.js';
+import { silentLogger, type MockLogger } from '../core/mock-logger.js';
 import type { PetStore } from '../core/store/pet-store.js';
-import type { Pet } from '../core/types/api-types.js';
 
 /** The marker every state file starts with; a JSON file without it is not ours and is never touched. */
 export const stateFormat = 'petstore-kit-state';
 export const stateFormatVersion = 1;
 
-/** What a state file holds: the scenario the store was loaded from, and its pets at the time of the write. */
+/**
+ * What a state file holds: the scenario the store was loaded from, and its
+ * pets at the time of the write (checked by the mock's one pet-list check
+ * when they are restored, exactly like a fixture's).
+ */
 export interface SavedState {
   scenario: string;
-  pets: Pet[];
+  pets: unknown;
 }
 
 /** A state file the mock cannot use. Its message names the file and the problem; the file is left as it is. */
@@ -42,35 +42,7 @@ export interface StateFileOptions {
   /** Time from the first unsaved change to the write that saves it, in ms. Default 100. */
   debounceMs?: number;
   /** Where write failures are reported. Default: silent. */
-  logger?: Logger;
-}
-
-function stateSchema(fields: readonly string[]) {
-  return {
-    type: 'object',
-    required: ['format', 'version', 'scenario', 'pets'],
-    additionalProperties: false,
-    properties: {
-      format: { const: stateFormat },
-      version: { const: stateFormatVersion },
-      savedAt: { type: 'string' },
-      scenario: { type: 'string', minLength: 1 },
-      pets: {
-        type: 'array',
-        items: {
-          allOf: [
-            { $ref: 'openapi.json#/components/schemas/Pet' },
-            // Pet does not forbid extra properties; a saved pet has exactly the schema's, as served pets do.
-            {
-              type: 'object',
-              properties: Object.fromEntries(fields.map((field) => [field, true])),
-              additionalProperties: false,
-            },
-          ],
-        },
-      },
-    },
-  };
+  logger?: MockLogger;
 }
 
 const isEnoent = (error: unknown): boolean => (error as NodeJS.ErrnoException).code === 'ENOENT';
@@ -103,7 +75,7 @@ function syncDirectory(directory: string): void {
 export class StateFile {
   readonly path: string;
   readonly debounceMs: number;
-  readonly #logger: Logger;
+  readonly #logger: MockLogger;
   readonly #tempPrefix: string;
   #store: PetStore | undefined;
   #unsubscribe: (() => void) | undefined;
@@ -119,7 +91,7 @@ export class StateFile {
   constructor(path: string, options: StateFileOptions = {}) {
     this.path = resolve(path);
     this.debounceMs = options.debounceMs ?? 100;
-    this.#logger = options.logger ?? pino({ level: 'silent' });
+    this.#logger = options.logger ?? silentLogger;
     this.#tempPrefix = `.${basename(this.path)}.tmp-`;
   }
 
@@ -134,11 +106,11 @@ export class StateFile {
   }
 
   /**
-   * The saved state, or `undefined` when the file does not exist. Pets are
-   * checked with the document's own `Pet` schema; `fields` are the only
-   * properties a pet may have (NewPet's and `id`).
+   * The saved state, or `undefined` when the file does not exist. Numbers are
+   * read exactly (ids beyond 2^53 included); the pets are checked when the
+   * mock restores them.
    */
-  read(compiled: CompiledDocument, fields: readonly string[]): SavedState | undefined {
+  read(): SavedState | undefined {
     let text: string;
     try {
       text = readFileSync(this.path, 'utf8');
@@ -148,7 +120,7 @@ export class StateFile {
     }
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      value = parseExactJson(text);
     } catch (error) {
       throw new StateFileError(`${this.path}: is not valid JSON (${(error as Error).message}); it is left untouched`);
     }
@@ -164,14 +136,15 @@ export class StateFile {
         `${this.path}: has state format version ${JSON.stringify(version)}; this mock reads version ${stateFormatVersion}. It is left untouched`,
       );
     }
-    const validate: ValidateFunction = compiled.compileSchema(stateSchema([...fields, 'id']));
-    if (!validate(value)) {
-      const details = fromAjvErrors(validate.errors ?? [], 'state file field');
-      throw new StateFileError(`${this.path}: ${listDetails(details)}; it is left untouched`);
+    const state = value as { scenario?: unknown; pets?: unknown };
+    if (typeof state.scenario !== 'string' || state.scenario === '' || !Array.isArray(state.pets)) {
+      throw new StateFileError(`${this.path}: must hold a "scenario" name and a "pets" list; it is left untouched`);
     }
-    const state = value as SavedState;
-    const problem = findPetListProblem(state.pets, 'state file field');
-    if (problem) throw new StateFileError(`${this.path}: ${problem}; it is left untouched`);
+    const known = new Set(['format', 'version', 'savedAt', 'scenario', 'pets']);
+    const unknown = Object.keys(state).find((key) => !known.has(key));
+    if (unknown !== undefined) {
+      throw new StateFileError(`${this.path}: has a field '${unknown}' this mock does not write; it is left untouched`);
+    }
     this.#loaded = { scenario: state.scenario, pets: state.pets.length };
     return { scenario: state.scenario, pets: state.pets };
   }
@@ -187,7 +160,7 @@ export class StateFile {
     this.#store = store;
     this.#removeLeftovers();
     if (existsSync(this.path)) {
-      this.#savedVersion = store.version;
+      this.#savedVersion = store.revision;
     } else {
       try {
         this.#writeSync(store);
@@ -234,7 +207,7 @@ export class StateFile {
   #enqueue(): void {
     this.#writing = this.#writing.then(async () => {
       const store = this.#store;
-      if (!store || store.version === this.#savedVersion) return;
+      if (!store || store.revision === this.#savedVersion) return;
       try {
         await this.#write(store);
       } catch (error) {
@@ -263,7 +236,7 @@ export class StateFile {
       scenario: store.scenarioName,
       pets: store.all(),
     };
-    return { version: store.version, text: `${JSON.stringify(state)}\n` };
+    return { version: store.revision, text: `${stringifyJson(state)}\n` };
   }
 
   #tempPath(): string {

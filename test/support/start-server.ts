@@ -1,8 +1,9 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RequestListener } from 'node:http';
-import { createApp, type AppOptions } from '../../src/core/create-mock.js';
+import { createNodeMock, type NodeMockOptions } from '../../src/node/create-node-mock.js';
 import { createServer, type ServerLimits } from '../../src/node/create-server.js';
+import { createNodeListener } from '../../src/node/node-listener.js';
 
 export interface RunningServer {
   /** `http://127.0.0.1:PORT` */
@@ -41,8 +42,8 @@ export async function startServer(app: RequestListener, limits: ServerLimits = {
 }
 
 /** Starts the mock with test defaults (key `test-key`, the default scenario, seed 1). */
-export async function startMock(options: AppOptions = {}): Promise<RunningServer> {
-  return startServer(createApp({ keys: ['test-key'], ...options }));
+export async function startMock(options: NodeMockOptions = {}): Promise<RunningServer> {
+  return startServer(createNodeListener(createNodeMock({ keys: ['test-key'], ...options })));
 }
 
 export const auth = { Authorization: 'Bearer test-key' };

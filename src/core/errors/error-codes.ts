@@ -7,7 +7,6 @@ export const errorCodes = {
   invalid_parameter: 400,
   invalid_body: 400,
   invalid_json: 400,
-  imprecise_number: 400,
   body_required: 400,
   unexpected_body: 400,
   invalid_prefer: 400,
@@ -27,6 +26,7 @@ export const errorCodes = {
   id_space_exhausted: 500,
   mock_failed: 500,
   internal_error: 500,
+  body_already_read: 500,
   store_full: 507,
 } as const satisfies Record<string, number>;
 

@@ -55,6 +55,7 @@ const locationNames: Record<string, string> = {
   header: 'header',
   response: 'response field',
   fixture: 'fixture field',
+  field: 'field',
 };
 
 /** One sentence naming the first problem, e.g. "body field 'categoryId' is required". */

@@ -1,7 +1,7 @@
 import type { operations } from '../../generated/openapi-types.js';
 import type { PetStore } from '../store/pet-store.js';
 import type { OperationId } from '../types/api-types.js';
-import type { Handler, HandlerResult } from './handler-types.js';
+import type { Handler, HandlerResponse } from './handler-types.js';
 
 /** What the animals handlers work with. */
 export interface PetHandlerContext {
@@ -38,5 +38,5 @@ export type TypedResult<Id extends OperationId> = {
 export function defineHandler<Id extends OperationId>(
   handle: (request: TypedRequest<Id>, context: PetHandlerContext) => TypedResult<Id>,
 ): Handler<PetHandlerContext> {
-  return (request, context) => handle(request as unknown as TypedRequest<Id>, context) as HandlerResult;
+  return (request, context) => handle(request as unknown as TypedRequest<Id>, context) as HandlerResponse;
 }

@@ -10,6 +10,6 @@ export const listPets = defineHandler<'listPets'>((request, { store }) => {
   return {
     status: 200,
     body: store.list({ limit, status }),
-    cacheKey: `listPets ${store.version} ${status ?? ''} ${limit}`,
+    cacheKey: `listPets ${store.revision} ${status ?? ''} ${limit}`,
   };
 });

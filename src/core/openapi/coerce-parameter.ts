@@ -1,4 +1,4 @@
-import { isSafeNumber } from 'lossless-json';
+import { NumberLiteral, toInt64 } from '../json/exact-json.js';
 import type { CompiledParameter } from './compile-document.js';
 
 export type Coerced = { ok: true; value: unknown } | { ok: false; problem: string };
@@ -6,18 +6,24 @@ export type Coerced = { ok: true; value: unknown } | { ok: false; problem: strin
 const integerPattern = /^-?\d+$/;
 const numberPattern = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
+/**
+ * An integer's text as its exact value, whatever its size (the schema's format
+ * and bounds judge it next: int64 is −2^63..2^63−1). Leading zeros are not
+ * digits of the value: `007` is 7, in a path as in Java's or Go's parsers.
+ */
+function exactInteger(text: string): unknown {
+  const digits = text.replace(/^(-?)0+(?=\d)/, '$1');
+  return toInt64(digits) ?? new NumberLiteral(digits);
+}
+
 function coerceScalar(type: string | undefined, text: string): Coerced {
   switch (type) {
     case 'integer':
       if (!integerPattern.test(text)) return { ok: false, problem: `must be an integer, got ${JSON.stringify(text)}` };
-      if (!isSafeNumber(text)) {
-        return { ok: false, problem: `must be an integer between -(2^53-1) and 2^53-1, got ${text}` };
-      }
-      return { ok: true, value: Number(text) };
+      return { ok: true, value: exactInteger(text) };
     case 'number':
       if (!numberPattern.test(text)) return { ok: false, problem: `must be a number, got ${JSON.stringify(text)}` };
-      if (!isSafeNumber(text)) return { ok: false, problem: `cannot be held exactly as a JSON number: ${text}` };
-      return { ok: true, value: Number(text) };
+      return { ok: true, value: integerPattern.test(text) ? exactInteger(text) : new NumberLiteral(text) };
     case 'boolean':
       if (text === 'true') return { ok: true, value: true };
       if (text === 'false') return { ok: true, value: false };
@@ -29,9 +35,9 @@ function coerceScalar(type: string | undefined, text: string): Coerced {
 
 /**
  * Turns the text values of one parameter into the value its schema describes,
- * strictly: `12` is an integer, but `12.0`, `0x0c`, ` 12` and `1e1` are not,
- * and an integer that a JSON number cannot hold exactly is refused rather than
- * rounded. A parameter given more times than its schema allows is a problem,
+ * strictly and exactly: `12` is an integer, but `12.0`, `0x0c`, ` 12` and
+ * `1e1` are not; an integer of any size is kept exactly (a bigint beyond
+ * 2^53−1, a literal beyond int64) for the schema to judge, never rounded. A parameter given more times than its schema allows is a problem,
  * never a silent pick of one value.
  */
 export function coerceParameter(parameter: CompiledParameter, values: readonly string[]): Coerced {

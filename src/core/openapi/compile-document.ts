@@ -60,8 +60,10 @@ export interface CompiledOperation {
   requestBody: CompiledRequestBody | undefined;
   responses: Map<string, CompiledResponse>;
   deprecated: boolean;
-  /** `x-sunset` (a date, YYYY-MM-DD), when the document gives one. */
+  /** `x-sunset` (a date, YYYY-MM-DD): when the operation goes away. */
   sunset: string | undefined;
+  /** `x-deprecated-at` (a date, YYYY-MM-DD): since when the operation is deprecated. */
+  deprecatedAt: string | undefined;
   /** `x-replaced-by.operationId`, when the document gives one. */
   replacedBy: string | undefined;
   definition: OpenAPIV3.OperationObject;
@@ -344,9 +346,10 @@ function compileOperation(input: CompileOperationInput): CompiledOperation {
   }
 
   const extensions = definition as Record<string, unknown>;
-  const sunset = extensions['x-sunset'];
-  if (sunset !== undefined && (typeof sunset !== 'string' || Number.isNaN(Date.parse(sunset)))) {
-    throw new DocumentError(`x-sunset must be a date (YYYY-MM-DD), found ${JSON.stringify(sunset)}`);
+  const sunset = dateExtension(extensions, 'x-sunset');
+  const deprecatedAt = dateExtension(extensions, 'x-deprecated-at');
+  if (sunset !== undefined && deprecatedAt !== undefined && deprecatedAt > sunset) {
+    throw new DocumentError(`x-deprecated-at (${deprecatedAt}) must not be after x-sunset (${sunset})`);
   }
   const replacedBy = (extensions['x-replaced-by'] as { operationId?: unknown } | undefined)?.operationId;
 
@@ -365,8 +368,19 @@ function compileOperation(input: CompileOperationInput): CompiledOperation {
     requestBody,
     responses,
     deprecated: definition.deprecated === true,
-    sunset: sunset as string | undefined,
+    sunset,
+    deprecatedAt,
     replacedBy: typeof replacedBy === 'string' ? replacedBy : undefined,
     definition,
   };
+}
+
+/** An `x-` extension holding a date (YYYY-MM-DD), or undefined when absent. */
+function dateExtension(extensions: Record<string, unknown>, name: string): string | undefined {
+  const value = extensions[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(value))) {
+    throw new DocumentError(`${name} must be a date (YYYY-MM-DD), found ${JSON.stringify(value)}`);
+  }
+  return value;
 }

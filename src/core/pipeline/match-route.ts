@@ -29,16 +29,23 @@ function literalCount(operation: CompiledOperation): number {
 }
 
 /**
- * Finds the operation for a method and a path relative to the base path.
- * Throws 404 when no path of the document matches, and 405 with `Allow` when
- * the path exists but not with this method.
+ * Finds the operation for a method and a path relative to the base path
+ * (`/pets/1` of `/v1/pets/1`). Throws 404 when no path of the document
+ * matches, and 405 with `Allow` when the path exists but not with this
+ * method. Messages name the path as the client sent it.
  */
-export function matchRoute(compiled: CompiledDocument, method: string, pathname: string): RouteMatch {
+export function matchRoute(
+  compiled: CompiledDocument,
+  method: string,
+  pathname: string,
+  sent: { basePath: string; path: string },
+): RouteMatch {
+  const sentPath = sent.path;
   let segments: string[];
   try {
     segments = pathname.split('/').slice(1).map(decodeURIComponent);
   } catch {
-    throw new HttpError('route_not_found', `the path ${JSON.stringify(pathname)} is not correctly percent-encoded`);
+    throw new HttpError('route_not_found', `the path ${JSON.stringify(sentPath)} is not correctly percent-encoded`);
   }
   const candidates: RouteMatch[] = [];
   for (const operation of compiled.operations) {
@@ -46,8 +53,8 @@ export function matchRoute(compiled: CompiledDocument, method: string, pathname:
     if (pathParams) candidates.push({ operation, pathParams });
   }
   if (candidates.length === 0) {
-    const known = [...new Set(compiled.operations.map((o) => o.pathTemplate))].join(', ');
-    throw new HttpError('route_not_found', `no operation is at ${method} ${pathname} (paths: ${known})`);
+    const known = [...new Set(compiled.operations.map((o) => `${sent.basePath}${o.pathTemplate}`))].join(', ');
+    throw new HttpError('route_not_found', `no operation is at ${method} ${sentPath} (paths: ${known})`);
   }
   const best = Math.max(...candidates.map((c) => literalCount(c.operation)));
   const sameTemplate = candidates.filter((c) => literalCount(c.operation) === best);
@@ -56,10 +63,8 @@ export function matchRoute(compiled: CompiledDocument, method: string, pathname:
     const allowed = sameTemplate.map((c) => c.operation.method);
     throw new HttpError(
       'method_not_allowed',
-      `${method} is not allowed on ${pathname}; allowed: ${allowed.join(', ')}`,
-      {
-        headers: { Allow: allowed.join(', ') },
-      },
+      `${method} is not allowed on ${sentPath}; allowed: ${allowed.join(', ')}`,
+      { headers: { allow: allowed.join(', ') } },
     );
   }
   return match;

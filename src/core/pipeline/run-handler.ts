@@ -1,19 +1,18 @@
 import { HttpError } from '../errors/http-error.js';
-import type { HandlerResult, HandlerTable } from '../handlers/handler-types.js';
+import type { HandlerResponse, HandlerTable, ValidRequest } from '../handlers/handler-types.js';
 import type { CompiledOperation } from '../openapi/compile-document.js';
 import type { Preference } from './read-preference.js';
-import type { ApiRequest } from './validate-request.js';
 
-/** Answers an operation that has no stateful handler (Prism's mocker, in the mock). */
+/** Answers an operation that has no stateful handler (Prism's mocker, in Node). */
 export type FallbackMocker = (
   operation: CompiledOperation,
-  request: ApiRequest,
+  request: ValidRequest,
   status?: number,
-) => Promise<HandlerResult>;
+) => Promise<HandlerResponse>;
 
 export interface RunHandlerInput<Context> {
   operation: CompiledOperation;
-  request: ApiRequest;
+  request: ValidRequest;
   preference: Preference;
   handlers: HandlerTable<Context>;
   context: Context;
@@ -22,10 +21,10 @@ export interface RunHandlerInput<Context> {
 
 /**
  * Produces the response: the documented example when `Prefer: code=` asked for
- * one (the store is never touched then), otherwise the operation's handler, or
- * the fallback mocker for an operation without one.
+ * one, served verbatim (the store is never touched then), otherwise the
+ * operation's handler, or the fallback mocker for an operation without one.
  */
-export async function runHandler<Context>(input: RunHandlerInput<Context>): Promise<HandlerResult> {
+export async function runHandler<Context>(input: RunHandlerInput<Context>): Promise<HandlerResponse> {
   const { operation, request, preference } = input;
   if (preference.status !== undefined) {
     const response = operation.responses.get(String(preference.status));

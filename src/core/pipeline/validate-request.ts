@@ -1,26 +1,19 @@
-import type { IncomingHttpHeaders } from 'node:http';
 import { fromAjvErrors, summariseDetails } from '../errors/from-ajv-errors.js';
 import { HttpError, type ErrorDetail } from '../errors/http-error.js';
 import { coerceParameter } from '../openapi/coerce-parameter.js';
-import { isJsonMediaType } from '../http/media-type.js';
+import type { ValidRequest } from '../handlers/handler-types.js';
+import { isJsonMediaType, parseMediaType } from '../http/media-type.js';
 import type { CompiledOperation, ParameterLocation } from '../openapi/compile-document.js';
 import { parseJsonBody } from './parse-json-body.js';
 
-/** A request that conforms to its operation, with parameters typed and defaults applied. */
-export interface ApiRequest {
-  path: Record<string, unknown>;
-  query: Record<string, unknown>;
-  header: Record<string, unknown>;
-  body: unknown;
-}
-
+/** What the request validation works on: the route's path parameters, the query text, headers and body bytes. */
 export interface RawRequest {
   pathParams: Record<string, string>;
   /** The query string, without the `?`. */
   search: string;
-  headers: IncomingHttpHeaders;
-  /** The body bytes, or undefined when there was none. */
-  body: Buffer | undefined;
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The body bytes (Content-Encoding undone), or undefined when there was none. */
+  body: Uint8Array | undefined;
 }
 
 function parameterValues(
@@ -86,25 +79,23 @@ function readBody(operation: CompiledOperation, raw: RawRequest): unknown {
     return undefined;
   }
   const contentType = raw.headers['content-type'];
-  const [essence = '', ...params] = (contentType ?? '').split(';').map((part) => part.trim().toLowerCase());
+  const sent = typeof contentType === 'string' ? contentType : undefined;
+  const { essence, parameters } = parseMediaType(sent);
   const accepted = spec.mediaTypes.find(
     (type) => type === essence || type === '*/*' || (type.endsWith('/*') && essence.startsWith(type.slice(0, -1))),
   );
-  if (!contentType || !accepted) {
+  if (!sent || !accepted) {
     throw new HttpError(
       'unsupported_media_type',
-      `the body must be sent as ${spec.mediaTypes.join(' or ')}${contentType ? `, not ${essence}` : ' (no Content-Type was sent)'}`,
+      `the body must be sent as ${spec.mediaTypes.join(' or ')}${sent ? `, not ${essence}` : ' (no Content-Type was sent)'}`,
     );
   }
-  const charset = params
-    .find((param) => param.startsWith('charset='))
-    ?.slice('charset='.length)
-    .replace(/"/g, '');
+  const charset = parameters.charset?.toLowerCase();
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
     throw new HttpError('unsupported_media_type', `the body must be UTF-8, not ${charset}`);
   }
-  if (!isJsonMediaType(essence)) return (raw.body as Buffer).toString('utf8');
-  const body = parseJsonBody(raw.body as Buffer);
+  if (!isJsonMediaType(essence)) return new TextDecoder().decode(raw.body);
+  const body = parseJsonBody(raw.body as Uint8Array);
   const validate = spec.validators.get(accepted);
   if (validate && !validate(body)) {
     const details = fromAjvErrors(validate.errors ?? [], 'body');
@@ -120,7 +111,7 @@ function readBody(operation: CompiledOperation, raw: RawRequest): unknown {
  * 400 (415 for a media type) whose message names the field and whose
  * `details` list every problem found.
  */
-export function validateRequest(operation: CompiledOperation, raw: RawRequest): ApiRequest {
+export function validateRequest(operation: CompiledOperation, raw: RawRequest): ValidRequest {
   const { values, details } = parameterValues(operation, raw);
   for (const location of ['path', 'query', 'header'] as const) {
     const validate = operation.parameterValidators[location];

@@ -1,38 +1,42 @@
-import type { Logger } from 'pino';
 import { describeDetail } from '../errors/from-ajv-errors.js';
-import type { HandlerResult } from '../handlers/handler-types.js';
+import { HttpError } from '../errors/http-error.js';
+import { errorBody } from '../errors/to-error-response.js';
+import type { HandlerResponse } from '../handlers/handler-types.js';
+import type { MockLogger } from '../mock-logger.js';
 import type { CompiledDocument, CompiledOperation } from '../openapi/compile-document.js';
 import { judgeResponseValue } from '../rules/response-rules.js';
 
 /**
- * Checks a response against the document before it leaves. A response that
- * breaks the document is the mock's bug: it is logged and replaced by a 500
- * whose code, `invalid_response`, and details name the violation. Nothing
- * invalid is ever sent silently.
+ * Judges the mock's own response with the one rule set (see
+ * response-rules.ts) before it leaves. Statuses the document does not list
+ * for an operation (400 on listPets, 405, 413, ...) are sent by design, with
+ * an Error body. A response that breaks the document otherwise is the mock's
+ * bug: it is logged and replaced by a 500 whose code, `invalid_response`, and
+ * details name the violation. Nothing invalid is ever sent silently.
  */
 export function validateResponse(
   compiled: CompiledDocument,
   operation: CompiledOperation | undefined,
-  result: HandlerResult,
-  logger: Logger,
-): HandlerResult {
-  const problems = judgeResponseValue(compiled, operation, result.status, 'application/json', result.body, {
+  response: HandlerResponse,
+  logger: MockLogger,
+): HandlerResponse {
+  const violations = judgeResponseValue(compiled, operation, response.status, 'application/json', response.body, {
     allowUndocumentedStatus: true,
-  }).flatMap((violation) => violation.details ?? [{ location: 'response', field: '', message: violation.message }]);
-  if (problems.length === 0) return result;
-  const where = operation ? `${operation.operationId} ${result.status}` : `status ${result.status}`;
+  });
+  if (violations.length === 0) return response;
+  const where = operation ? `${operation.operationId} ${response.status}` : `status ${response.status}`;
+  const details = violations.flatMap(
+    (violation) => violation.details ?? [{ location: 'response', field: '', message: violation.message }],
+  );
   logger.error(
-    { operationId: operation?.operationId, status: result.status, problems },
+    { operationId: operation?.operationId, status: response.status, details },
     'response breaks the document',
   );
-  const [first] = problems;
-  return {
-    status: 500,
-    body: {
-      code: 'invalid_response',
-      message: `the mock produced a ${where} response that breaks the document: ${first ? describeDetail(first) : 'unknown problem'}`,
-      status: 500,
-      details: problems,
-    },
-  };
+  const [first] = details;
+  const failure = new HttpError(
+    'invalid_response',
+    `the mock produced a ${where} response that breaks the document: ${first ? describeDetail(first) : 'unknown problem'}`,
+    { details },
+  );
+  return { status: failure.status, body: errorBody(failure) };
 }

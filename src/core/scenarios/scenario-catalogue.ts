@@ -1,156 +1,127 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { basename, extname, join, resolve } from 'node:path';
 import type { ValidateFunction } from 'ajv';
-import { parse as parseYaml } from 'yaml';
 import { fromAjvErrors, listDetails } from '../errors/from-ajv-errors.js';
 import type { CompiledDocument } from '../openapi/compile-document.js';
-import { generatePets } from '../seed/generate-pets.js';
-import { findPetListProblem } from '../store/find-pet-list-problem.js';
-import type { Scenario } from '../store/pet-store.js';
+import type { GeneratePetsOptions } from '../seed/generate-pets.js';
+import { createPetListCheck, PetListError } from '../store/check-pet-list.js';
+import { createScenario, type RevisionCounter, type Scenario } from '../store/pet-store.js';
 import type { Pet, PetStatus } from '../types/api-types.js';
-
-/** A fixture file that cannot be used. Its message names the file and the field. */
-export class FixtureError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'FixtureError';
-  }
-}
+import { FixtureError, fixtureSchema, type Fixture } from './fixture.js';
 
 export interface ScenarioInfo {
   name: string;
   description: string;
+  /** Where it came from: a file path, or `built-in`, or `object`. */
   source: string;
 }
 
-interface FixtureFile {
-  description: string;
-  generate?: { count?: number; seed?: number; categories?: number };
-  pets?: Pet[];
-}
+/** Makes Faker pets. Synchronous where Faker is already loaded (Node); a promise where it is loaded on demand. */
+export type GeneratePets = (options: GeneratePetsOptions) => Pet[] | Promise<Pet[]>;
 
 export interface ScenarioCatalogueOptions {
   compiled: CompiledDocument;
-  fixturesDir: string;
+  revisions: RevisionCounter;
   /** How many pets a `generate` block without a `count` makes (`--pets`). */
   pets: number;
   /** The seed of a `generate` block without its own (`--seed`). */
   seed: number;
+  generatePets: GeneratePets;
 }
 
-const fixtureExtensions = ['.yaml', '.yml', '.json'];
-
-/** The fixture format. Pets are checked against the document's own `Pet` schema. */
-const fixtureSchema = {
-  type: 'object',
-  required: ['description'],
-  additionalProperties: false,
-  properties: {
-    description: { type: 'string' },
-    generate: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        count: { type: 'integer', minimum: 0, maximum: 10_000_000 },
-        seed: { type: 'integer' },
-        categories: { type: 'integer', minimum: 1 },
-      },
-    },
-    pets: { type: 'array', items: { $ref: 'openapi.json#/components/schemas/Pet' } },
-  },
-};
-
-/** True when `--scenario` names a file rather than a scenario in the fixtures folder. */
-export function isScenarioPath(nameOrPath: string): boolean {
-  return nameOrPath.includes('/') || nameOrPath.includes('\\') || fixtureExtensions.includes(extname(nameOrPath));
-}
+const scenarioName = /^[\w.-]{1,64}$/;
 
 /**
- * The scenarios a store can be loaded with: every fixture file in the fixtures
- * folder, plus any file loaded by path. Files are validated when the catalogue
- * is built, so a bad fixture stops start-up; generated pets are only made when
- * a scenario is loaded.
+ * The scenarios a store can be loaded with. Fixtures are checked when they
+ * are added (their format, then their pets by the one pet-list check), so a
+ * bad one stops start-up; generated pets are made the first time a scenario
+ * is loaded, and the built scenario is shared by every store that loads it.
  */
 export class ScenarioCatalogue {
   readonly #options: ScenarioCatalogueOptions;
   readonly #validate: ValidateFunction;
+  readonly #checkPets: (pets: unknown, where: string) => Pet[];
   readonly #statuses: PetStatus[];
-  readonly #files = new Map<string, { source: string; fixture: FixtureFile }>();
+  readonly #fixtures = new Map<string, { source: string; fixture: Fixture }>();
+  readonly #built = new Map<string, Scenario | Promise<Scenario>>();
 
   constructor(options: ScenarioCatalogueOptions) {
     this.#options = options;
     this.#validate = options.compiled.compileSchema(fixtureSchema);
+    this.#checkPets = createPetListCheck(options.compiled);
     const statusSchema = options.compiled.document.components?.schemas?.PetStatus as { enum?: PetStatus[] } | undefined;
     this.#statuses = statusSchema?.enum ?? [];
-    let entries: string[];
-    try {
-      entries = readdirSync(options.fixturesDir).sort();
-    } catch (error) {
-      throw new FixtureError(`${options.fixturesDir}: cannot be read (${(error as NodeJS.ErrnoException).code})`);
+  }
+
+  /**
+   * Checks a fixture and adds it under `name` (a later fixture may not take a
+   * name already used by another source). `source` names it in messages.
+   */
+  add(name: string, fixture: unknown, source: string): string {
+    if (!scenarioName.test(name)) {
+      throw new FixtureError(`${source}: '${name}' cannot name a scenario (1-64 letters, digits, '.', '_' or '-')`);
     }
-    for (const entry of entries) {
-      if (!fixtureExtensions.includes(extname(entry))) continue;
-      this.#add(join(options.fixturesDir, entry));
-    }
-  }
-
-  /** Every known scenario, by name. */
-  list(): ScenarioInfo[] {
-    return [...this.#files].map(([name, { source, fixture }]) => ({ name, description: fixture.description, source }));
-  }
-
-  has(name: string): boolean {
-    return this.#files.has(name);
-  }
-
-  /** Adds a fixture file from anywhere (`--scenario ./my.yaml`) and returns its scenario name. */
-  addFile(path: string): string {
-    return this.#add(resolve(path));
-  }
-
-  /** Builds the pets of a known scenario (generating them if the fixture asks). */
-  load(name: string): Scenario {
-    const entry = this.#files.get(name);
-    if (!entry) throw new FixtureError(`unknown scenario '${name}' (known: ${[...this.#files.keys()].join(', ')})`);
-    const { fixture } = entry;
-    let pets: Pet[] = (fixture.pets ?? []).map((pet) => ({ ...pet }));
-    if (fixture.generate) {
-      const firstId = pets.reduce((max, pet) => Math.max(max, pet.id), 0) + 1;
-      // concat, not push(...): a spread of a million pets overflows the call stack.
-      pets = pets.concat(
-        generatePets({
-          count: fixture.generate.count ?? this.#options.pets,
-          seed: fixture.generate.seed ?? this.#options.seed,
-          categories: fixture.generate.categories,
-          statuses: this.#statuses,
-          firstId,
-        }),
-      );
-    }
-    return { name, pets };
-  }
-
-  #add(source: string): string {
-    const name = basename(source, extname(source));
-    let value: unknown;
-    try {
-      const text = readFileSync(source, 'utf8');
-      // YAML reads JSON too, and refuses a repeated key where JSON.parse would keep the last.
-      value = parseYaml(text, { uniqueKeys: true });
-    } catch (error) {
-      throw new FixtureError(`${source}: cannot be read as a fixture: ${(error as Error).message.split('\n')[0]}`);
-    }
-    if (!this.#validate(value)) {
+    if (!this.#validate(fixture)) {
       throw new FixtureError(`${source}: ${listDetails(fromAjvErrors(this.#validate.errors ?? [], 'fixture'))}`);
     }
-    const fixture = value as FixtureFile;
-    const problem = findPetListProblem(fixture.pets ?? [], 'fixture field');
-    if (problem) throw new FixtureError(`${source}: ${problem}`);
-    const existing = this.#files.get(name);
+    const checked = fixture as Fixture;
+    try {
+      this.#checkPets(checked.pets ?? [], source);
+    } catch (error) {
+      if (error instanceof PetListError) throw new FixtureError(error.message);
+      throw error;
+    }
+    const existing = this.#fixtures.get(name);
     if (existing && existing.source !== source) {
       throw new FixtureError(`${source}: scenario name '${name}' is already used by ${existing.source}`);
     }
-    this.#files.set(name, { source, fixture });
+    this.#fixtures.set(name, { source, fixture: checked });
+    this.#built.delete(name);
     return name;
+  }
+
+  /** Every known scenario. */
+  list(): ScenarioInfo[] {
+    return [...this.#fixtures].map(([name, { source, fixture }]) => ({
+      name,
+      description: fixture.description,
+      source,
+    }));
+  }
+
+  has(name: string): boolean {
+    return this.#fixtures.has(name);
+  }
+
+  /** The names, for messages: `default, empty, large`. */
+  names(): string {
+    return [...this.#fixtures.keys()].join(', ');
+  }
+
+  /** The scenario's pets, generated the first time if the fixture asks; the same object on later calls. */
+  load(name: string): Scenario | Promise<Scenario> {
+    const built = this.#built.get(name);
+    if (built) return built;
+    const entry = this.#fixtures.get(name);
+    if (!entry) throw new FixtureError(`unknown scenario '${name}' (known: ${this.names()})`);
+    const scenario = this.#build(name, entry.fixture);
+    this.#built.set(name, scenario);
+    if (scenario instanceof Promise) scenario.catch(() => this.#built.delete(name));
+    return scenario;
+  }
+
+  #build(name: string, fixture: Fixture): Scenario | Promise<Scenario> {
+    const { revisions } = this.#options;
+    const literal = fixture.pets ?? [];
+    if (!fixture.generate) return createScenario(name, literal, revisions);
+    const highest = literal.reduce<number | bigint>((max, pet) => (pet.id > max ? pet.id : max), 0);
+    const generated = this.#options.generatePets({
+      count: fixture.generate.count ?? this.#options.pets,
+      seed: fixture.generate.seed ?? this.#options.seed,
+      categories: fixture.generate.categories,
+      statuses: this.#statuses,
+      firstId: typeof highest === 'bigint' ? highest + 1n : highest + 1,
+    });
+    // concat, not push(...): a spread of a million pets overflows the call stack.
+    const withLiterals = (pets: Pet[]) => createScenario(name, literal.concat(pets), revisions);
+    return generated instanceof Promise ? generated.then(withLiterals) : withLiterals(generated);
   }
 }

@@ -1,5 +1,6 @@
 // Only the English locale: importing the whole package costs about 120 ms more at start-up.
 import { faker } from '@faker-js/faker/locale/en';
+import { int64Max, normaliseInt64, type Int64 } from '../json/exact-json.js';
 import type { Pet, PetStatus } from '../types/api-types.js';
 
 export interface GeneratePetsOptions {
@@ -8,9 +9,17 @@ export interface GeneratePetsOptions {
   /** The allowed statuses, in the document's order (from the `PetStatus` enum). */
   statuses: readonly PetStatus[];
   /** The id of the first pet; the others follow one by one. */
-  firstId?: number;
+  firstId?: Int64;
   /** Categories are drawn from 1..categories. */
   categories?: number;
+}
+
+/** The id `index` places after `first`, as an Int64 (a bigint only beyond 2^53−1). */
+function idAt(first: Int64, index: number): Int64 {
+  if (typeof first === 'number' && first + index <= Number.MAX_SAFE_INTEGER) return first + index;
+  const id = BigInt(first) + BigInt(index);
+  if (id > int64Max) throw new RangeError(`generated ids would go beyond the int64 maximum ${int64Max}`);
+  return normaliseInt64(id);
 }
 
 /** How often each status is drawn, by its position in the enum; the last weight is "no status". */
@@ -38,7 +47,7 @@ export function generatePets(options: GeneratePetsOptions): Pet[] {
   for (let index = 0; index < count; index++) {
     const status = faker.helpers.weightedArrayElement(choices);
     const pet: Pet = {
-      id: firstId + index,
+      id: idAt(firstId, index),
       name: faker.animal.petName(),
       categoryId: faker.number.int({ min: 1, max: categories }),
     };

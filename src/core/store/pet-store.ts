@@ -1,9 +1,14 @@
+import { HttpError } from '../errors/http-error.js';
+import { int64Max, normaliseInt64, type Int64 } from '../json/exact-json.js';
 import type { NewPet, Pet, PetStatus } from '../types/api-types.js';
+import { buildSnapshot, copySnapshot, insertPet, type PetSnapshot } from './pet-snapshot.js';
 
-/** A named set of pets the store starts from; `reset()` goes back to it. */
+/** A named set of pets a store starts from; `reset()` goes back to it. Shared, never changed. */
 export interface Scenario {
-  name: string;
-  pets: readonly Pet[];
+  readonly name: string;
+  readonly snapshot: PetSnapshot;
+  /** Identifies the scenario's content for response caches (see `PetStore.revision`). */
+  readonly revision: number;
 }
 
 export interface ListQuery {
@@ -11,82 +16,120 @@ export interface ListQuery {
   status?: PetStatus | undefined;
 }
 
-/** Thrown by `create` when the next id would not be a safe integer. */
-export class IdSpaceExhaustedError extends Error {
-  constructor(lastId: number) {
-    super(`the next id after ${lastId} would exceed ${Number.MAX_SAFE_INTEGER}`);
-    this.name = 'IdSpaceExhaustedError';
+/**
+ * Thrown by `create` when the next id would lie beyond int64. An `HttpError`,
+ * so that it reaches a client as a `500 id_space_exhausted` Error body
+ * wherever it is thrown.
+ */
+export class IdSpaceExhaustedError extends HttpError {
+  constructor(lastId: Int64) {
+    super('id_space_exhausted', `the next id after ${lastId} would exceed the int64 maximum ${int64Max}`);
   }
 }
 
-/** Thrown when the store already holds its maximum number of pets; nothing is ever evicted to make room. */
-export class StoreFullError extends Error {
-  constructor(readonly maxPets: number) {
-    super(`the store is full: it holds its maximum of ${maxPets} pets`);
-    this.name = 'StoreFullError';
+/**
+ * Thrown when a change would take the store beyond its maximum number of
+ * pets; nothing is stored and nothing is evicted to make room. An
+ * `HttpError` (`507 store_full`), so that the create, the admin switch and
+ * start-up all report it with the same words, from here.
+ */
+export class StoreFullError extends HttpError {
+  constructor(
+    readonly maxPets: number,
+    readonly wanted: number,
+    what: string,
+  ) {
+    super(
+      'store_full',
+      `${what} would make the store hold ${wanted} pets, more than its maximum of ${maxPets} (--max-pets); nothing was changed and nothing is evicted`,
+    );
   }
 }
 
 export type StoreChange = 'load' | 'reset' | 'create' | 'restore';
 
+/** Hands out numbers that are never given twice, so that a revision names one content across all stores. */
+export interface RevisionCounter {
+  next(): number;
+}
+
+export function createRevisionCounter(): RevisionCounter {
+  let last = 0;
+  return { next: () => ++last };
+}
+
 export interface PetStoreOptions {
   /** The most pets the store holds; `create` beyond it throws `StoreFullError`. Default: no limit. */
   maxPets?: number;
+  /** Shared by the stores of one mock, so that equal revisions mean equal content. */
+  revisions?: RevisionCounter;
 }
 
-const noStatus = Symbol('no status');
-type StatusKey = PetStatus | typeof noStatus;
+/** Builds a scenario from checked pets (see check-pet-list.ts). */
+export function createScenario(name: string, pets: readonly Pet[], revisions: RevisionCounter): Scenario {
+  return { name, snapshot: buildSnapshot(pets), revision: revisions.next() };
+}
 
 /**
- * The mock's only state: the pets, in ascending id order, with an index per
- * status so that a filtered page costs O(limit) however large the store is.
- * Pets are frozen; callers never get a way to change one in place.
+ * The pets of one session. It starts by pointing at its scenario's shared
+ * snapshot, so a store nobody writes to costs next to nothing; its first
+ * change copies the snapshot. Pets are frozen: callers never get a way to
+ * change one in place.
  */
 export class PetStore {
   readonly maxPets: number;
-  #scenario: Scenario = { name: 'empty', pets: [] };
-  #version = 0;
+  readonly #revisions: RevisionCounter;
+  #scenario: Scenario;
+  #data: PetSnapshot;
+  /** Whether `#data` is this store's own copy (true) or the scenario's shared snapshot. */
+  #owned = false;
+  #revision: number;
   #listeners: Array<(change: StoreChange) => void> = [];
-  #byId = new Map<number, Pet>();
-  #all: Pet[] = [];
-  #byStatus = new Map<StatusKey, Pet[]>();
-  #lastId = 0;
 
   constructor(options: PetStoreOptions = {}) {
     this.maxPets = options.maxPets ?? Number.POSITIVE_INFINITY;
+    this.#revisions = options.revisions ?? createRevisionCounter();
+    this.#scenario = createScenario('empty', [], this.#revisions);
+    this.#data = this.#scenario.snapshot;
+    this.#revision = this.#scenario.revision;
   }
 
   /**
-   * Replaces the whole content with the scenario's pets and remembers them for
-   * `reset()`. All or nothing: a scenario with a repeated id throws and leaves
-   * the store as it was.
+   * Points the store at the scenario's pets and remembers them for `reset()`.
+   * A scenario larger than `maxPets` throws `StoreFullError` and changes nothing.
    */
   load(scenario: Scenario): void {
-    const pets = this.#prepare(scenario.name, scenario.pets);
-    this.#scenario = { name: scenario.name, pets };
-    this.#fill(pets);
+    this.#checkFits(scenario.snapshot.all.length, `scenario '${scenario.name}'`);
+    this.#scenario = scenario;
+    this.#share(scenario);
     this.#changed('load');
   }
 
   /** Goes back to the current scenario's initial pets. */
   reset(): void {
-    this.#fill(this.#scenario.pets);
+    this.#share(this.#scenario);
     this.#changed('reset');
   }
 
   /**
    * Replaces the current pets (for example with those saved in a state file)
    * while keeping the scenario, so that `reset()` still goes back to it. All
-   * or nothing, like `load`.
+   * or nothing: too many pets or an id used twice throws and changes nothing.
    */
   restore(pets: readonly Pet[]): void {
-    this.#fill(this.#prepare(this.#scenario.name, pets));
+    this.#checkFits(pets.length, 'restoring the saved pets');
+    this.#data = buildSnapshot(pets);
+    this.#owned = true;
+    this.#revision = this.#revisions.next();
     this.#changed('restore');
   }
 
-  /** Counts every change; equal versions mean equal content. */
-  get version(): number {
-    return this.#version;
+  /**
+   * Names the content: it changes with every change, and two stores showing
+   * the same unchanged scenario share it. Response caches key on it.
+   */
+  get revision(): number {
+    return this.#revision;
   }
 
   /** Calls `listener` after every change, with what changed. Returns a function that stops it. */
@@ -102,75 +145,64 @@ export class PetStore {
   }
 
   get size(): number {
-    return this.#all.length;
+    return this.#data.all.length;
+  }
+
+  /** Whether the store has its own copy of the pets (it has changed since its scenario was loaded). */
+  get isCopied(): boolean {
+    return this.#owned;
   }
 
   /** The first `limit` pets in ascending id order, only those with `status` when given. */
   list(query: ListQuery): Pet[] {
-    const source = query.status === undefined ? this.#all : (this.#byStatus.get(query.status) ?? []);
+    const source = query.status === undefined ? this.#data.all : (this.#data.byStatus.get(query.status) ?? []);
     return source.slice(0, query.limit);
   }
 
-  get(id: number): Pet | undefined {
-    return this.#byId.get(id);
+  get(id: Int64): Pet | undefined {
+    return this.#data.byId.get(id);
   }
 
   /** Stores a new pet with the next id (one above the highest so far) and returns it. */
   create(newPet: NewPet): Pet {
-    if (this.#all.length >= this.maxPets) throw new StoreFullError(this.maxPets);
-    const id = this.#lastId + 1;
-    if (!Number.isSafeInteger(id)) throw new IdSpaceExhaustedError(this.#lastId);
+    this.#checkFits(this.#data.all.length + 1, 'a new pet');
+    const last = this.#data.lastId;
+    if (BigInt(last) >= int64Max) throw new IdSpaceExhaustedError(last);
+    const id =
+      typeof last === 'number' && last < Number.MAX_SAFE_INTEGER ? last + 1 : normaliseInt64(BigInt(last) + 1n);
     // The id is the store's: whatever the caller's object holds under `id` is overwritten.
-    const pet: Pet = { id, ...newPet };
+    const pet = { id, ...newPet } as Pet;
     pet.id = id;
     Object.freeze(pet);
-    this.#insert(pet);
+    this.#own();
+    insertPet(this.#data, pet);
+    this.#revision = this.#revisions.next();
     this.#changed('create');
     return pet;
   }
 
   /** Every pet in ascending id order (a copy). */
   all(): Pet[] {
-    return [...this.#all];
+    return [...this.#data.all];
   }
 
-  /** Sorted, frozen copies; throws on a repeated id or more pets than `maxPets`. */
-  #prepare(name: string, source: readonly Pet[]): Pet[] {
-    if (source.length > this.maxPets) {
-      throw new StoreFullError(this.maxPets);
-    }
-    const pets = [...source].sort((a, b) => a.id - b.id);
-    for (let index = 1; index < pets.length; index++) {
-      if (pets[index]?.id === pets[index - 1]?.id) {
-        throw new Error(`scenario '${name}' has two pets with id ${pets[index]?.id}`);
-      }
-    }
-    return pets.map((pet) => (Object.isFrozen(pet) ? pet : Object.freeze({ ...pet })));
+  #checkFits(count: number, what: string): void {
+    if (count > this.maxPets) throw new StoreFullError(this.maxPets, count, what);
   }
 
-  #fill(pets: readonly Pet[]): void {
-    this.#byId = new Map();
-    this.#all = [];
-    this.#byStatus = new Map();
-    this.#lastId = 0;
-    for (const pet of pets) this.#insert(pet);
+  #share(scenario: Scenario): void {
+    this.#data = scenario.snapshot;
+    this.#owned = false;
+    this.#revision = scenario.revision;
+  }
+
+  #own(): void {
+    if (this.#owned) return;
+    this.#data = copySnapshot(this.#data);
+    this.#owned = true;
   }
 
   #changed(change: StoreChange): void {
-    this.#version++;
     for (const listener of this.#listeners) listener(change);
-  }
-
-  #insert(pet: Pet): void {
-    this.#byId.set(pet.id, pet);
-    this.#all.push(pet);
-    const key: StatusKey = pet.status ?? noStatus;
-    let bucket = this.#byStatus.get(key);
-    if (!bucket) {
-      bucket = [];
-      this.#byStatus.set(key, bucket);
-    }
-    bucket.push(pet);
-    this.#lastId = Math.max(this.#lastId, pet.id);
   }
 }

@@ -1,0 +1,67 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { adminBasePath, defaultBasePath } from '../core/create-mock-core.js';
+import { HttpError } from '../core/errors/http-error.js';
+import type { Mock } from '../create-mock.js';
+import { createNodeMock, type NodeMockOptions } from '../node/create-node-mock.js';
+import { toPlainRequest, writeNodeResponse } from '../node/node-listener.js';
+
+export interface MiddlewareOptions extends NodeMockOptions {
+  /** A mock to serve (its store is shared with whoever else holds it); by default one is created from the options. */
+  mock?: Mock;
+}
+
+/** Express's `req.body`, where a body parser mounted earlier put one. */
+type ParsedRequest = IncomingMessage & { body?: unknown; originalUrl?: string };
+
+/** Express/connect middleware that serves the mock, with the mock it serves. */
+export type PetstoreMiddleware = ((
+  req: IncomingMessage,
+  res: ServerResponse,
+  next: (error?: unknown) => void,
+) => void) & {
+  mock: Mock;
+};
+
+function isUnder(path: string, base: string): boolean {
+  return (
+    path.startsWith(base) && (path.length === base.length || path[base.length] === '/' || path[base.length] === '?')
+  );
+}
+
+/**
+ * The mock as Express/connect middleware: it answers under `/v1` (or the
+ * `basePath` option) and `/__admin`, and calls `next()` for anything else, so
+ * a team mounts it inside its own Express app, Vite dev server
+ * (`server.middlewares.use(...)` in `configureServer`) or webpack-dev-server
+ * (`setupMiddlewares`). Mount it before any body parser: the mock reads the
+ * body bytes itself, so that numbers reach it exactly. A body a parser has
+ * already turned into an object cannot be read exactly again; such a request
+ * gets a `500 body_already_read` Error body saying so.
+ */
+export function petstoreMiddleware(options: MiddlewareOptions = {}): PetstoreMiddleware {
+  const { mock: given, ...mockOptions } = options;
+  const mock = given ?? createNodeMock(mockOptions);
+  const bases = [options.basePath ?? defaultBasePath, adminBasePath];
+  const middleware = (req: ParsedRequest, res: ServerResponse, next: (error?: unknown) => void): void => {
+    const url = req.url ?? '/';
+    if (!bases.some((base) => isUnder(url, base))) {
+      next();
+      return;
+    }
+    const request = toPlainRequest(req, url);
+    const parsed = req.body;
+    if (parsed instanceof Uint8Array) request.body = parsed;
+    else if (typeof parsed === 'string') request.body = new TextEncoder().encode(parsed);
+    else if (parsed !== undefined && req.readableEnded) {
+      request.body = () =>
+        Promise.reject(
+          new HttpError(
+            'body_already_read',
+            'a body parser mounted before petstoreMiddleware has already parsed this body, and parsing it again could change what the client sent; mount petstoreMiddleware before express.json() and the like',
+          ),
+        );
+    }
+    mock.handle(request).then((response) => writeNodeResponse(req, res, response), next);
+  };
+  return Object.assign(middleware, { mock });
+}

@@ -1,0 +1,281 @@
+import type { OpenAPIV3 } from 'openapi-types';
+import { createAdminDocument } from './admin/admin-document.js';
+import { adminHandlers, type AdminContext } from './admin/admin-handlers.js';
+import type { PetHandlerContext } from './handlers/define-handler.js';
+import type { HandlerTable } from './handlers/handler-types.js';
+import { petHandlers } from './handlers/pet-handlers.js';
+import { handleRequest, type Pipeline } from './handle-request.js';
+import { inflateWithWebStreams, type Inflate } from './http/inflate.js';
+import type { PlainRequest, PlainResponse } from './http/plain-http.js';
+import { silentLogger, type MockLogger } from './mock-logger.js';
+import { compileDocument, type CompiledDocument, type CompiledOperation } from './openapi/compile-document.js';
+import { DocumentError } from './openapi/document-error.js';
+import { HttpError } from './errors/http-error.js';
+import type { Latency } from './pipeline/apply-latency.js';
+import { createAuthenticator } from './pipeline/authenticate.js';
+import { deprecationHeaders } from './pipeline/deprecation-headers.js';
+import { ResponseCache } from './pipeline/response-cache.js';
+import { runHandler, type FallbackMocker } from './pipeline/run-handler.js';
+import type { Mount } from './pipeline/select-mount.js';
+import { createSeededRandom } from './random.js';
+import { FixtureError } from './scenarios/fixture.js';
+import { ScenarioCatalogue, type GeneratePets, type ScenarioInfo } from './scenarios/scenario-catalogue.js';
+import { Session, type StoreState } from './sessions/session.js';
+import { resetSession, switchScenario } from './sessions/session-actions.js';
+import { createPetListCheck, schemaFields } from './store/check-pet-list.js';
+import { createRevisionCounter, type PetStore, type Scenario } from './store/pet-store.js';
+import type { RequestJournal } from './journal/request-journal.js';
+
+/** Where the animals API is served by default: the `/v1` every base address of the spec ends with. */
+export const defaultBasePath = '/v1';
+export const adminBasePath = '/__admin';
+/** The default of `maxPets` and `--max-pets`. */
+export const defaultMaxPets = 100_000;
+
+/** A scenario given as an object: its name and its fixture (see fixture.ts). */
+export interface ScenarioSource {
+  name: string;
+  fixture: unknown;
+  /** Names it in messages (a file path); default `scenario '<name>'`. */
+  source?: string;
+}
+
+export interface MockCoreOptions {
+  /** The OpenAPI 3.0 document, as an object. */
+  document: OpenAPIV3.Document;
+  /** Names the document in messages. Default `document`. */
+  documentSource?: string;
+  /** The scenarios the mock knows, by name: fixtures as objects. */
+  fixtures: Readonly<Record<string, unknown>>;
+  /** Names a fixture in messages (e.g. its file). Default `fixture '<name>'`. */
+  fixtureSource?: (name: string) => string;
+  /** The scenario to start from: a name of `fixtures`, or a scenario of its own. Default `default`. */
+  scenario?: string | ScenarioSource;
+  /** Accepted bearer keys. Default `['dev-key']`. */
+  keys?: readonly string[];
+  /** Seed of generated pets and of every random draw (latency). Default 1. */
+  seed?: number;
+  /** Pets in a generated scenario that does not say how many. Default 50. */
+  pets?: number;
+  /** Simulated latency in ms, fixed (`min` = `max`) or a range. Default none. */
+  latency?: Latency;
+  /** The most pets a store holds; a create beyond it answers `507 store_full`. Default 100,000. */
+  maxPets?: number;
+  /** Largest accepted request body, as sent and inflated, in bytes. Default 1 MiB. */
+  bodyLimit?: number;
+  /** How many exchanges a journal keeps. Default 500. */
+  journalSize?: number;
+  /** Where the API is served. Default `/v1`. */
+  basePath?: string;
+  /** Default: silent. */
+  logger?: MockLogger;
+  /** Answers operations without a handler (Prism, in Node). Default: they answer `500 mock_failed`. */
+  fallback?: (compiled: CompiledDocument) => FallbackMocker;
+  /** Undoes Content-Encoding. Default: the Web streams' gzip and deflate. */
+  inflate?: Inflate;
+  /** Makes Faker pets. Default: Faker loaded on demand (a separate chunk in a browser build). */
+  generatePets?: GeneratePets;
+  /**
+   * Pets saved earlier (a state file): restored over the scenario, so that a
+   * reset still goes back to the scenario. Checked like a fixture's pets.
+   */
+  saved?: { pets: unknown; source: string };
+}
+
+/** The in-process face of one session: what the admin API does, as typed calls. */
+export interface SessionApi {
+  readonly store: PetStore;
+  readonly journal: RequestJournal;
+  /** The current scenario's name. */
+  readonly scenario: string;
+  switchScenario(name: string): Promise<StoreState>;
+  reset(): StoreState;
+}
+
+export interface MockCore extends SessionApi {
+  /** Answers one request. Never throws: every problem is an Error body. */
+  handle(request: PlainRequest): Promise<PlainResponse>;
+  /** Resolves once the first scenario is loaded (at once, unless Faker must be loaded first). */
+  readonly ready: Promise<void>;
+  readonly compiled: CompiledDocument;
+  /** Every scenario the mock knows. */
+  scenarios(): ScenarioInfo[];
+}
+
+const defaultGeneratePets: GeneratePets = async (options) =>
+  (await import('./seed/generate-pets.js')).generatePets(options);
+
+function checkHandlers(compiled: CompiledDocument, handlers: HandlerTable<never>): void {
+  for (const operationId of Object.keys(handlers)) {
+    if (!compiled.byId.has(operationId)) {
+      throw new DocumentError(
+        `${compiled.source}: a handler exists for '${operationId}', but no operation has that id`,
+      );
+    }
+  }
+}
+
+function createMount<Context>(options: {
+  basePath: string;
+  compile: () => CompiledDocument;
+  handlers: HandlerTable<Context>;
+  context: (session: Session) => Context;
+  fallback: ((compiled: CompiledDocument) => FallbackMocker) | undefined;
+  admin: boolean;
+}): Mount {
+  let compiled: CompiledDocument | undefined;
+  let operationHeaders: Map<CompiledOperation, Record<string, string>> | undefined;
+  let fallback: FallbackMocker | undefined;
+  const prepare = (): CompiledDocument => {
+    if (compiled) return compiled;
+    const ready = options.compile();
+    checkHandlers(ready, options.handlers as HandlerTable<never>);
+    operationHeaders = new Map(
+      ready.operations.map((operation) => [operation, deprecationHeaders(ready, operation, options.basePath)]),
+    );
+    if (options.fallback && ready.operations.some((operation) => !options.handlers[operation.operationId])) {
+      fallback = options.fallback(ready);
+    }
+    compiled = ready;
+    return ready;
+  };
+  return {
+    basePath: options.basePath,
+    admin: options.admin,
+    cache: new ResponseCache(),
+    get compiled() {
+      return prepare();
+    },
+    get operationHeaders() {
+      prepare();
+      return operationHeaders as Map<CompiledOperation, Record<string, string>>;
+    },
+    middle: ({ operation, request, preference, session }) =>
+      runHandler({
+        operation,
+        request,
+        preference,
+        handlers: options.handlers,
+        context: options.context(session),
+        fallback,
+      }),
+  };
+}
+
+/**
+ * Builds the mock from objects: the document, the fixtures, the options. It
+ * touches no file, network or clock of its own, so the same core runs in
+ * node:http, Express, a Fetch handler, MSW and a browser. Everything is
+ * derived from the document and checked here: a broken document or fixture
+ * throws before any request is answered.
+ */
+export function createMockCore(options: MockCoreOptions): MockCore {
+  const logger = options.logger ?? silentLogger;
+  const compiled = compileDocument(options.document, options.documentSource ?? 'document');
+  const errorSchema = compiled.document.components?.schemas?.Error;
+  if (!errorSchema) throw new DocumentError(`${compiled.source}: components.schemas.Error is required`);
+  const newPetFields = schemaFields(compiled, '/components/schemas/NewPet');
+  const revisions = createRevisionCounter();
+  const catalogue = new ScenarioCatalogue({
+    compiled,
+    revisions,
+    pets: options.pets ?? 50,
+    seed: options.seed ?? 1,
+    generatePets: options.generatePets ?? defaultGeneratePets,
+  });
+  const fixtureSource = options.fixtureSource ?? ((name: string) => `fixture '${name}'`);
+  for (const [name, fixture] of Object.entries(options.fixtures)) catalogue.add(name, fixture, fixtureSource(name));
+  const requested = options.scenario ?? 'default';
+  const scenarioName =
+    typeof requested === 'string'
+      ? requested
+      : catalogue.add(requested.name, requested.fixture, requested.source ?? `scenario '${requested.name}'`);
+  if (!catalogue.has(scenarioName)) {
+    throw new FixtureError(`unknown scenario '${scenarioName}' (known: ${catalogue.names()})`);
+  }
+  const savedPets = options.saved ? createPetListCheck(compiled)(options.saved.pets, options.saved.source) : undefined;
+  const maxPets = options.maxPets ?? defaultMaxPets;
+  const journalSize = options.journalSize ?? 500;
+
+  let defaultSession: Session | undefined;
+  const start = (scenario: Scenario): void => {
+    const session = new Session({
+      name: 'default',
+      scenario,
+      maxPets,
+      revisions,
+      journalSize,
+      latency: options.latency,
+    });
+    if (savedPets) session.store.restore(savedPets);
+    defaultSession = session;
+  };
+  const first = catalogue.load(scenarioName);
+  let pending: Promise<void> | undefined;
+  if (first instanceof Promise) {
+    pending = first.then(start, (error: unknown) => {
+      logger.error({ err: error }, 'the first scenario could not be loaded');
+      throw new HttpError('mock_failed', `scenario '${scenarioName}' could not be loaded: ${(error as Error).message}`);
+    });
+  } else {
+    start(first);
+  }
+  const session = (): Session => {
+    if (!defaultSession) throw new Error('the mock is not ready yet: await mock.ready first');
+    return defaultSession;
+  };
+
+  const basePath = options.basePath ?? defaultBasePath;
+  const api = createMount<PetHandlerContext>({
+    basePath,
+    compile: () => compiled,
+    handlers: petHandlers,
+    context: (current) => ({ store: current.store, newPetFields }),
+    fallback: options.fallback,
+    admin: false,
+  });
+  // The admin API is the kit's own small document: compiled on its first request, not at every start.
+  const admin = createMount<AdminContext>({
+    basePath: adminBasePath,
+    compile: () => compileDocument(createAdminDocument(errorSchema), 'admin API'),
+    handlers: adminHandlers,
+    context: (current) => ({ session: current, scenarios: catalogue }),
+    fallback: undefined,
+    admin: true,
+  });
+
+  const pipeline: Pipeline = {
+    mounts: [api, admin],
+    selectSession: session,
+    authenticate: createAuthenticator(options.keys ?? ['dev-key']),
+    inflate: options.inflate ?? inflateWithWebStreams,
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    random: createSeededRandom(options.seed ?? 1),
+    logger,
+    logRequests: logger.isLevelEnabled?.('info') ?? true,
+    ready: pending,
+  };
+  if (pending)
+    pending.then(
+      () => (pipeline.ready = undefined),
+      () => undefined,
+    );
+
+  return {
+    handle: (request) => handleRequest(pipeline, request),
+    ready: pending ?? Promise.resolve(),
+    compiled,
+    scenarios: () => catalogue.list(),
+    get store() {
+      return session().store;
+    },
+    get journal() {
+      return session().journal;
+    },
+    get scenario() {
+      return session().store.scenarioName;
+    },
+    switchScenario: (name) => switchScenario(session(), catalogue, name),
+    reset: () => resetSession(session()),
+  };
+}

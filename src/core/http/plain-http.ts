@@ -1,0 +1,42 @@
+/**
+ * The request and response every adapter exchanges with the core: plain
+ * objects, no Node or Fetch classes, so that the core runs the same in
+ * node:http, Express, a Fetch handler, MSW and the browser.
+ */
+
+/** Reads the body bytes as sent (Content-Encoding not undone), refusing more than `limit` with `413`. */
+export type BodyReader = (limit: number) => Promise<Uint8Array>;
+
+export interface PlainRequest {
+  /** Upper case, as sent. */
+  method: string;
+  /** The path as sent, still percent-encoded, without the query: `/v1/pets/1`. */
+  path: string;
+  /** The query string without its `?` ('' for none). */
+  query: string;
+  /** Lower-case names; a header sent several times is one value joined with `, `. */
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The body: its bytes, or a reader for them; absent when the request has none. */
+  body?: Uint8Array | BodyReader;
+}
+
+/**
+ * A fault injected on purpose, which an adapter turns into a broken
+ * connection instead of a response (see the faults of the admin API).
+ */
+export type NetworkFault = 'connection_reset' | 'empty_response' | 'malformed_response' | 'timeout';
+
+export interface PlainResponse {
+  status: number;
+  /** Lower-case names. `content-length` is set whenever there is a body. */
+  headers: Record<string, string>;
+  body?: Uint8Array;
+  /** When set, the adapter breaks the connection this way and sends nothing of the rest. */
+  fault?: NetworkFault;
+}
+
+/** One header's value as a single string (a repeated header joined with `, `). */
+export function headerValue(request: PlainRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}

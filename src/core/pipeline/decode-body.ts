@@ -1,0 +1,25 @@
+import { headerValue, type PlainRequest } from '../http/plain-http.js';
+import type { Inflate } from '../http/inflate.js';
+
+/**
+ * Undoes the body's Content-Encoding (`gzip`, `deflate`, ...; a list is
+ * undone from the last to the first), after authentication, so that a client
+ * without a key learns nothing about its body. The limit holds on the
+ * inflated size too.
+ */
+export async function decodeBody(
+  request: PlainRequest,
+  body: Uint8Array | undefined,
+  inflate: Inflate,
+  limit: number,
+): Promise<Uint8Array | undefined> {
+  const header = headerValue(request, 'content-encoding');
+  if (body === undefined || body.length === 0 || header === undefined) return body;
+  const encodings = header
+    .split(',')
+    .map((encoding) => encoding.trim().toLowerCase())
+    .filter((encoding) => encoding !== '' && encoding !== 'identity');
+  let decoded = body;
+  for (const encoding of encodings.reverse()) decoded = await inflate(encoding, decoded, limit);
+  return decoded;
+}

@@ -1,0 +1,66 @@
+import { fromAjvErrors, listDetails } from '../errors/from-ajv-errors.js';
+import type { CompiledDocument } from '../openapi/compile-document.js';
+import { resolveRef } from '../openapi/resolve-ref.js';
+import type { Pet } from '../types/api-types.js';
+
+/** A list of pets that cannot be loaded. Its message names where (`fixture large.yaml`), the pet and the field. */
+export class PetListError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PetListError';
+  }
+}
+
+/** The property names of a schema, through `$ref` and `allOf` (Pet is `allOf: [NewPet, {id}]`). */
+export function schemaFields(compiled: CompiledDocument, pointer: string): string[] {
+  const fields = new Set<string>();
+  const visit = (schema: unknown, at: string): void => {
+    const resolved = resolveRef<Record<string, unknown>>(compiled.document, schema as Record<string, unknown>, at);
+    const { properties, allOf } = resolved.value as { properties?: object; allOf?: unknown[] };
+    for (const name of Object.keys(properties ?? {})) fields.add(name);
+    allOf?.forEach((member, index) => visit(member, `${resolved.pointer}/allOf/${index}`));
+  };
+  visit({ $ref: `#${pointer}` }, pointer);
+  return [...fields];
+}
+
+/**
+ * The one check of a list of pets, wherever it comes from (a fixture, a state
+ * file, a recording): each pet matches the document's `Pet` schema (ids and
+ * categoryIds anywhere in int64, exactly), has no field the schema does not
+ * name (a served pet never has one), and no id is used twice. Returns the
+ * pets; throws `PetListError` naming `where` and the first problems.
+ */
+export function createPetListCheck(compiled: CompiledDocument): (pets: unknown, where: string) => Pet[] {
+  const fields = schemaFields(compiled, '/components/schemas/Pet');
+  const validate = compiled.compileSchema({
+    type: 'array',
+    items: {
+      allOf: [
+        { $ref: 'openapi.json#/components/schemas/Pet' },
+        // Pet does not forbid other properties; a pet the mock serves has exactly the schema's.
+        {
+          type: 'object',
+          properties: Object.fromEntries(fields.map((field) => [field, true])),
+          additionalProperties: false,
+        },
+      ],
+    },
+  });
+  return (pets, where) => {
+    if (!validate(pets)) {
+      const details = fromAjvErrors(validate.errors ?? [], 'field').map((detail) => ({
+        ...detail,
+        field: detail.field === '' || detail.field.startsWith('[') ? `pets${detail.field}` : `pets.${detail.field}`,
+      }));
+      throw new PetListError(`${where}: ${listDetails(details)}`);
+    }
+    const list = pets as Pet[];
+    const seen = new Set<unknown>();
+    for (const [index, pet] of list.entries()) {
+      if (seen.has(pet.id)) throw new PetListError(`${where}: pets[${index}].id repeats id ${pet.id}`);
+      seen.add(pet.id);
+    }
+    return list;
+  };
+}

@@ -1,0 +1,37 @@
+import type { OpenAPIV3 } from 'openapi-types';
+import { createFetchHandler } from './adapters/fetch-adapter.js';
+import { createMockCore, type MockCore, type MockCoreOptions } from './core/create-mock-core.js';
+import { defaultDocument } from './generated/default-document.js';
+import { defaultFixtures } from './generated/default-fixtures.js';
+
+export interface MockOptions extends Partial<Omit<MockCoreOptions, 'document' | 'fixtures'>> {
+  /** The OpenAPI 3.0 document as an object. Default: the kit's openapi.yaml. */
+  document?: OpenAPIV3.Document;
+  /** More scenarios, by name, beside the kit's own (default, empty, large, edge-cases, one-of-each-status). */
+  fixtures?: Readonly<Record<string, unknown>>;
+}
+
+/** The mock in-process: the core, plus a Fetch-standard `fetch`. */
+export interface Mock extends MockCore {
+  /** Answers a Fetch `Request` with a `Response`, without a port (like Hono's `app.fetch`). */
+  fetch(request: Request): Promise<Response>;
+}
+
+/**
+ * Creates the mock in-process, from objects only (no file system), so that it
+ * runs the same in Node and in a browser. Every option has a default: the
+ * kit's document and scenarios, the key `dev-key`, seed 1, 50 generated pets.
+ */
+export function createMock(options: MockOptions = {}): Mock {
+  const core = createMockCore({
+    ...options,
+    document: options.document ?? defaultDocument,
+    documentSource: options.documentSource ?? (options.document ? 'document' : 'openapi.yaml'),
+    fixtures: { ...defaultFixtures, ...options.fixtures },
+    fixtureSource:
+      options.fixtureSource ??
+      ((name) =>
+        name in defaultFixtures && !options.fixtures?.[name] ? `fixtures/${name}.yaml` : `fixture '${name}'`),
+  });
+  return Object.assign(core, { fetch: createFetchHandler(core.handle) });
+}

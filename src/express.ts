@@ -1,0 +1,2 @@
+/** petstore-kit as Express/connect middleware (Express, Vite dev server, webpack-dev-server). */
+export { petstoreMiddleware, type MiddlewareOptions, type PetstoreMiddleware } from './adapters/express-middleware.js';

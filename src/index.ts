@@ -1,0 +1,11 @@
+/**
+ * petstore-kit for Node: the mock in-process (`createMock`, `mock.fetch`),
+ * its node:http adapter and server, and the types of the API.
+ * Express middleware: `petstore-kit/express`; MSW handlers: `petstore-kit/msw`.
+ */
+export { createNodeMock as createMock, type NodeMockOptions as MockOptions } from './node/create-node-mock.js';
+export type { Mock } from './create-mock.js';
+export { createNodeListener } from './node/node-listener.js';
+export { createServer, type ServerLimits } from './node/create-server.js';
+export { StateFile } from './persistence/state-file.js';
+export * from './public-types.js';

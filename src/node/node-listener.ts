@@ -1,0 +1,76 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { PlainRequest, PlainResponse } from '../core/http/plain-http.js';
+import { readNodeBody } from './read-node-body.js';
+
+/** What the adapter needs of a mock: its `handle`. */
+export interface Handles {
+  handle(request: PlainRequest): Promise<PlainResponse>;
+}
+
+/**
+ * A Node request as the core's plain request, straight from `IncomingMessage`
+ * (no Fetch objects on this path: on Node 20 they cost several times the
+ * whole pipeline). `url` is the request's URL, or the part below a mount
+ * point when Express strips one.
+ */
+export function toPlainRequest(req: IncomingMessage, url = req.url ?? '/'): PlainRequest {
+  const query = url.indexOf('?');
+  const request: PlainRequest = {
+    method: req.method ?? 'GET',
+    path: query === -1 ? url : url.slice(0, query),
+    query: query === -1 ? '' : url.slice(query + 1),
+    headers: req.headers,
+  };
+  const length = req.headers['content-length'];
+  if ((length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined) {
+    request.body = readNodeBody(req);
+  }
+  return request;
+}
+
+/**
+ * Breaks the connection the way an injected fault asks: reset before any
+ * byte, closed without a status line, a chunked body cut short, or no answer
+ * at all (the server's own timeouts end that one).
+ */
+function breakConnection(req: IncomingMessage, res: ServerResponse, response: PlainResponse): void {
+  const socket = req.socket;
+  switch (response.fault) {
+    case 'connection_reset':
+      socket.resetAndDestroy();
+      return;
+    case 'empty_response':
+      socket.destroy();
+      return;
+    case 'malformed_response': {
+      const { 'content-length': _dropped, ...headers } = response.headers;
+      res.writeHead(response.status, { ...headers, 'transfer-encoding': 'chunked' });
+      res.flushHeaders();
+      // A chunk that announces more bytes than follow, then the connection closes.
+      socket.write('40\r\n{"truncated":', () => socket.destroy());
+      return;
+    }
+    case 'timeout':
+      return;
+  }
+}
+
+/** Writes the core's plain response to a Node response: one `writeHead`, one `end`. */
+export function writeNodeResponse(req: IncomingMessage, res: ServerResponse, response: PlainResponse): void {
+  if (response.fault) {
+    breakConnection(req, res, response);
+    return;
+  }
+  res.writeHead(response.status, response.headers);
+  res.end(response.body);
+}
+
+/** The node:http adapter: a request listener for `http.createServer` (the CLI's server). */
+export function createNodeListener(mock: Handles) {
+  return function petstoreMock(req: IncomingMessage, res: ServerResponse): void {
+    mock.handle(toPlainRequest(req)).then(
+      (response) => writeNodeResponse(req, res, response),
+      (error: unknown) => res.destroy(error as Error),
+    );
+  };
+}

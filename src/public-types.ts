@@ -1,0 +1,10 @@
+export type { Pet, NewPet, PetStatus, ErrorBody } from './core/types/api-types.js';
+export type { Int64 } from './core/json/exact-json.js';
+export type { PlainRequest, PlainResponse, NetworkFault } from './core/http/plain-http.js';
+export type { ScenarioSource, SessionApi } from './core/create-mock-core.js';
+export type { Fixture } from './core/scenarios/fixture.js';
+export type { ScenarioInfo } from './core/scenarios/scenario-catalogue.js';
+export type { StoreState } from './core/sessions/session.js';
+export type { JournalEntry } from './core/journal/request-journal.js';
+export type { MockLogger } from './core/mock-logger.js';
+export type { Latency } from './core/pipeline/apply-latency.js';
