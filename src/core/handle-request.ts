@@ -97,6 +97,9 @@ export async function handleRequest(pipeline: Pipeline, request: PlainRequest): 
       body,
     });
     response = await mount.middle({ operation, request: valid, preference, session });
+    if (preference.status !== undefined) {
+      response = { ...response, headers: { ...response.headers, 'preference-applied': `code=${preference.status}` } };
+    }
     if (response.cacheKey !== undefined) serialised = mount.cache.get(response.cacheKey);
   } catch (error) {
     response = toErrorResponse(error, pipeline.logger);

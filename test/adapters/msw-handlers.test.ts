@@ -1,0 +1,73 @@
+import { setupServer } from 'msw/node';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createMockHandlers } from '../../src/msw.js';
+
+const base = 'https://api.example.test/v1';
+const handlers = createMockHandlers({ baseUrl: base, keys: ['msw-key'], scenario: 'one-of-each-status' });
+const server = setupServer(...handlers);
+const auth = { Authorization: 'Bearer msw-key' };
+const json = { ...auth, 'Content-Type': 'application/json' };
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeEach(() => handlers.mock.reset());
+afterAll(() => server.close());
+
+describe('createMockHandlers with setupServer', () => {
+  it('lists the scenario’s pets from the mock’s store', async () => {
+    const response = await fetch(`${base}/pets`, { headers: auth });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as Array<{ name: string }>).map((pet) => pet.name)).toEqual([
+      'Bella',
+      'Max',
+      'Luna',
+    ]);
+  });
+
+  it('keeps what a create stores, and reads it back exactly, int64 included', async () => {
+    const created = await fetch(`${base}/pets`, {
+      method: 'POST',
+      headers: json,
+      body: '{"name":"Zoë 🐶","categoryId":9223372036854775807,"status":"pending"}',
+    });
+    expect(created.status).toBe(201);
+    expect(await created.text()).toBe('{"id":4,"name":"Zoë 🐶","categoryId":9223372036854775807,"status":"pending"}');
+    const read = await fetch(`${base}/pets/4`, { headers: auth });
+    expect(await read.text()).toBe('{"id":4,"name":"Zoë 🐶","categoryId":9223372036854775807,"status":"pending"}');
+    expect(handlers.mock.store.size).toBe(4);
+  });
+
+  it('answers 401 with an Error body and WWW-Authenticate without a key', async () => {
+    const response = await fetch(`${base}/pets`);
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toBe('Bearer realm="petstore"');
+    expect(await response.json()).toMatchObject({ code: 'unauthorized', status: 401 });
+  });
+
+  it('answers 400 naming the field for an invalid body, and stores nothing', async () => {
+    const response = await fetch(`${base}/pets`, { method: 'POST', headers: json, body: '{"name":"Rex","categoryId":1.0}' });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      code: 'invalid_body',
+      message: "body field 'categoryId' must be integer (1.0 is written as a decimal)",
+    });
+    expect(handlers.mock.store.size).toBe(3);
+  });
+
+  it('honours Prefer and sends the deprecation headers of getPet', async () => {
+    const response = await fetch(`${base}/pets/1`, { headers: { ...auth, Prefer: 'code=404' } });
+    expect(response.status).toBe(404);
+    expect(response.headers.get('preference-applied')).toBe('code=404');
+    expect(response.headers.get('deprecation')).toBe('@1795305600');
+    expect(response.headers.get('sunset')).toBe('Thu, 05 Dec 2030 00:00:00 GMT');
+  });
+
+  it('serves the admin API beside the API, on the same store', async () => {
+    const switched = await fetch('https://api.example.test/__admin/scenario', {
+      method: 'POST',
+      headers: json,
+      body: '{"name":"empty"}',
+    });
+    expect(await switched.json()).toEqual({ scenario: 'empty', pets: 0 });
+    expect(await (await fetch(`${base}/pets`, { headers: auth })).json()).toEqual([]);
+  });
+});

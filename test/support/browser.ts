@@ -1,0 +1,27 @@
+import { existsSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+
+/** Debian's Chromium; CI installs it (`.ci/run`), and `npx playwright install` cannot work offline. */
+export const chromiumPath = process.env.PETSTORE_CHROMIUM ?? '/usr/bin/chromium';
+
+/** Why the browser tests cannot run here, or undefined when they can. */
+export const noBrowser: string | undefined = existsSync(chromiumPath)
+  ? undefined
+  : `no Chromium at ${chromiumPath} (apt-get install -y chromium, or set PETSTORE_CHROMIUM)`;
+
+/** Headless Chromium with nothing that reaches outside the machine. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+  });
+}
