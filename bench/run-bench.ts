@@ -1,25 +1,30 @@
 /**
- * `npm run bench [-- --quick] [-- --rounds N --seconds S]`: the performance harness.
+ * `npm run bench [-- --quick] [-- --rounds N --seconds S] [-- --baseline DIR]`: the performance harness.
  *
- * Starts, on 127.0.0.1, the mock (default settings but `--log-level warn`), bare
- * Express 5 serving a precomputed array through `res.json` (the baseline), and
- * Prism's static mock (silent) on the same openapi.yaml; measures req/s, p50 and
- * p99 per route with autocannon in alternating rounds, start-up to the first 200
- * and RSS after load; then logging cost, store scale and the contract suite.
- * Prints medians and ratios, and writes bench/results.json, bench/results.md and
- * the README's Performance table.
+ * Starts, on 127.0.0.1, raw node:http answering a precomputed body (the floor),
+ * the mock (default settings but `--log-level warn`), bare Express 5 serving a
+ * precomputed array through `res.json`, and Prism's static mock (silent) on the
+ * same openapi.yaml; with `--baseline DIR`, also the mock built in DIR (an
+ * earlier checkout, `DIR/dist/cli.js`), so that before and after are measured
+ * in the same run. Measures req/s, p50 and p99 per route with wrk (one thread,
+ * 10 connections; autocannon when wrk is missing) in alternating rounds,
+ * start-up to the first 200 and RSS after load; then the in-process entries
+ * (core, mock.fetch, MSW), logging cost, store scale and the contract suite.
+ * Prints medians and ratios, and writes bench/results.json, bench/results.md
+ * and the table in docs/performance.md.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { format } from 'prettier';
 import { packageRoot } from '../src/package-root.js';
 import { generatePets } from '../src/core/seed/generate-pets.js';
-import { PetStore } from '../src/core/store/pet-store.js';
+import { createRevisionCounter, createScenario, PetStore } from '../src/core/store/pet-store.js';
 import type { Pet, PetStatus } from '../src/core/types/api-types.js';
-import { measureLoad, median, type LoadRequest, type LoadResult } from './harness/measure-load.js';
+import { measureInProcess } from './harness/measure-in-process.js';
+import { loadGenerator, measureLoad, median, type LoadRequest, type LoadResult } from './harness/measure-load.js';
 import { startServerProcess, type ServerProcess, type ServerSpec } from './harness/server-process.js';
 
 const { values: flags } = parseArgs({
@@ -27,12 +32,17 @@ const { values: flags } = parseArgs({
     quick: { type: 'boolean', default: false },
     rounds: { type: 'string' },
     seconds: { type: 'string' },
-    'no-readme': { type: 'boolean', default: false },
+    baseline: { type: 'string' },
+    'no-docs': { type: 'boolean', default: false },
   },
 });
 const quick = flags.quick === true;
 const rounds = Number(flags.rounds ?? (quick ? 1 : 3));
 const seconds = Number(flags.seconds ?? (quick ? 2 : 5));
+const baselineCli = flags.baseline === undefined ? undefined : join(resolve(flags.baseline), 'dist', 'cli.js');
+if (baselineCli && !existsSync(baselineCli))
+  throw new Error(`--baseline: ${baselineCli} does not exist (build that checkout first)`);
+const generator = await loadGenerator();
 
 const key = 'dev-key';
 const auth = { Authorization: `Bearer ${key}` };
@@ -41,18 +51,29 @@ const node = process.execPath;
 const mockNodeFlags = ['--max-semi-space-size=64'];
 const mockCli = join(packageRoot, 'dist', 'cli.js');
 
-function mockSpec(extraArgs: string[] = [], name = 'mock'): ServerSpec {
+function mockSpec(extraArgs: string[] = [], name = 'mock', cli = mockCli): ServerSpec {
   return {
     name,
     command: node,
-    args: [...mockNodeFlags, mockCli, '--port', '{port}', '--log-level', 'warn', ...extraArgs],
+    args: [...mockNodeFlags, cli, '--port', '{port}', '--log-level', 'warn', ...extraArgs],
     probe: '/v1/pets?limit=1',
     headers: auth,
   };
 }
 
 const servers: Array<{ spec: ServerSpec; prefix: string }> = [
+  {
+    spec: {
+      name: 'raw',
+      command: node,
+      args: [join(packageRoot, 'bench', 'servers', 'raw-node.mjs'), '{port}'],
+      probe: '/v1/pets',
+      headers: auth,
+    },
+    prefix: '/v1',
+  },
   { spec: mockSpec(), prefix: '/v1' },
+  ...(baselineCli ? [{ spec: mockSpec([], 'before', baselineCli), prefix: '/v1' }] : []),
   {
     spec: {
       name: 'express',
@@ -106,7 +127,7 @@ const routes: Array<{ name: string; request: (prefix: string) => LoadRequest; re
 ];
 
 async function resetMock(server: ServerProcess): Promise<void> {
-  if (server.name !== 'mock') return;
+  if (server.name !== 'mock' && server.name !== 'before') return;
   await fetch(`${server.origin}/__admin/reset`, { method: 'POST', headers: auth });
 }
 
@@ -124,10 +145,10 @@ async function throughput() {
       const server = await startServerProcess(spec);
       try {
         startups.set(spec.name, [...(startups.get(spec.name) ?? []), server.startupMs]);
-        await measureLoad(server.origin, routes[0]!.request(prefix), 1); // warm-up
+        await measureLoad(generator, server.origin, routes[0]!.request(prefix), 1); // warm-up
         for (const route of routes) {
           if (route.resetFirst) await resetMock(server);
-          const result = await measureLoad(server.origin, route.request(prefix), seconds);
+          const result = await measureLoad(generator, server.origin, route.request(prefix), seconds);
           const id = `${spec.name}|${route.name}`;
           samples.set(id, [...(samples.get(id) ?? []), result]);
           process.stdout.write(
@@ -171,8 +192,10 @@ async function loggingCost() {
       spec.args = spec.args.map((arg) => (arg === 'warn' ? level : arg));
       const server = await startServerProcess(spec);
       try {
-        await measureLoad(server.origin, routes[0]!.request('/v1'), 1);
-        results[level]!.push((await measureLoad(server.origin, routes[0]!.request('/v1'), seconds)).requestsPerSecond);
+        await measureLoad(generator, server.origin, routes[0]!.request('/v1'), 1);
+        results[level]!.push(
+          (await measureLoad(generator, server.origin, routes[0]!.request('/v1'), seconds)).requestsPerSecond,
+        );
       } finally {
         await server.stop();
       }
@@ -193,8 +216,9 @@ function storeScale() {
     const seedMs = performance.now() - seedStarted;
     // Make 'sold' rare (1 pet in 1000) and spread over the whole id range: the worst case for filter-then-slice.
     const rare: Pet[] = pets.map((pet, index) => ({ ...pet, status: index % 1000 === 999 ? 'sold' : 'available' }));
-    const store = new PetStore();
-    store.load({ name: `scale-${size}`, pets: rare });
+    const revisions = createRevisionCounter();
+    const store = new PetStore({ revisions });
+    store.load(createScenario(`scale-${size}`, rare, revisions));
     const perCall = (fn: () => unknown): number => {
       const timings: number[] = [];
       for (let sample = 0; sample < 9; sample++) {
@@ -230,8 +254,8 @@ async function httpScale() {
     try {
       const idleRss = server.rssMiB();
       const request: LoadRequest = { method: 'GET', path: '/v1/pets?status=sold&limit=100', headers: auth };
-      await measureLoad(server.origin, request, 1);
-      const result = await measureLoad(server.origin, request, quick ? 2 : seconds);
+      await measureLoad(generator, server.origin, request, 1);
+      const result = await measureLoad(generator, server.origin, request, quick ? 2 : seconds);
       rows.push({ pets, startupMs: server.startupMs, idleRssMiB: idleRss, loadedRssMiB: server.rssMiB(), ...result });
     } finally {
       await server.stop();
@@ -262,24 +286,59 @@ async function contractRun() {
   return { medianMs: median(timings), runs: timings.length };
 }
 
+type Row = { requestsPerSecond: number; p50Ms: number; p99Ms: number };
+
 function markdown(results: Awaited<ReturnType<typeof collect>>): string {
   const lines: string[] = [];
   const { machine, throughput: t } = results;
   lines.push(
-    `Measured ${machine.date} on ${machine.cpus}× ${machine.cpuModel}, Node ${machine.node}; ${machine.rounds} alternating round(s) of ${machine.seconds} s per route, 10 connections, loopback, medians. Reproduce: \`npm run bench\` (\`-- --quick\` for a shorter run).`,
+    `Measured ${machine.date} on ${machine.cpus}× ${machine.cpuModel}, Node ${machine.node}, with ${machine.generator} (1 thread, 10 connections, loopback); ${machine.rounds} alternating round(s) of ${machine.seconds} s per route, medians. Reproduce: \`npm run bench\` (\`-- --quick\` for a shorter run, \`-- --baseline DIR\` to compare with another build).`,
     '',
-    '| Route | mock req/s | p50 / p99 ms | bare Express req/s | Prism req/s | mock / Express | mock / Prism |',
-    '|---|---|---|---|---|---|---|',
+    '| Route | mock req/s | p50 / p99 ms | × raw | × Express | × Prism |',
+    '|---|---|---|---|---|---|',
   );
   for (const row of t.table) {
-    const { mock, express, prism } = row.servers as Record<
-      'mock' | 'express' | 'prism',
-      { requestsPerSecond: number; p50Ms: number; p99Ms: number }
-    >;
+    const server = row.servers as Record<string, Row>;
+    const mock = server.mock as Row;
+    const versus = (name: string) => ratio(mock.requestsPerSecond, server[name]?.requestsPerSecond ?? Number.NaN);
     lines.push(
-      `| \`${row.route}\` | ${fmt(mock.requestsPerSecond)} | ${fmt(mock.p50Ms)} / ${fmt(mock.p99Ms)} | ${fmt(express.requestsPerSecond)} | ${fmt(prism.requestsPerSecond)} | ${ratio(mock.requestsPerSecond, express.requestsPerSecond)} | ${ratio(mock.requestsPerSecond, prism.requestsPerSecond)} |`,
+      `| \`${row.route}\` | ${fmt(mock.requestsPerSecond)} | ${fmt(mock.p50Ms, 2)} / ${fmt(mock.p99Ms, 2)} | ${versus('raw')} | ${versus('express')} | ${versus('prism')} |`,
     );
   }
+  lines.push('', '| Route | raw req/s | Express req/s | Prism req/s |', '|---|---|---|---|');
+  for (const row of t.table) {
+    const server = row.servers as Record<string, Row>;
+    lines.push(
+      `| \`${row.route}\` | ${fmt(server.raw?.requestsPerSecond ?? Number.NaN)} | ${fmt(server.express?.requestsPerSecond ?? Number.NaN)} | ${fmt(server.prism?.requestsPerSecond ?? Number.NaN)} |`,
+    );
+  }
+  if (baselineCli) {
+    lines.push(
+      '',
+      '| Route | before req/s | after req/s | after / before | before × raw | after × raw |',
+      '|---|---|---|---|---|---|',
+    );
+    for (const row of t.table) {
+      const server = row.servers as Record<string, Row>;
+      const [before, after, raw] = [server.before, server.mock, server.raw].map(
+        (r) => r?.requestsPerSecond ?? Number.NaN,
+      ) as [number, number, number];
+      lines.push(
+        `| \`${row.route}\` | ${fmt(before)} | ${fmt(after)} | ${ratio(after, before)} | ${ratio(before, raw)} | ${ratio(after, raw)} |`,
+      );
+    }
+  }
+  lines.push(
+    '',
+    'In-process, µs per request (median; sequential, one at a time):',
+    '',
+    '| Route | core `handle` | `mock.fetch` | MSW `setupServer` |',
+    '|---|---|---|---|',
+    ...results.inProcess.map(
+      (row) =>
+        `| \`${row.route}\` | ${fmt(row.handleMicros, 1)} | ${fmt(row.fetchMicros, 1)} | ${fmt(row.mswMicros, 1)} |`,
+    ),
+  );
   lines.push(
     '',
     '| Server | start-up to first 200 | RSS after load |',
@@ -313,6 +372,8 @@ function markdown(results: Awaited<ReturnType<typeof collect>>): string {
 async function collect() {
   process.stdout.write(`Throughput: ${rounds} round(s) × ${seconds} s per route and server\n`);
   const t = await throughput();
+  process.stdout.write('In-process entries\n');
+  const inProcess = await measureInProcess(quick);
   process.stdout.write('Logging cost\n');
   const logging = await loggingCost();
   process.stdout.write('Store scale (in-process)\n');
@@ -330,8 +391,10 @@ async function collect() {
       rounds,
       seconds,
       quick,
+      generator,
     },
     throughput: t,
+    inProcess,
     logging,
     storeScale: scale,
     httpScale: http,
@@ -344,14 +407,16 @@ const results = await collect();
 const table = await format(markdown(results), { parser: 'markdown', proseWrap: 'preserve' });
 writeFileSync(join(packageRoot, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
 writeFileSync(join(packageRoot, 'bench', 'results.md'), table);
-if (flags['no-readme'] !== true) {
-  const readmePath = join(packageRoot, 'README.md');
-  const readme = readFileSync(readmePath, 'utf8');
+if (flags['no-docs'] !== true) {
+  const docPath = join(packageRoot, 'docs', 'performance.md');
   const start = '<!-- bench:start -->';
   const end = '<!-- bench:end -->';
-  if (readme.includes(start) && readme.includes(end)) {
-    const updated = `${readme.slice(0, readme.indexOf(start) + start.length)}\n\n${table}\n${readme.slice(readme.indexOf(end))}`;
-    writeFileSync(readmePath, updated);
+  const doc = existsSync(docPath) ? readFileSync(docPath, 'utf8') : '';
+  if (doc.includes(start) && doc.includes(end)) {
+    writeFileSync(
+      docPath,
+      `${doc.slice(0, doc.indexOf(start) + start.length)}\n\n${table}\n${doc.slice(doc.indexOf(end))}`,
+    );
   }
 }
 process.stdout.write(`\n${table}`);

@@ -111,13 +111,13 @@ export async function handleRequest(pipeline: Pipeline, request: PlainRequest): 
     if (checked === response && response.cacheKey !== undefined) mount?.cache.remember(response.cacheKey, serialised);
   }
 
-  const headers: Record<string, string> = {
+  serialised.sentHeaders ??= {
     ...serialised.headers,
     ...commonHeaders,
-    'x-request-id': id,
     ...(operation ? mount?.operationHeaders.get(operation) : undefined),
-    ...cors,
   };
+  const headers: Record<string, string> = { ...serialised.sentHeaders, 'x-request-id': id };
+  if (cors) Object.assign(headers, cors);
   if (serialised.status === 401 && headers['www-authenticate'] === undefined)
     headers['www-authenticate'] = bearerChallenge;
   const plain: PlainResponse = { status: serialised.status, headers };

@@ -44,7 +44,11 @@ describe('createMockHandlers with setupServer', () => {
   });
 
   it('answers 400 naming the field for an invalid body, and stores nothing', async () => {
-    const response = await fetch(`${base}/pets`, { method: 'POST', headers: json, body: '{"name":"Rex","categoryId":1.0}' });
+    const response = await fetch(`${base}/pets`, {
+      method: 'POST',
+      headers: json,
+      body: '{"name":"Rex","categoryId":1.0}',
+    });
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({
       code: 'invalid_body',

@@ -29,8 +29,10 @@ async function bundlePage(): Promise<Record<string, ServedFile>> {
       body: readFileSync(join(packageRoot, 'node_modules/msw/lib/mockServiceWorker.js')),
     },
   };
-  for (const file of result.outputFiles) files[file.path.replace(/^\/page/, '')] = { type: 'text/javascript', body: file.contents };
-  if (!Object.keys(files).some((path) => /generate-pets/.test(path))) throw new Error('Faker was not split into a chunk');
+  for (const file of result.outputFiles)
+    files[file.path.replace(/^\/page/, '')] = { type: 'text/javascript', body: file.contents };
+  if (!Object.keys(files).some((path) => /generate-pets/.test(path)))
+    throw new Error('Faker was not split into a chunk');
   return files;
 }
 

@@ -7,7 +7,9 @@ export interface ServedFile {
 }
 
 /** Serves fixed files on an ephemeral port of 127.0.0.1 (404 for anything else); `close()` stops it. */
-export async function serveFiles(files: Record<string, ServedFile>): Promise<{ origin: string; close(): Promise<void> }> {
+export async function serveFiles(
+  files: Record<string, ServedFile>,
+): Promise<{ origin: string; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
     const file = files[(req.url ?? '/').split('?')[0] ?? '/'];
     if (!file) {

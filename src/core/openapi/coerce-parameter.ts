@@ -12,7 +12,7 @@ const numberPattern = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
  * digits of the value: `007` is 7, in a path as in Java's or Go's parsers.
  */
 function exactInteger(text: string): unknown {
-  const digits = text.replace(/^(-?)0+(?=\d)/, '$1');
+  const digits = text.charCodeAt(text[0] === '-' ? 1 : 0) === 48 ? text.replace(/^(-?)0+(?=\d)/, '$1') : text;
   return toInt64(digits) ?? new NumberLiteral(digits);
 }
 

@@ -54,6 +54,8 @@ export interface CompiledOperation {
   pathTemplate: string;
   /** Literal segments, and `{ param }` for templated ones. */
   segments: Array<string | { param: string }>;
+  /** How many segments are literal (a route with more wins over a templated one). */
+  literalSegments: number;
   parameters: CompiledParameter[];
   /** One validator per location, over an object of that location's (already typed) values. */
   parameterValidators: Record<ParameterLocation, ValidateFunction>;
@@ -358,6 +360,7 @@ function compileOperation(input: CompileOperationInput): CompiledOperation {
     method: input.method.toUpperCase(),
     pathTemplate: input.pathTemplate,
     segments,
+    literalSegments: segments.filter((segment) => typeof segment === 'string').length,
     parameters,
     parameterValidators: {
       path: input.compileObjectOf(byLocation.path),

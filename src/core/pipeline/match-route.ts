@@ -23,16 +23,25 @@ function matchSegments(operation: CompiledOperation, segments: readonly string[]
   return params;
 }
 
-/** How many literal segments match: OpenAPI says `/pets/mine` wins over `/pets/{petId}`. */
-function literalCount(operation: CompiledOperation): number {
-  return operation.segments.filter((segment) => typeof segment === 'string').length;
+/** The path's segments, percent-decoded (only where there is something to decode). */
+function splitPath(pathname: string, sentPath: string): string[] {
+  const segments = pathname.split('/');
+  segments.shift();
+  if (!pathname.includes('%')) return segments;
+  try {
+    return segments.map(decodeURIComponent);
+  } catch {
+    throw new HttpError('route_not_found', `the path ${JSON.stringify(sentPath)} is not correctly percent-encoded`);
+  }
 }
 
 /**
  * Finds the operation for a method and a path relative to the base path
  * (`/pets/1` of `/v1/pets/1`). Throws 404 when no path of the document
  * matches, and 405 with `Allow` when the path exists but not with this
- * method. Messages name the path as the client sent it.
+ * method. Where two templates match, the one with more literal segments
+ * wins, as OpenAPI says (`/pets/mine` over `/pets/{petId}`). Messages name
+ * the path as the client sent it.
  */
 export function matchRoute(
   compiled: CompiledDocument,
@@ -40,32 +49,33 @@ export function matchRoute(
   pathname: string,
   sent: { basePath: string; path: string },
 ): RouteMatch {
-  const sentPath = sent.path;
-  let segments: string[];
-  try {
-    segments = pathname.split('/').slice(1).map(decodeURIComponent);
-  } catch {
-    throw new HttpError('route_not_found', `the path ${JSON.stringify(sentPath)} is not correctly percent-encoded`);
-  }
-  const candidates: RouteMatch[] = [];
+  const segments = splitPath(pathname, sent.path);
+  let best = -1;
+  let found: RouteMatch | undefined;
+  let allowed: string[] = [];
   for (const operation of compiled.operations) {
     const pathParams = matchSegments(operation, segments);
-    if (pathParams) candidates.push({ operation, pathParams });
+    if (!pathParams || operation.literalSegments < best) continue;
+    if (operation.literalSegments > best) {
+      best = operation.literalSegments;
+      found = undefined;
+      allowed = [];
+    }
+    allowed.push(operation.method);
+    if (!found && operation.method === method) found = { operation, pathParams };
   }
-  if (candidates.length === 0) {
+  if (best < 0) {
     const known = [...new Set(compiled.operations.map((o) => `${sent.basePath}${o.pathTemplate}`))].join(', ');
-    throw new HttpError('route_not_found', `no operation is at ${method} ${sentPath} (paths: ${known})`);
+    throw new HttpError('route_not_found', `no operation is at ${method} ${sent.path} (paths: ${known})`);
   }
-  const best = Math.max(...candidates.map((c) => literalCount(c.operation)));
-  const sameTemplate = candidates.filter((c) => literalCount(c.operation) === best);
-  const match = sameTemplate.find((c) => c.operation.method === method);
-  if (!match) {
-    const allowed = sameTemplate.map((c) => c.operation.method);
+  if (!found) {
     throw new HttpError(
       'method_not_allowed',
-      `${method} is not allowed on ${sentPath}; allowed: ${allowed.join(', ')}`,
-      { headers: { allow: allowed.join(', ') } },
+      `${method} is not allowed on ${sent.path}; allowed: ${allowed.join(', ')}`,
+      {
+        headers: { allow: allowed.join(', ') },
+      },
     );
   }
-  return match;
+  return found;
 }

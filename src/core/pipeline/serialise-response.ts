@@ -7,6 +7,12 @@ export interface SerialisedResponse {
   /** Lower-case names: the handler's own, plus content-type and content-length when there is a body. */
   headers: Record<string, string>;
   body: Uint8Array | undefined;
+  /**
+   * The headers it is sent with, apart from those of each request (its id,
+   * CORS): set by the pipeline the first time, so that a cached response
+   * does not build them again.
+   */
+  sentHeaders?: Record<string, string>;
 }
 
 const encoder = new TextEncoder();
