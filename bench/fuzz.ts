@@ -10,8 +10,8 @@
  */
 import { parseArgs } from 'node:util';
 import fc from 'fast-check';
-import { createApp } from '../src/core/create-mock.js';
-import { PetStore } from '../src/core/store/pet-store.js';
+import { createNodeMock } from '../src/node/create-node-mock.js';
+import { createNodeListener } from '../src/node/node-listener.js';
 import { startServer } from '../test/support/start-server.js';
 import { createFuzzHarness } from '../test/fuzz/support/create-fuzz-harness.js';
 import { fuzzRequests, type FuzzRequestKind } from '../test/fuzz/support/fuzz-requests.js';
@@ -55,8 +55,9 @@ const timeoutMs = positiveInteger(values['timeout-ms'] as string | undefined, '-
 const key = 'fuzz-key';
 const bodyLimit = 1024 * 1024;
 const scenario = 'one-of-each-status';
-const store = new PetStore();
-const mock = await startServer(createApp({ keys: [key], scenario, bodyLimit, store }));
+const nodeMock = createNodeMock({ keys: [key], scenario, bodyLimit });
+const store = nodeMock.store;
+const mock = await startServer(createNodeListener(nodeMock));
 const harness = createFuzzHarness({ origin: mock.origin, store, key, bodyLimit, timeoutMs, resetEvery: 100, scenario });
 const arbitrary = fuzzRequests({
   key,

@@ -15,8 +15,8 @@
  * heap sizing).
  */
 import { parseArgs } from 'node:util';
-import { createApp } from '../src/core/create-mock.js';
-import { PetStore } from '../src/core/store/pet-store.js';
+import { createNodeMock } from '../src/node/create-node-mock.js';
+import { createNodeListener } from '../src/node/node-listener.js';
 import { createExchangeChecker } from '../test/fuzz/support/create-exchange-checker.js';
 import { createKeepAliveAgent, sendRawRequest } from '../test/fuzz/support/send-raw-request.js';
 import { startServer } from '../test/support/start-server.js';
@@ -58,8 +58,9 @@ const warmUpWindows = Math.ceil((positiveInteger(values['warm-up'], '--warm-up',
 
 const key = 'soak-key';
 const bodyLimit = 1024 * 1024;
-const store = new PetStore();
-const mock = await startServer(createApp({ keys: [key], scenario: 'default', pets: 50, bodyLimit, store }));
+const nodeMock = createNodeMock({ keys: [key], scenario: 'default', pets: 50, bodyLimit });
+const store = nodeMock.store;
+const mock = await startServer(createNodeListener(nodeMock));
 const agent = createKeepAliveAgent(concurrency);
 const checkExchange = createExchangeChecker({ key, bodyLimit });
 

@@ -68,8 +68,11 @@ function main(): void {
   try {
     app = createNodeListener(createNodeMock({ ...toAppOptions(options), logger, ...(stateFile ? { stateFile } : {}) }));
   } catch (error) {
-    const hint = error instanceof StoreFullError ? `; raise --max-pets (now ${options.maxPets})` : '';
-    process.stderr.write(`petstore-mock: cannot start: ${(error as Error).message}${hint}\n`);
+    const reason =
+      error instanceof StoreFullError
+        ? `${error.what} holds ${error.wanted} pets, more than --max-pets allows (${error.maxPets}); raise --max-pets`
+        : (error as Error).message;
+    process.stderr.write(`petstore-mock: cannot start: ${reason}\n`);
     process.exit(1);
   }
   const server = createServer(app);

@@ -9,6 +9,11 @@ export interface MockOptions extends Partial<Omit<MockCoreOptions, 'document' | 
   document?: OpenAPIV3.Document;
   /** More scenarios, by name, beside the kit's own (default, empty, large, edge-cases, one-of-each-status). */
   fixtures?: Readonly<Record<string, unknown>>;
+  /**
+   * Whether the kit's own scenarios are there too. Default true; false with a
+   * document of your own, whose schemas the kit's pets may not fit.
+   */
+  kitFixtures?: boolean;
 }
 
 /** The mock in-process: the core, plus a Fetch-standard `fetch`. */
@@ -27,7 +32,7 @@ export function createMock(options: MockOptions = {}): Mock {
     ...options,
     document: options.document ?? defaultDocument,
     documentSource: options.documentSource ?? (options.document ? 'document' : 'openapi.yaml'),
-    fixtures: { ...defaultFixtures, ...options.fixtures },
+    fixtures: { ...(options.kitFixtures === false ? {} : defaultFixtures), ...options.fixtures },
     fixtureSource:
       options.fixtureSource ??
       ((name) =>

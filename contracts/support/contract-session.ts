@@ -11,7 +11,11 @@ import {
 } from '../../src/contract/http-client.js';
 import { createRedactor } from '../../src/contract/redact.js';
 import { judgeReceivedResponse } from '../../src/core/rules/response-rules.js';
-import { type CompiledDocument, type CompiledOperation, compileDocument } from '../../src/core/openapi/compile-document.js';
+import {
+  type CompiledDocument,
+  type CompiledOperation,
+  compileDocument,
+} from '../../src/core/openapi/compile-document.js';
 import { loadDocument } from '../../src/node/load-document.js';
 import { defaultDocumentPath } from '../../src/package-root.js';
 

@@ -207,7 +207,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
       journalSize,
       latency: options.latency,
     });
-    if (savedPets) session.store.restore(savedPets);
+    if (savedPets && options.saved) session.store.restore(savedPets, `the pets saved in ${options.saved.source}`);
     defaultSession = session;
   };
   const first = catalogue.load(scenarioName);

@@ -124,8 +124,9 @@ export async function handleRequest(pipeline: Pipeline, request: PlainRequest): 
   if (serialised.body) plain.body = serialised.body;
 
   const durationMs = performance.now() - started;
-  if (session)
+  if (session && journals(request, mount, operation)) {
     record(session.journal, request, plain, { id, startedAt, durationMs, body, admin: mount?.admin === true });
+  }
   if (pipeline.logRequests) {
     pipeline.logger.info(
       {
@@ -143,14 +144,24 @@ function fullPath(request: PlainRequest): string {
   return request.query === '' ? request.path : `${request.path}?${request.query}`;
 }
 
-/** Keeps the exchange in the session's journal: every API call, and every admin call that is not a read. */
+/**
+ * Whether an exchange goes into the journal: every call of the API, and the
+ * admin calls that change something (not reads, and not an operation marked
+ * `x-petstore-journal: false`, such as emptying the journal itself).
+ */
+function journals(request: PlainRequest, mount: Mount | undefined, operation: CompiledOperation | undefined): boolean {
+  if (!mount?.admin) return true;
+  if (request.method === 'GET') return false;
+  return (operation?.definition as Record<string, unknown> | undefined)?.['x-petstore-journal'] !== false;
+}
+
+/** Keeps the exchange in the session's journal. */
 function record(
   journal: RequestJournal,
   request: PlainRequest,
   response: PlainResponse,
   facts: { id: string; startedAt: number; durationMs: number; body: Uint8Array | undefined; admin: boolean },
 ): void {
-  if (facts.admin && request.method === 'GET') return;
   journal.record({
     id: facts.id,
     startedAt: facts.startedAt,

@@ -15,7 +15,7 @@ import { isScenarioPath, readFixtureFile, readFixturesDir } from './read-fixture
 export interface NodeMockOptions extends Omit<MockOptions, 'document' | 'scenario'> {
   /** The OpenAPI 3.0 document: a file path (YAML or JSON) or an object. Default: the kit's openapi.yaml. */
   document?: string | OpenAPIV3.Document;
-  /** A folder of fixture files whose scenarios are added to the kit's own (a file may replace one of them by name). */
+  /** A folder of fixture files whose scenarios replace the kit's own. Default: the kit's scenarios. */
   fixturesDir?: string;
   /** A scenario name, a fixture file path (`./my.yaml`), or a scenario object. Default `default`. */
   scenario?: string | ScenarioSource;
@@ -44,7 +44,11 @@ export function createNodeMock(options: NodeMockOptions = {}): Mock {
     const requestedName = typeof chosen === 'object' ? chosen.name : (chosen ?? 'default');
     if (saved.scenario !== requestedName) {
       // The state file wins: it was saved after an admin switch, or by an earlier run, and holds the user's pets.
-      const known = { ...defaultFixtures, ...read?.fixtures, ...rest.fixtures };
+      const known = {
+        ...(read || rest.kitFixtures === false ? {} : defaultFixtures),
+        ...read?.fixtures,
+        ...rest.fixtures,
+      };
       if (!(saved.scenario in known)) {
         throw new StateFileError(
           `${stateFile?.path}: was saved with scenario '${saved.scenario}', which is not known now (known: ${Object.keys(known).join(', ')}); pass its file with --scenario, or move the state file away to start from '${requestedName}'`,
@@ -69,6 +73,7 @@ export function createNodeMock(options: NodeMockOptions = {}): Mock {
       ...(read
         ? {
             fixtures: { ...read.fixtures, ...rest.fixtures },
+            kitFixtures: false,
             fixtureSource: (name: string) => read.sources[name] ?? `fixture '${name}'`,
           }
         : {}),

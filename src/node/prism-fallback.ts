@@ -70,6 +70,12 @@ export function createPrismFallback(document: OpenAPIV3.Document, logger: MockLo
       throw new HttpError('mock_failed', `Prism could not mock ${operation.operationId}: ${outcome.left.message}`);
     }
     const { statusCode, body } = outcome.right.output;
-    return { status: statusCode, body };
+    // Prism makes every integer 0; an Error body it makes up must still say its own status, as every Error body does.
+    const isErrorBody =
+      statusCode >= 400 &&
+      typeof body === 'object' &&
+      body !== null &&
+      typeof (body as { status?: unknown }).status === 'number';
+    return { status: statusCode, body: isErrorBody ? { ...(body as object), status: statusCode } : body };
   };
 }

@@ -82,7 +82,7 @@ describe('petstore-mock', () => {
     const cli = startCli(['--port', '0', '--scenario', 'large', '--max-pets', '100']);
     expect(await cli.exited).toBe(1);
     expect(cli.stderr()).toBe(
-      "petstore-mock: cannot start: scenario 'large' holds 250 pets, more than the store's maximum of 100; raise --max-pets (now 100)\n",
+      "petstore-mock: cannot start: scenario 'large' holds 250 pets, more than --max-pets allows (100); raise --max-pets\n",
     );
   });
 

@@ -6,6 +6,8 @@ import { compileDocument } from '../../src/core/openapi/compile-document.js';
 import { loadDocument } from '../../src/node/load-document.js';
 import { defaultDocumentPath } from '../../src/package-root.js';
 import { StateFile } from '../../src/persistence/state-file.js';
+import type { Int64 } from '../../src/core/json/exact-json.js';
+import { createPetListCheck } from '../../src/core/store/check-pet-list.js';
 import type { Pet } from '../../src/core/types/api-types.js';
 import { killRunningClis, startCli, waitForBanner, type Cli } from './start-cli.js';
 
@@ -61,10 +63,10 @@ function writeHeavyLoad(baseUrl: string, tag: string, workers = 8) {
 }
 
 /** The state file, read and validated exactly as a starting mock does (throws if it is not valid). */
-function readState(path: string): Map<number, Pet> {
-  const state = new StateFile(path).read(compiled, ['name', 'categoryId', 'status']);
+function readState(path: string): Map<Int64, Pet> {
+  const state = new StateFile(path).read();
   if (!state) throw new Error(`${path} does not exist`);
-  return new Map(state.pets.map((pet) => [pet.id, pet]));
+  return new Map(createPetListCheck(compiled)(state.pets, path).map((pet) => [pet.id, pet]));
 }
 
 describe('petstore-mock --state-file', () => {
@@ -85,7 +87,7 @@ describe('petstore-mock --state-file', () => {
   };
 
   it('keeps every create acknowledged more than debounce + margin before a SIGKILL, in a valid file, over three crashes', async () => {
-    const mustSurvive = new Map<number, Pet>();
+    const mustSurvive = new Map<Int64, Pet>();
     for (let round = 0; round < 3; round++) {
       const { cli, baseUrl } = await start(['--pets', '5000']);
       if (round > 0) expect(cli.stdout()).toMatch(/State {6}\S+state\.json \(\d+ pets restored\)/);
@@ -155,7 +157,7 @@ describe('petstore-mock --state-file', () => {
     [
       'schema-invalid',
       '{"format":"petstore-kit-state","version":1,"scenario":"default","pets":[{"id":1,"name":"A","categoryId":1,"status":"lost"}]}',
-      "state file field 'pets[0].status' must be one of: available, pending, sold",
+      "field 'pets[0].status' must be one of: available, pending, sold; it is left untouched",
     ],
   ])(
     'refuses to start on a %s file with one line naming it, and leaves its bytes alone',

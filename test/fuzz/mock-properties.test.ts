@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/core/create-mock.js';
-import { PetStore } from '../../src/core/store/pet-store.js';
+import { createNodeMock } from '../../src/node/create-node-mock.js';
+import { createNodeListener } from '../../src/node/node-listener.js';
 import { startServer, type RunningServer } from '../support/start-server.js';
 import { brokenMocks } from './support/broken-mocks.js';
 import { capturePrototypes } from './support/capture-prototypes.js';
@@ -24,16 +24,16 @@ const runs: Record<Exclude<FuzzRequestKind, 'mixed'>, number> & { mixed: number 
 };
 
 describe(`the mock under 10,000 generated requests (fast-check seed ${seed})`, () => {
-  const store = new PetStore();
+  const nodeMock = createNodeMock({ keys: [key], scenario, bodyLimit });
   let mock: RunningServer;
   let harness: FuzzHarness;
   const generators = fuzzRequests({ key, bodyLimit, scenarios });
 
   beforeAll(async () => {
-    mock = await startServer(createApp({ keys: [key], scenario, bodyLimit, store }));
+    mock = await startServer(createNodeListener(nodeMock));
     harness = createFuzzHarness({
       origin: mock.origin,
-      store,
+      store: nodeMock.store,
       key,
       bodyLimit,
       timeoutMs: 10_000,
@@ -83,7 +83,7 @@ describe(`the fuzz properties, run against a mock with one protection removed (s
 
   it.each(cases)('fail when the mock %s (%s requests)', async (name, kind, expected) => {
     const prototypes = capturePrototypes();
-    const broken = brokenMocks[name]({ keys: [key], scenario, bodyLimit, store: new PetStore() });
+    const broken = brokenMocks[name]({ keys: [key], scenario, bodyLimit });
     const server = await startServer(broken.app);
     const harness = createFuzzHarness({
       origin: server.origin,

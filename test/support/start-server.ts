@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RequestListener } from 'node:http';
+import type { Mock } from '../../src/create-mock.js';
 import { createNodeMock, type NodeMockOptions } from '../../src/node/create-node-mock.js';
 import { createServer, type ServerLimits } from '../../src/node/create-server.js';
 import { createNodeListener } from '../../src/node/node-listener.js';
@@ -46,6 +47,34 @@ export async function startMock(options: NodeMockOptions = {}): Promise<RunningS
   return startServer(createNodeListener(createNodeMock({ keys: ['test-key'], ...options })));
 }
 
+/** In-process mocks by the origin of their made-up base URL: `request()` sends to them through `mock.fetch`. */
+const inProcess = new Map<string, Mock>();
+let inProcessCount = 0;
+
+export interface InProcessMock extends Omit<RunningServer, 'server'> {
+  mock: Mock;
+}
+
+/**
+ * The mock with test defaults (key `test-key`, the default scenario, seed 1),
+ * in-process: no port. Its `baseUrl` is made up (`http://mock-N.test/v1`), and
+ * `request()` answers it through `mock.fetch`, so a behaviour test reads the
+ * same whether it goes over a socket or not.
+ */
+export function inProcessMock(options: NodeMockOptions = {}): InProcessMock {
+  const mock = createNodeMock({ keys: ['test-key'], ...options });
+  const origin = `http://mock-${++inProcessCount}.test`;
+  inProcess.set(origin, mock);
+  return {
+    mock,
+    origin,
+    baseUrl: `${origin}/v1`,
+    close: async () => {
+      inProcess.delete(origin);
+    },
+  };
+}
+
 export const auth = { Authorization: 'Bearer test-key' };
 export const jsonAuth = { ...auth, 'Content-Type': 'application/json' };
 
@@ -56,9 +85,18 @@ export interface JsonResponse<T = unknown> {
   body: T;
 }
 
-/** fetch, with the body read as text and parsed as JSON when it is JSON. */
+/** fetch, or `mock.fetch` for an in-process mock's URL. */
+export function fetchAny(url: string, init: RequestInit = {}): Promise<Response> {
+  const mock = inProcess.get(new URL(url).origin);
+  return mock ? mock.fetch(new Request(url, init)) : fetch(url, init);
+}
+
+/**
+ * fetch (or `mock.fetch` for an in-process mock's URL), with the body read as
+ * text and parsed as JSON when it is JSON.
+ */
 export async function request<T = unknown>(url: string, init: RequestInit = {}): Promise<JsonResponse<T>> {
-  const response = await fetch(url, init);
+  const response = await fetchAny(url, init);
   const text = await response.text();
   let body: unknown = undefined;
   if ((response.headers.get('content-type') ?? '').includes('json') && text !== '') body = JSON.parse(text);

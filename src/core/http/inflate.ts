@@ -22,7 +22,7 @@ const webFormats: Record<string, 'gzip' | 'deflate'> = {
 export const inflateWithWebStreams: Inflate = async (encoding, bytes, limit) => {
   const format = webFormats[encoding];
   if (!format) throw unsupportedEncoding(encoding, Object.keys(webFormats));
-  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream(format));
+  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream(format));
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;

@@ -49,9 +49,15 @@ export interface JudgeOptions {
   allowUndocumentedStatus?: boolean;
 }
 
-function excerpt(text: string, max = 60): string {
+/** The start of a text on one line. */
+function flatten(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return JSON.stringify(flat.length > max ? `${flat.slice(0, max)}…` : flat);
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
+/** The start of a body that is not JSON, quoted, so that any character in it reads plainly. */
+function excerpt(text: string, max = 60): string {
+  return JSON.stringify(flatten(text, max));
 }
 
 /**
@@ -174,5 +180,12 @@ export function judgeReceivedResponse(
       body: undefined,
     };
   }
-  return { violations: judgeResponseValue(compiled, operation, response.status, mediaType, body, options), body };
+  // A body that breaks the schema is shown (its start), so that whoever reads the report sees what came back.
+  const violations = judgeResponseValue(compiled, operation, response.status, mediaType, body, options).map(
+    (violation) =>
+      violation.rule === 'schema' || violation.rule === 'error-status'
+        ? { ...violation, message: `${violation.message} (body: ${flatten(response.text, 120)})` }
+        : violation,
+  );
+  return { violations, body };
 }

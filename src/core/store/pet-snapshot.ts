@@ -38,14 +38,15 @@ export function insertPet(snapshot: PetSnapshot, pet: Pet): void {
 
 /**
  * Indexes pets that were checked (see check-pet-list.ts): sorted by id,
- * each frozen. Throws on an id used twice.
+ * each frozen (a copy, so a later change to the objects given cannot reach
+ * the store). Throws on an id used twice, naming `what` holds them.
  */
-export function buildSnapshot(pets: readonly Pet[]): PetSnapshot {
+export function buildSnapshot(pets: readonly Pet[], what: string): PetSnapshot {
   const sorted = [...pets].sort((a, b) => compareInt64(a.id, b.id));
   const snapshot = emptySnapshot();
   for (let index = 0; index < sorted.length; index++) {
     const pet = sorted[index] as Pet;
-    if (index > 0 && sorted[index - 1]?.id === pet.id) throw new Error(`two pets have id ${pet.id}`);
+    if (index > 0 && sorted[index - 1]?.id === pet.id) throw new Error(`${what} has two pets with id ${pet.id}`);
     insertPet(snapshot, Object.isFrozen(pet) ? pet : Object.freeze({ ...pet }));
   }
   return snapshot;

@@ -37,11 +37,12 @@ export class StoreFullError extends HttpError {
   constructor(
     readonly maxPets: number,
     readonly wanted: number,
-    what: string,
+    /** What would not fit: `a new pet`, `scenario 'large'`, `the pets saved in FILE`. */
+    readonly what: string,
   ) {
     super(
       'store_full',
-      `${what} would make the store hold ${wanted} pets, more than its maximum of ${maxPets} (--max-pets); nothing was changed and nothing is evicted`,
+      `${what} would make the store hold ${wanted} pets, more than its maximum of ${maxPets} (--max-pets); nothing was changed and nothing is evicted (a reset takes the store back to its scenario)`,
     );
   }
 }
@@ -67,7 +68,7 @@ export interface PetStoreOptions {
 
 /** Builds a scenario from checked pets (see check-pet-list.ts). */
 export function createScenario(name: string, pets: readonly Pet[], revisions: RevisionCounter): Scenario {
-  return { name, snapshot: buildSnapshot(pets), revision: revisions.next() };
+  return { name, snapshot: buildSnapshot(pets, `scenario '${name}'`), revision: revisions.next() };
 }
 
 /**
@@ -116,9 +117,9 @@ export class PetStore {
    * while keeping the scenario, so that `reset()` still goes back to it. All
    * or nothing: too many pets or an id used twice throws and changes nothing.
    */
-  restore(pets: readonly Pet[]): void {
-    this.#checkFits(pets.length, 'restoring the saved pets');
-    this.#data = buildSnapshot(pets);
+  restore(pets: readonly Pet[], what = 'the restored pets'): void {
+    this.#checkFits(pets.length, what);
+    this.#data = buildSnapshot(pets, what);
     this.#owned = true;
     this.#revision = this.#revisions.next();
     this.#changed('restore');

@@ -22,9 +22,12 @@ export const catalogue: Record<Exclude<Breakage, 'no-deprecation-headers'>, Cata
     message: /auth skipped for invalid input: createPet without a key and with malformed JSON body answered 400/,
     dreddFails: false,
   },
-  'malformed-401-body': { message: /→ 401: error body is not a valid Error/, dreddFails: true },
+  'malformed-401-body': {
+    message: /→ 401: the 401 body does not match the documented schema: response field 'code' is required/,
+    dreddFails: true,
+  },
   'error-status-mismatch': {
-    message: /Error\.status mismatch: the body says 400 but the HTTP status is 404/,
+    message: /the Error body says status 400 but the HTTP status is 404/,
     dreddFails: true,
   },
   'html-404': { message: /→ 404: Content-Type is 'text\/html', not JSON/, dreddFails: true },
@@ -39,7 +42,7 @@ export const catalogue: Record<Exclude<Breakage, 'no-deprecation-headers'>, Cata
     dreddFails: false,
   },
   'invalid-pet-in-list': {
-    message: /body does not match the documented schema for 200: response field '\[0\]\.categoryId' must be integer/,
+    message: /the 200 body does not match the documented schema: response field '\[0\]\.categoryId' must be integer/,
     dreddFails: true,
   },
   'duplicate-ids': { message: /duplicate ids: the default page listed ids 1 more than once/, dreddFails: false },
@@ -57,6 +60,9 @@ export const catalogue: Record<Exclude<Breakage, 'no-deprecation-headers'>, Cata
   'lenient-types': { message: /invalid body accepted: .*'categoryId' as a numeric string → 201/, dreddFails: false },
   'malformed-json-500': { message: /malformed JSON accepted: createPet answered 500, expected 400/, dreddFails: false },
   'unknown-id-200': { message: /200 for unknown ids: getPet answered 200 for every id tried/, dreddFails: true },
-  'unknown-id-410': { message: /undocumented status 410 for getPet \(documented: 200, 401, 404\)/, dreddFails: true },
+  'unknown-id-410': {
+    message: /status 410 is not documented for getPet \(documented: 200, 401, 404\)/,
+    dreddFails: true,
+  },
   'get-wrong-pet': { message: /wrong pet: getPet \d+ differs from the listed pet/, dreddFails: false },
 };

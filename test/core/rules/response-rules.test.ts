@@ -105,7 +105,8 @@ describe('judgeReceivedResponse', () => {
     expect(result.violations).toMatchObject([
       {
         rule: 'schema',
-        message: "the 200 body does not match the documented schema: response field 'categoryId' must be integer",
+        message:
+          'the 200 body does not match the documented schema: response field \'categoryId\' must be integer (body: {"id":3,"name":"Luna","categoryId":"1"})',
       },
     ]);
   });
@@ -123,7 +124,11 @@ describe('judgeReceivedResponse', () => {
 
   it('reports an Error whose status differs from the HTTP status', () => {
     expect(received(404, '{"code":"x","message":"y","status":400}').violations).toEqual([
-      { rule: 'error-status', message: 'the Error body says status 400 but the HTTP status is 404' },
+      {
+        rule: 'error-status',
+        message:
+          'the Error body says status 400 but the HTTP status is 404 (body: {"code":"x","message":"y","status":400})',
+      },
     ]);
   });
 

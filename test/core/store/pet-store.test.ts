@@ -1,0 +1,385 @@
+import { describe, expect, it } from 'vitest';
+import type { Int64 } from '../../../src/core/json/exact-json.js';
+import {
+  createRevisionCounter,
+  createScenario,
+  IdSpaceExhaustedError,
+  PetStore,
+  StoreFullError,
+  type Scenario,
+} from '../../../src/core/store/pet-store.js';
+import type { NewPet, Pet } from '../../../src/core/types/api-types.js';
+
+const bella: Pet = { id: 1, name: 'Bella', categoryId: 1, status: 'available' };
+const max: Pet = { id: 2, name: 'Max', categoryId: 2, status: 'pending' };
+const luna: Pet = { id: 3, name: 'Luna', categoryId: 1, status: 'sold' };
+const rex: Pet = { id: 4, name: 'Rex', categoryId: 3, status: 'available' };
+const shadow: Pet = { id: 5, name: 'Shadow', categoryId: 2 };
+
+const revisions = createRevisionCounter();
+const scenarioOf = (name: string, pets: Pet[]): Scenario => createScenario(name, pets, revisions);
+
+function storeWith(pets: Pet[], name = 'test'): PetStore {
+  const store = new PetStore({ revisions });
+  store.load(scenarioOf(name, pets));
+  return store;
+}
+
+const ids = (pets: readonly Pet[]): Int64[] => pets.map((pet) => pet.id);
+
+describe('PetStore', () => {
+  describe('before anything is loaded', () => {
+    it('is empty, under the scenario name "empty", and gives the first new pet id 1', () => {
+      const store = new PetStore();
+      expect(store.size).toBe(0);
+      expect(store.scenarioName).toBe('empty');
+      expect(store.all()).toEqual([]);
+      expect(store.list({ limit: 100 })).toEqual([]);
+      expect(store.create({ name: 'First', categoryId: 1 }).id).toBe(1);
+    });
+  });
+
+  describe('load', () => {
+    it('replaces the whole content with the scenario and remembers its name', () => {
+      const store = storeWith([bella, max], 'first');
+      store.create({ name: 'Extra', categoryId: 1 });
+      store.load(scenarioOf('second', [luna]));
+      expect(store.scenarioName).toBe('second');
+      expect(ids(store.all())).toEqual([3]);
+      expect(store.get(1)).toBeUndefined();
+    });
+
+    it('keeps the pets in ascending id order whatever order the scenario lists them in', () => {
+      const store = storeWith([rex, bella, shadow, max, luna]);
+      expect(ids(store.all())).toEqual([1, 2, 3, 4, 5]);
+      expect(ids(store.list({ limit: 100 }))).toEqual([1, 2, 3, 4, 5]);
+    });
+
+    it('refuses a scenario with two pets under the same id, naming the scenario and the id', () => {
+      expect(() => scenarioOf('twins', [bella, { ...max, id: 1 }])).toThrow("scenario 'twins' has two pets with id 1");
+    });
+
+    it('keeps its pets and its scenario when restoring pets with a repeated id fails', () => {
+      const store = storeWith([bella]);
+      expect(() => store.restore([max, { ...max }])).toThrow('the restored pets has two pets with id 2');
+      expect(ids(store.all())).toEqual([bella.id]);
+      store.reset();
+      expect(ids(store.all())).toEqual([bella.id]);
+    });
+
+    it('does not let a later change to the scenario objects reach the stored pets', () => {
+      const mutable: Pet = { id: 7, name: 'Original', categoryId: 1 };
+      const store = storeWith([mutable]);
+      mutable.name = 'Changed';
+      expect(store.get(7)?.name).toBe('Original');
+    });
+  });
+
+  describe('reset', () => {
+    it('goes back to the scenario pets, forgetting every pet created since', () => {
+      const store = storeWith([bella, max]);
+      store.create({ name: 'Extra', categoryId: 1, status: 'sold' });
+      expect(store.size).toBe(3);
+      store.reset();
+      expect(ids(store.all())).toEqual([1, 2]);
+      expect(store.get(3)).toBeUndefined();
+      expect(ids(store.list({ limit: 10, status: 'sold' }))).toEqual([]);
+    });
+
+    it('hands out ids again from one above the highest scenario id', () => {
+      const store = storeWith([bella, max]);
+      store.create({ name: 'A', categoryId: 1 });
+      store.create({ name: 'B', categoryId: 1 });
+      store.reset();
+      expect(store.create({ name: 'C', categoryId: 1 }).id).toBe(3);
+    });
+  });
+
+  describe('list', () => {
+    it('returns at most `limit` pets, the lowest ids first', () => {
+      const store = storeWith([luna, bella, rex, max, shadow]);
+      expect(ids(store.list({ limit: 2 }))).toEqual([1, 2]);
+      expect(ids(store.list({ limit: 5 }))).toEqual([1, 2, 3, 4, 5]);
+      expect(ids(store.list({ limit: 50 }))).toEqual([1, 2, 3, 4, 5]);
+    });
+
+    it('returns nothing for a limit of 0', () => {
+      expect(storeWith([bella, max]).list({ limit: 0 })).toEqual([]);
+    });
+
+    it('returns only the pets with the requested status, still in ascending id order', () => {
+      const store = storeWith([rex, luna, bella, max, shadow]);
+      expect(ids(store.list({ limit: 10, status: 'available' }))).toEqual([1, 4]);
+      expect(ids(store.list({ limit: 10, status: 'pending' }))).toEqual([2]);
+      expect(ids(store.list({ limit: 10, status: 'sold' }))).toEqual([3]);
+    });
+
+    it('applies the limit after the status filter', () => {
+      const store = storeWith([bella, max, rex, { id: 6, name: 'Coco', categoryId: 1, status: 'available' }]);
+      expect(ids(store.list({ limit: 2, status: 'available' }))).toEqual([1, 4]);
+    });
+
+    it('returns an empty list for a status no pet has', () => {
+      expect(storeWith([bella, max]).list({ limit: 10, status: 'sold' })).toEqual([]);
+    });
+
+    it('includes pets without a status in the unfiltered list only', () => {
+      const store = storeWith([bella, shadow]);
+      expect(ids(store.list({ limit: 10 }))).toEqual([1, 5]);
+      for (const status of ['available', 'pending', 'sold'] as const) {
+        expect(ids(store.list({ limit: 10, status }))).not.toContain(5);
+      }
+    });
+
+    it('files a created pet under its status', () => {
+      const store = storeWith([bella]);
+      const created = store.create({ name: 'New', categoryId: 2, status: 'available' });
+      expect(ids(store.list({ limit: 10, status: 'available' }))).toEqual([1, created.id]);
+    });
+
+    it('returns a new array each time, so changing it leaves the store alone', () => {
+      const store = storeWith([bella, max]);
+      const page = store.list({ limit: 10 });
+      page.pop();
+      const filtered = store.list({ limit: 10, status: 'available' });
+      filtered.length = 0;
+      expect(ids(store.list({ limit: 10 }))).toEqual([1, 2]);
+      expect(ids(store.list({ limit: 10, status: 'available' }))).toEqual([1]);
+    });
+  });
+
+  describe('get', () => {
+    it('finds a pet by its id', () => {
+      expect(storeWith([bella, max]).get(2)).toEqual(max);
+    });
+
+    it('returns undefined for an id no pet has', () => {
+      const store = storeWith([bella, max]);
+      expect(store.get(3)).toBeUndefined();
+      expect(store.get(0)).toBeUndefined();
+      expect(store.get(-1)).toBeUndefined();
+    });
+  });
+
+  describe('create', () => {
+    it('gives the new pet the next id after the highest so far, not after the count', () => {
+      const store = storeWith([bella, { ...rex, id: 10 }]);
+      expect(store.size).toBe(2);
+      expect(store.create({ name: 'A', categoryId: 1 }).id).toBe(11);
+      expect(store.create({ name: 'B', categoryId: 1 }).id).toBe(12);
+    });
+
+    it('stores the fields it was given and returns the stored pet', () => {
+      const store = storeWith([bella]);
+      const created = store.create({ name: 'Nala', categoryId: 4, status: 'pending' });
+      expect(created).toEqual({ id: 2, name: 'Nala', categoryId: 4, status: 'pending' });
+      expect(store.get(2)).toBe(created);
+      expect(store.size).toBe(2);
+      expect(ids(store.all())).toEqual([1, 2]);
+    });
+
+    it('leaves out a status the client did not send', () => {
+      const created = new PetStore().create({ name: 'Nameless', categoryId: 1 });
+      expect(created).not.toHaveProperty('status');
+    });
+
+    it('ignores an id the client put in the new pet', () => {
+      const store = storeWith([bella, max]);
+      const sneaky = { id: 1, name: 'Impostor', categoryId: 1 } as NewPet & { id: number };
+      const created = store.create(sneaky);
+      expect(created.id).toBe(3);
+      expect(store.get(1)).toEqual(bella);
+      expect(store.get(3)?.name).toBe('Impostor');
+    });
+
+    it('does not keep a reference to the object it was given', () => {
+      const store = new PetStore();
+      const input: NewPet = { name: 'Before', categoryId: 1 };
+      store.create(input);
+      input.name = 'After';
+      expect(store.get(1)?.name).toBe('Before');
+    });
+
+    it('goes on past 2^53-1 with exact bigint ids once the store holds one that large', () => {
+      const store = storeWith([{ id: Number.MAX_SAFE_INTEGER - 1, name: 'Nearly', categoryId: 1 }]);
+      expect(store.create({ name: 'Last safe', categoryId: 1 }).id).toBe(Number.MAX_SAFE_INTEGER);
+      expect(store.create({ name: 'First big', categoryId: 1 }).id).toBe(9007199254740992n);
+      expect(store.get(9007199254740992n)?.name).toBe('First big');
+      expect(store.get(9007199254740991)?.name).toBe('Last safe');
+    });
+
+    it('continues after the highest id of a fixture anywhere in int64', () => {
+      const store = storeWith([bella, { id: 9223372036854775000n, name: 'Snowflake', categoryId: 1 }]);
+      expect(store.create({ name: 'Next', categoryId: 1 }).id).toBe(9223372036854775001n);
+      expect(ids(store.list({ limit: 10 }))).toEqual([1, 9223372036854775000n, 9223372036854775001n]);
+    });
+
+    it('refuses to go beyond 2^63-1 with IdSpaceExhaustedError (a 500) and stores nothing', () => {
+      const store = storeWith([{ id: 9223372036854775807n, name: 'Last', categoryId: 1 }]);
+      const error = (() => {
+        try {
+          store.create({ name: 'One too many', categoryId: 1 });
+        } catch (caught) {
+          return caught;
+        }
+        return undefined;
+      })();
+      expect(error).toBeInstanceOf(IdSpaceExhaustedError);
+      expect(error).toMatchObject({
+        code: 'id_space_exhausted',
+        status: 500,
+        message: 'the next id after 9223372036854775807 would exceed the int64 maximum 9223372036854775807',
+      });
+      expect(store.size).toBe(1);
+    });
+  });
+
+  describe('frozen pets', () => {
+    it('freezes scenario pets, so a caller cannot change a stored pet in place', () => {
+      const store = storeWith([{ ...bella }]);
+      const pet = store.get(1) as Pet;
+      expect(Object.isFrozen(pet)).toBe(true);
+      expect(() => {
+        (pet as { name: string }).name = 'Hacked';
+      }).toThrow(TypeError);
+      expect(store.get(1)?.name).toBe('Bella');
+    });
+
+    it('freezes created pets and every pet handed out by list and all', () => {
+      const store = storeWith([bella, max]);
+      const created = store.create({ name: 'New', categoryId: 1 });
+      expect(Object.isFrozen(created)).toBe(true);
+      expect(store.list({ limit: 10 }).every((pet) => Object.isFrozen(pet))).toBe(true);
+      expect(store.list({ limit: 10, status: 'available' }).every((pet) => Object.isFrozen(pet))).toBe(true);
+      expect(store.all().every((pet) => Object.isFrozen(pet))).toBe(true);
+    });
+  });
+
+  describe('all', () => {
+    it('returns every pet in ascending id order, including created ones', () => {
+      const store = storeWith([max, bella]);
+      store.create({ name: 'New', categoryId: 1 });
+      expect(ids(store.all())).toEqual([1, 2, 3]);
+    });
+
+    it('returns a copy, so changing it leaves the store alone', () => {
+      const store = storeWith([bella, max]);
+      const everything = store.all();
+      everything.splice(0, 2);
+      expect(store.size).toBe(2);
+      expect(ids(store.all())).toEqual([1, 2]);
+    });
+  });
+});
+
+describe('PetStore limits and change tracking', () => {
+  const scenario = scenarioOf('two', [bella, max]);
+
+  it('refuses to create beyond maxPets with StoreFullError, evicting nothing', () => {
+    const store = new PetStore({ maxPets: 3, revisions });
+    store.load(scenario);
+    store.create({ name: 'Third', categoryId: 1 });
+    expect(() => store.create({ name: 'Fourth', categoryId: 1 })).toThrow(StoreFullError);
+    expect(() => store.create({ name: 'Fourth', categoryId: 1 })).toThrow(
+      'a new pet would make the store hold 4 pets, more than its maximum of 3 (--max-pets); nothing was changed and nothing is evicted (a reset takes the store back to its scenario)',
+    );
+    expect(store.all().map((pet) => pet.name)).toEqual(['Bella', 'Max', 'Third']);
+  });
+
+  it('refuses a scenario with more pets than maxPets and keeps what it had', () => {
+    const store = new PetStore({ maxPets: 1, revisions });
+    store.load(scenarioOf('one', [bella]));
+    expect(() => store.load(scenario)).toThrow(StoreFullError);
+    expect(() => store.load(scenario)).toThrow("scenario 'two' would make the store hold 2 pets");
+    expect(store.all()).toEqual([bella]);
+  });
+
+  it('changes its revision with every change and tells its listeners what changed', () => {
+    const store = new PetStore({ revisions });
+    const changes: string[] = [];
+    const stop = store.onChange((change) => changes.push(change));
+    const seen = [store.revision];
+    store.load(scenario);
+    seen.push(store.revision);
+    store.create({ name: 'Rex', categoryId: 1 });
+    seen.push(store.revision);
+    store.reset();
+    seen.push(store.revision);
+    store.restore([max]);
+    seen.push(store.revision);
+    expect(new Set(seen.slice(0, 3)).size).toBe(3);
+    // Back to the scenario: the revision is the scenario's again, as the content is.
+    expect(seen[3]).toBe(seen[1]);
+    expect(seen[4]).not.toBe(seen[3]);
+    expect(changes).toEqual(['load', 'create', 'reset', 'restore']);
+    stop();
+    store.reset();
+    expect(changes).toHaveLength(4);
+    expect(store.list({ limit: 10 })).toEqual([bella, max]);
+  });
+
+  it('keeps the scenario when restoring pets, so reset still goes back to it', () => {
+    const store = new PetStore({ revisions });
+    store.load(scenario);
+    store.restore([{ id: 9, name: 'Saved', categoryId: 4, status: 'sold' }]);
+    expect(store.get(9)?.name).toBe('Saved');
+    expect(store.create({ name: 'Next', categoryId: 1 }).id).toBe(10);
+    store.reset();
+    expect(store.all()).toEqual([bella, max]);
+    expect(store.scenarioName).toBe('two');
+  });
+
+  it('does not change the revision when a create is refused', () => {
+    const store = new PetStore({ maxPets: 2, revisions });
+    store.load(scenario);
+    const revision = store.revision;
+    expect(() => store.create({ name: 'Rex', categoryId: 1 })).toThrow(StoreFullError);
+    expect(store.revision).toBe(revision);
+  });
+});
+
+describe('PetStore copy on write', () => {
+  const pets = Array.from({ length: 1000 }, (_, index): Pet => ({
+    id: index + 1,
+    name: `Pet ${index}`,
+    categoryId: 1,
+  }));
+  const shared = scenarioOf('shared', pets);
+
+  it('shares its scenario’s pets until its first write, so two untouched stores cost one copy', () => {
+    const one = new PetStore({ revisions });
+    const two = new PetStore({ revisions });
+    one.load(shared);
+    two.load(shared);
+    expect(one.isCopied).toBe(false);
+    expect(two.isCopied).toBe(false);
+    expect(one.list({ limit: 1000 })[999]).toBe(two.list({ limit: 1000 })[999]);
+    expect(one.revision).toBe(two.revision);
+  });
+
+  it('copies on the first write, and the write never reaches the scenario or another store', () => {
+    const one = new PetStore({ revisions });
+    const two = new PetStore({ revisions });
+    one.load(shared);
+    two.load(shared);
+    one.create({ name: 'Only in one', categoryId: 1 });
+    expect(one.isCopied).toBe(true);
+    expect(one.size).toBe(1001);
+    expect(two.size).toBe(1000);
+    expect(shared.snapshot.all).toHaveLength(1000);
+    expect(one.revision).not.toBe(two.revision);
+    const three = new PetStore({ revisions });
+    three.load(shared);
+    expect(three.size).toBe(1000);
+  });
+
+  it('goes back to sharing on reset, without copying', () => {
+    const store = new PetStore({ revisions });
+    store.load(shared);
+    store.create({ name: 'Gone after reset', categoryId: 1 });
+    store.reset();
+    expect(store.isCopied).toBe(false);
+    expect(store.size).toBe(1000);
+    expect(store.revision).toBe(shared.revision);
+  });
+});

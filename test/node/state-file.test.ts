@@ -1,0 +1,320 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createRevisionCounter, createScenario, PetStore } from '../../src/core/store/pet-store.js';
+import type { Pet } from '../../src/core/types/api-types.js';
+import { createNodeMock } from '../../src/node/create-node-mock.js';
+import { StateFile, StateFileError, stateFormat } from '../../src/persistence/state-file.js';
+
+const revisions = createRevisionCounter();
+const bella: Pet = { id: 1, name: 'Bella', categoryId: 1, status: 'available' };
+const milo: Pet = { id: 2, name: 'Milo', categoryId: 2 };
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function validState(pets: unknown[] = [bella, milo], scenario = 'test'): Record<string, unknown> {
+  return { format: stateFormat, version: 1, savedAt: '2025-01-01T00:00:00.000Z', scenario, pets };
+}
+
+function storeWith(pets: Pet[] = [bella, milo]): PetStore {
+  const store = new PetStore({ revisions });
+  store.load(createScenario('test', pets, revisions));
+  return store;
+}
+
+describe('StateFile', () => {
+  let dir: string;
+  let path: string;
+  const opened: StateFile[] = [];
+  const stateFile = (debounceMs = 50) => {
+    const file = new StateFile(path, { debounceMs });
+    opened.push(file);
+    return file;
+  };
+  const saved = () => JSON.parse(readFileSync(path, 'utf8')) as { scenario: string; pets: Pet[] };
+  /** The message of the StateFileError that reading `content` throws. */
+  const refusal = (content: string): string => {
+    writeFileSync(path, content);
+    try {
+      stateFile().read();
+    } catch (error) {
+      expect(error).toBeInstanceOf(StateFileError);
+      expect(readFileSync(path, 'utf8')).toBe(content);
+      return (error as Error).message;
+    }
+    throw new Error('the state file was accepted');
+  };
+  /** The message of the StateFileError the mock stops with when it restores the pets of `content`. */
+  const refusalOnStart = (content: string): string => {
+    writeFileSync(path, content);
+    try {
+      createNodeMock({ scenario: 'one-of-each-status', stateFile: stateFile() });
+    } catch (error) {
+      expect(error).toBeInstanceOf(StateFileError);
+      expect(readFileSync(path, 'utf8')).toBe(content);
+      return (error as Error).message;
+    }
+    throw new Error('the state file was accepted');
+  };
+  const petsState = (pets: unknown[]) => JSON.stringify(validState(pets, 'one-of-each-status'));
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'petstore-state-'));
+    path = join(dir, 'state.json');
+  });
+  afterEach(async () => {
+    for (const file of opened.splice(0)) await file.close().catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  describe('read', () => {
+    it('finds nothing when the file does not exist', () => {
+      const file = stateFile();
+      expect(file.read()).toBeUndefined();
+      expect(file.loaded).toBeUndefined();
+    });
+
+    it('returns the saved scenario and pets of a valid file', () => {
+      writeFileSync(path, JSON.stringify(validState()));
+      const file = stateFile();
+      expect(file.read()).toEqual({ scenario: 'test', pets: [bella, milo] });
+      expect(file.loaded).toEqual({ scenario: 'test', pets: 2 });
+    });
+
+    it('refuses a file that is not JSON, naming the file', () => {
+      const message = refusal('{"format": "petstore-kit-state", "pets": [');
+      expect(message).toContain(path);
+      expect(message).toContain('is not valid JSON');
+    });
+
+    it('refuses an empty file', () => {
+      expect(refusal('')).toContain('is not valid JSON');
+    });
+
+    it.each([
+      ['a package.json', '{"name": "my-app", "version": "1.0.0"}'],
+      ['an array', '[]'],
+      ['a string', '"petstore-kit-state"'],
+      ['null', 'null'],
+      ['another format', '{"format": "other-tool", "version": 1, "scenario": "x", "pets": []}'],
+    ])('refuses a foreign JSON file (%s) and says so', (_what, content) => {
+      expect(refusal(content)).toBe(
+        `${path}: is not a petstore-kit state file (no "format": "petstore-kit-state"); it is left untouched. Name another --state-file`,
+      );
+    });
+
+    it('refuses a state format version it does not know', () => {
+      expect(refusal(JSON.stringify({ ...validState(), version: 2 }))).toBe(
+        `${path}: has state format version 2; this mock reads version 1. It is left untouched`,
+      );
+    });
+
+    it('has the mock check every pet against the document’s Pet schema, naming the field', () => {
+      expect(refusalOnStart(petsState([bella, { id: 2, name: 'Milo', categoryId: 2, status: 'lost' }]))).toBe(
+        `${path}: field 'pets[1].status' must be one of: available, pending, sold; it is left untouched`,
+      );
+      expect(refusalOnStart(petsState([{ id: 3, name: 'Rex', categoryId: '3' }]))).toContain(
+        "'pets[0].categoryId' must be integer",
+      );
+      expect(refusalOnStart(petsState([{ name: 'Rex', categoryId: 3 }]))).toContain("'pets[0].id' is required");
+    });
+
+    it('refuses fields a pet does not have, __proto__ included', () => {
+      expect(refusalOnStart(petsState([{ ...bella, colour: 'brown' }]))).toContain(
+        "'pets[0].colour' is not allowed here",
+      );
+      expect(
+        refusalOnStart(
+          `{"format":"${stateFormat}","version":1,"scenario":"one-of-each-status","pets":[{"id":1,"name":"a","categoryId":1,"__proto__":{"admin":true}}]}`,
+        ),
+      ).toContain("'pets[0].__proto__' is not allowed here");
+      expect(({} as { admin?: unknown }).admin).toBeUndefined();
+    });
+
+    it('refuses unknown top-level fields and a missing scenario', () => {
+      expect(refusal(JSON.stringify({ ...validState(), extra: 1 }))).toContain(
+        "has a field 'extra' this mock does not write",
+      );
+      const { scenario: _scenario, ...withoutScenario } = validState();
+      expect(refusal(JSON.stringify(withoutScenario))).toContain('must hold a "scenario" name and a "pets" list');
+    });
+
+    it('keeps ids beyond 2^53 exactly, and refuses ids beyond int64 and repeated ids', () => {
+      writeFileSync(
+        path,
+        `{"format":"${stateFormat}","version":1,"scenario":"one-of-each-status","pets":[{"id":9223372036854775807,"name":"Big","categoryId":9007199254740993}]}`,
+      );
+      const mock = createNodeMock({ scenario: 'one-of-each-status', stateFile: stateFile() });
+      expect(mock.store.get(9223372036854775807n)).toEqual({
+        id: 9223372036854775807n,
+        name: 'Big',
+        categoryId: 9007199254740993n,
+      });
+      expect(
+        refusalOnStart(
+          `{"format":"${stateFormat}","version":1,"scenario":"one-of-each-status","pets":[{"id":9223372036854775808,"name":"Big","categoryId":1}]}`,
+        ),
+      ).toContain("'pets[0].id' must be an int64");
+      expect(refusalOnStart(petsState([bella, { ...milo, id: 1 }]))).toContain('pets[1].id repeats id 1');
+    });
+
+    it('writes ids beyond 2^53 back exactly', async () => {
+      const store = storeWith([{ id: 9223372036854775806n, name: 'Big', categoryId: 1 }]);
+      const file = stateFile(10);
+      file.watch(store);
+      store.create({ name: 'Bigger', categoryId: -9223372036854775808n });
+      await file.flush();
+      expect(readFileSync(path, 'utf8')).toContain(
+        '"pets":[{"id":9223372036854775806,"name":"Big","categoryId":1},{"id":9223372036854775807,"name":"Bigger","categoryId":-9223372036854775808}]',
+      );
+    });
+  });
+
+  describe('watch', () => {
+    it('writes a new file at once, in the state format', () => {
+      stateFile().watch(storeWith());
+      expect(saved()).toMatchObject({ format: stateFormat, version: 1, scenario: 'test', pets: [bella, milo] });
+    });
+
+    it('does not rewrite an existing file until the store changes', async () => {
+      const content = JSON.stringify(validState());
+      writeFileSync(path, content);
+      const file = stateFile(10);
+      const store = storeWith();
+      file.read();
+      file.watch(store);
+      await sleep(50);
+      expect(readFileSync(path, 'utf8')).toBe(content);
+      store.create({ name: 'Rex', categoryId: 3 });
+      await sleep(100);
+      expect(saved().pets).toHaveLength(3);
+    });
+
+    it('saves a change within the debounce time, coalescing a burst into one write', async () => {
+      const store = storeWith();
+      const file = stateFile(50);
+      file.watch(store);
+      const before = file.writes;
+      for (let index = 0; index < 20; index++) store.create({ name: `pet ${index}`, categoryId: 1 });
+      expect(saved().pets).toHaveLength(2);
+      await sleep(200);
+      expect(saved().pets).toHaveLength(22);
+      expect(file.writes - before).toBe(1);
+    });
+
+    it('keeps saving under a steady stream of changes (the timer is not pushed back by each one)', async () => {
+      const store = storeWith();
+      const file = stateFile(50);
+      file.watch(store);
+      const ticker = setInterval(() => store.create({ name: 'tick', categoryId: 1 }), 10);
+      await sleep(400);
+      const seen = saved().pets.length;
+      clearInterval(ticker);
+      expect(seen).toBeGreaterThan(2 + 10);
+      expect(file.writes).toBeGreaterThanOrEqual(4);
+    });
+
+    it('saves resets and scenario loads too', async () => {
+      const store = storeWith();
+      const file = stateFile(10);
+      file.watch(store);
+      store.create({ name: 'Rex', categoryId: 3 });
+      await file.flush();
+      expect(saved().pets).toHaveLength(3);
+      store.reset();
+      await file.flush();
+      expect(saved().pets).toEqual([bella, milo]);
+      store.load(createScenario('other', [milo], revisions));
+      await file.flush();
+      expect(saved()).toMatchObject({ scenario: 'other', pets: [milo] });
+    });
+
+    it('flush writes at once; close writes what is unsaved and stops watching', async () => {
+      const store = storeWith();
+      const file = stateFile(60_000);
+      file.watch(store);
+      store.create({ name: 'Rex', categoryId: 3 });
+      await file.flush();
+      expect(saved().pets).toHaveLength(3);
+      store.create({ name: 'Max', categoryId: 3 });
+      await file.close();
+      expect(saved().pets).toHaveLength(4);
+      store.create({ name: 'after close', categoryId: 3 });
+      await sleep(20);
+      expect(saved().pets).toHaveLength(4);
+    });
+
+    it('serialises writes: many flushes at once all resolve, the last state wins, no temporary file is left', async () => {
+      const store = storeWith();
+      const file = stateFile(1);
+      file.watch(store);
+      const flushes: Promise<void>[] = [];
+      for (let index = 0; index < 30; index++) {
+        store.create({ name: `pet ${index}`, categoryId: 1 });
+        flushes.push(file.flush());
+      }
+      await Promise.all(flushes);
+      expect(saved().pets).toHaveLength(32);
+      expect(readdirSync(dir)).toEqual(['state.json']);
+    });
+
+    it('never lets a reader see a partial file: every read while writing parses as the whole state', async () => {
+      const many = Array.from({ length: 20_000 }, (_, index) => ({
+        id: index + 1,
+        name: `pet ${index}`,
+        categoryId: 1,
+      }));
+      const store = storeWith(many);
+      const file = stateFile(1);
+      file.watch(store);
+      let reads = 0;
+      const torn: string[] = [];
+      let reading = true;
+      const reader = () => {
+        if (!reading) return;
+        const text = readFileSync(path, 'utf8');
+        reads++;
+        try {
+          JSON.parse(text);
+        } catch {
+          torn.push(`${text.length} bytes`);
+        }
+        setImmediate(reader);
+      };
+      reader();
+      for (let index = 0; index < 20; index++) {
+        store.create({ name: `new ${index}`, categoryId: 2 });
+        await file.flush();
+      }
+      reading = false;
+      expect(reads).toBeGreaterThan(20);
+      expect(torn).toEqual([]);
+    });
+
+    it('removes temporary files left by a killed run', () => {
+      writeFileSync(join(dir, '.state.json.tmp-123-abcd'), '{"half": ');
+      writeFileSync(join(dir, 'unrelated.txt'), 'keep me');
+      stateFile().watch(storeWith());
+      expect(readdirSync(dir).sort()).toEqual(['state.json', 'unrelated.txt']);
+    });
+
+    it('stops start-up when the file cannot be created', () => {
+      path = join(dir, 'no-such-folder', 'state.json');
+      expect(() => stateFile().watch(storeWith())).toThrow(StateFileError);
+      expect(() => stateFile().watch(storeWith())).toThrow(`${path}: cannot be written (ENOENT)`);
+    });
+
+    it('reports a failed write from flush, and saves on the next try once it can', async () => {
+      const store = storeWith();
+      const file = stateFile(10);
+      file.watch(store);
+      rmSync(dir, { recursive: true });
+      store.create({ name: 'Rex', categoryId: 3 });
+      await expect(file.flush()).rejects.toThrow(/ENOENT/);
+      mkdirSync(dir);
+      await file.flush();
+      expect(saved().pets).toHaveLength(3);
+    });
+  });
+});
