@@ -61,7 +61,10 @@ export function petstoreMiddleware(options: MiddlewareOptions = {}): PetstoreMid
           ),
         );
     }
-    mock.handle(request).then((response) => writeNodeResponse(req, res, response), next);
+    mock
+      .handle(request)
+      .then((response) => writeNodeResponse(req, res, response))
+      .catch(next);
   };
   return Object.assign(middleware, { mock });
 }

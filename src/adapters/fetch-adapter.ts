@@ -50,6 +50,9 @@ export function toPlainRequest(request: Request): PlainRequest {
   return plain;
 }
 
+/** How long an injected `timeout` keeps a `mock.fetch` waiting when its request has no signal that aborts it first. */
+export const faultTimeoutMs = 30_000;
+
 /** The core's plain response as a Fetch `Response`. A network fault rejects, as `fetch` does when a connection breaks. */
 export function toFetchResponse(response: PlainResponse): Response {
   if (response.fault) throw new TypeError(`fetch failed (${response.fault}, injected by the mock)`);
@@ -61,9 +64,23 @@ export function toFetchResponse(response: PlainResponse): Response {
   });
 }
 
+/** Resolves when the signal aborts, or after `faultTimeoutMs`, whichever comes first. */
+function givenUp(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, faultTimeoutMs);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
 /** `mock.fetch`: Fetch-standard, usable from any test without a port (like Hono's `app.fetch`). */
 export function createFetchHandler(handle: (request: PlainRequest) => Promise<PlainResponse>) {
   return async function fetchFromMock(request: Request): Promise<Response> {
-    return toFetchResponse(await handle(toPlainRequest(request)));
+    const response = await handle(toPlainRequest(request));
+    // An injected timeout answers nothing: the caller gives up (its signal aborts), or the server's limit would.
+    if (response.fault === 'timeout') await givenUp(request.signal);
+    return toFetchResponse(response);
   };
 }

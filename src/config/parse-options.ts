@@ -13,6 +13,7 @@ export interface CliOptions {
   latency: { min: number; max: number } | undefined;
   logLevel: string;
   maxPets: number;
+  maxSessions: number;
   /** Where the store is kept across restarts; none by default. */
   stateFile: string | undefined;
   help: boolean;
@@ -45,6 +46,11 @@ export const flags = {
     env: 'PETSTORE_MAX_PETS',
     default: '100000',
     help: 'most pets the store holds; a create beyond it answers 507 store_full',
+  },
+  'max-sessions': {
+    env: 'PETSTORE_MAX_SESSIONS',
+    default: '100',
+    help: 'most named sessions (Petstore-Session header) kept; the least recently used goes beyond',
   },
   'state-file': {
     env: 'PETSTORE_STATE_FILE',
@@ -85,6 +91,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): C
     latency: { type: 'string' },
     'log-level': { type: 'string' },
     'max-pets': { type: 'string' },
+    'max-sessions': { type: 'string' },
     'state-file': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
     version: { type: 'boolean' },
@@ -121,6 +128,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): C
     latency: parseLatency(pick('latency')),
     logLevel,
     maxPets: integer('max-pets', pick('max-pets'), 1, 10_000_000),
+    maxSessions: integer('max-sessions', pick('max-sessions'), 1, 100_000),
     stateFile: stateFile === '' ? undefined : stateFile,
     help: values.help === true,
     version: values.version === true,
@@ -130,13 +138,14 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): C
 /** The options `createApp` takes, from the CLI's. */
 export function toAppOptions(
   options: CliOptions,
-): Pick<NodeMockOptions, 'keys' | 'seed' | 'pets' | 'scenario' | 'latency' | 'maxPets'> {
+): Pick<NodeMockOptions, 'keys' | 'seed' | 'pets' | 'scenario' | 'latency' | 'maxPets' | 'maxSessions'> {
   return {
     keys: options.keys,
     seed: options.seed,
     pets: options.pets,
     scenario: options.scenario,
     maxPets: options.maxPets,
+    maxSessions: options.maxSessions,
     ...(options.latency ? { latency: options.latency } : {}),
   };
 }

@@ -17,11 +17,13 @@ import { deprecationHeaders } from './pipeline/deprecation-headers.js';
 import { ResponseCache } from './pipeline/response-cache.js';
 import { runHandler, type FallbackMocker } from './pipeline/run-handler.js';
 import type { Mount } from './pipeline/select-mount.js';
-import { createSeededRandom } from './random.js';
 import { FixtureError } from './scenarios/fixture.js';
 import { ScenarioCatalogue, type GeneratePets, type ScenarioInfo } from './scenarios/scenario-catalogue.js';
 import { Session, type StoreState } from './sessions/session.js';
 import { resetSession, switchScenario } from './sessions/session-actions.js';
+import { defaultSessionName, SessionRegistry } from './sessions/session-registry.js';
+import type { PublicFile } from './pipeline/serve-public-file.js';
+import { stringifyJson } from './json/exact-json.js';
 import { createPetListCheck, schemaFields } from './store/check-pet-list.js';
 import { createRevisionCounter, type PetStore, type Scenario } from './store/pet-store.js';
 import type { RequestJournal } from './journal/request-journal.js';
@@ -63,8 +65,14 @@ export interface MockCoreOptions {
   maxPets?: number;
   /** Largest accepted request body, as sent and inflated, in bytes. Default 1 MiB. */
   bodyLimit?: number;
-  /** How many exchanges a journal keeps. Default 500. */
+  /** How many exchanges a journal keeps (each session has one). Default 500. */
   journalSize?: number;
+  /** Named sessions kept at most (`Petstore-Session`), besides the default one. Default 100. */
+  maxSessions?: number;
+  /** The document's own text, served as it is at `/openapi.yaml` (its JSON form is always at `/openapi.json`). */
+  documentText?: string;
+  /** More files served to anyone, by path (the web pages, in Node). */
+  publicFiles?: Readonly<Record<string, PublicFile>>;
   /** Where the API is served. Default `/v1`. */
   basePath?: string;
   /** Default: silent. */
@@ -93,6 +101,8 @@ export interface SessionApi {
 }
 
 export interface MockCore extends SessionApi {
+  /** A session by name (made on first use, as a request with `Petstore-Session: name` would). */
+  session(name: string): SessionApi;
   /** Answers one request. Never throws: every problem is an Error body. */
   handle(request: PlainRequest): Promise<PlainResponse>;
   /** Resolves once the first scenario is loaded (at once, unless Faker must be loaded first). */
@@ -197,18 +207,20 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   const maxPets = options.maxPets ?? defaultMaxPets;
   const journalSize = options.journalSize ?? 500;
 
-  let defaultSession: Session | undefined;
+  const seed = options.seed ?? 1;
+  let sessions: SessionRegistry | undefined;
   const start = (scenario: Scenario): void => {
-    const session = new Session({
-      name: 'default',
-      scenario,
-      maxPets,
-      revisions,
-      journalSize,
-      latency: options.latency,
+    const createSession = (name: string) =>
+      new Session({ name, scenario, maxPets, revisions, journalSize, latency: options.latency, seed });
+    const defaultSession = createSession(defaultSessionName);
+    if (savedPets && options.saved)
+      defaultSession.store.restore(savedPets, `the pets saved in ${options.saved.source}`);
+    sessions = new SessionRegistry({
+      defaultSession,
+      create: createSession,
+      max: options.maxSessions ?? 100,
+      logger,
     });
-    if (savedPets && options.saved) session.store.restore(savedPets, `the pets saved in ${options.saved.source}`);
-    defaultSession = session;
   };
   const first = catalogue.load(scenarioName);
   let pending: Promise<void> | undefined;
@@ -220,10 +232,23 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   } else {
     start(first);
   }
-  const session = (): Session => {
-    if (!defaultSession) throw new Error('the mock is not ready yet: await mock.ready first');
-    return defaultSession;
+  const registry = (): SessionRegistry => {
+    if (!sessions) throw new Error('the mock is not ready yet: await mock.ready first');
+    return sessions;
   };
+  const sessionApi = (of: () => Session): SessionApi => ({
+    get store() {
+      return of().store;
+    },
+    get journal() {
+      return of().journal;
+    },
+    get scenario() {
+      return of().store.scenarioName;
+    },
+    switchScenario: (name) => switchScenario(of(), catalogue, name),
+    reset: () => resetSession(of()),
+  });
 
   const basePath = options.basePath ?? defaultBasePath;
   const api = createMount<PetHandlerContext>({
@@ -239,18 +264,26 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     basePath: adminBasePath,
     compile: () => compileDocument(createAdminDocument(errorSchema), 'admin API'),
     handlers: adminHandlers,
-    context: (current) => ({ session: current, scenarios: catalogue }),
+    context: (current) => ({ session: current, sessions: registry(), scenarios: catalogue, api: compiled }),
     fallback: undefined,
     admin: true,
   });
 
+  const encoder = new TextEncoder();
+  const publicFiles = new Map<string, PublicFile>([
+    ['/openapi.json', { type: 'application/json', body: encoder.encode(stringifyJson(options.document)) }],
+    ...(options.documentText === undefined
+      ? []
+      : [['/openapi.yaml', { type: 'application/yaml', body: encoder.encode(options.documentText) }] as const]),
+    ...Object.entries(options.publicFiles ?? {}),
+  ]);
   const pipeline: Pipeline = {
     mounts: [api, admin],
-    selectSession: session,
+    publicFiles,
+    selectSession: (request) => registry().select(request),
     authenticate: createAuthenticator(options.keys ?? ['dev-key']),
     inflate: options.inflate ?? inflateWithWebStreams,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
-    random: createSeededRandom(options.seed ?? 1),
     logger,
     logRequests: logger.isLevelEnabled?.('info') ?? true,
     ready: pending,
@@ -261,21 +294,14 @@ export function createMockCore(options: MockCoreOptions): MockCore {
       () => undefined,
     );
 
-  return {
-    handle: (request) => handleRequest(pipeline, request),
-    ready: pending ?? Promise.resolve(),
-    compiled,
-    scenarios: () => catalogue.list(),
-    get store() {
-      return session().store;
-    },
-    get journal() {
-      return session().journal;
-    },
-    get scenario() {
-      return session().store.scenarioName;
-    },
-    switchScenario: (name) => switchScenario(session(), catalogue, name),
-    reset: () => resetSession(session()),
-  };
+  // The mock itself is the default session's face, plus what is the mock's own (getters, not a spread: the
+  // default session exists only once the first scenario is loaded).
+  const core = sessionApi(() => registry().defaultSession) as MockCore;
+  return Object.defineProperties(core, {
+    handle: { value: (request: PlainRequest) => handleRequest(pipeline, request), enumerable: true },
+    ready: { value: pending ?? Promise.resolve(), enumerable: true },
+    compiled: { value: compiled, enumerable: true },
+    scenarios: { value: () => catalogue.list(), enumerable: true },
+    session: { value: (name: string) => sessionApi(() => registry().session(name)), enumerable: true },
+  });
 }

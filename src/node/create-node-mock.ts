@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { OpenAPIV3 } from 'openapi-types';
 import type { ScenarioSource } from '../core/create-mock-core.js';
 import type { MockLogger } from '../core/mock-logger.js';
@@ -10,6 +11,7 @@ import { StateFileError } from '../persistence/state-file.js';
 import { inflateWithZlib } from './inflate-node.js';
 import { loadDocument } from './load-document.js';
 import { createPrismFallback } from './prism-fallback.js';
+import { defaultDocumentPath } from '../package-root.js';
 import { isScenarioPath, readFixtureFile, readFixturesDir } from './read-fixtures.js';
 
 export interface NodeMockOptions extends Omit<MockOptions, 'document' | 'scenario'> {
@@ -65,6 +67,7 @@ export function createNodeMock(options: NodeMockOptions = {}): Mock {
   try {
     mock = createMock({
       ...rest,
+      ...(typeof document === 'object' ? {} : { documentText: readFileSync(document ?? defaultDocumentPath, 'utf8') }),
       ...(document === undefined
         ? {}
         : typeof document === 'string'

@@ -42,14 +42,12 @@ function breakConnection(req: IncomingMessage, res: ServerResponse, response: Pl
     case 'empty_response':
       socket.destroy();
       return;
-    case 'malformed_response': {
-      const { 'content-length': _dropped, ...headers } = response.headers;
-      res.writeHead(response.status, { ...headers, 'transfer-encoding': 'chunked' });
+    case 'malformed_response':
+      // A status line and headers, then a chunk that announces more bytes than follow, and the connection closes.
+      res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
       res.flushHeaders();
-      // A chunk that announces more bytes than follow, then the connection closes.
       socket.write('40\r\n{"truncated":', () => socket.destroy());
       return;
-    }
     case 'timeout':
       return;
   }
@@ -68,9 +66,10 @@ export function writeNodeResponse(req: IncomingMessage, res: ServerResponse, res
 /** The node:http adapter: a request listener for `http.createServer` (the CLI's server). */
 export function createNodeListener(mock: Handles) {
   return function petstoreMock(req: IncomingMessage, res: ServerResponse): void {
-    mock.handle(toPlainRequest(req)).then(
-      (response) => writeNodeResponse(req, res, response),
-      (error: unknown) => res.destroy(error as Error),
-    );
+    mock
+      .handle(toPlainRequest(req))
+      .then((response) => writeNodeResponse(req, res, response))
+      // The core never throws; a bug in writing must still end the connection, not leave it hanging.
+      .catch((error: unknown) => res.destroy(error as Error));
   };
 }

@@ -9,7 +9,7 @@ const auth = { Authorization: 'Bearer msw-key' };
 const json = { ...auth, 'Content-Type': 'application/json' };
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-beforeEach(() => handlers.mock.reset());
+beforeEach(() => handlers.mock.switchScenario('one-of-each-status'));
 afterAll(() => server.close());
 
 describe('createMockHandlers with setupServer', () => {
@@ -73,5 +73,27 @@ describe('createMockHandlers with setupServer', () => {
     });
     expect(await switched.json()).toEqual({ scenario: 'empty', pets: 0 });
     expect(await (await fetch(`${base}/pets`, { headers: auth })).json()).toEqual([]);
+  });
+
+  it('turns an injected network fault into HttpResponse.error(): fetch rejects', async () => {
+    await fetch('https://api.example.test/__admin/faults', {
+      method: 'POST',
+      headers: json,
+      body: '{"fault":"connection_reset","operationId":"listPets"}',
+    });
+    await expect(fetch(`${base}/pets`, { headers: auth })).rejects.toThrow(TypeError);
+    expect((await fetch(`${base}/pets`, { headers: auth })).status).toBe(200);
+  });
+
+  it('keeps sessions apart through MSW too', async () => {
+    await fetch(`${base}/pets`, {
+      method: 'POST',
+      headers: { ...json, 'Petstore-Session': 'storybook' },
+      body: '{"name":"Only in storybook","categoryId":1}',
+    });
+    expect(
+      await (await fetch(`${base}/pets`, { headers: { ...auth, 'Petstore-Session': 'storybook' } })).json(),
+    ).toHaveLength(4);
+    expect(await (await fetch(`${base}/pets`, { headers: auth })).json()).toHaveLength(3);
   });
 });

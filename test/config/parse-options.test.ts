@@ -25,6 +25,7 @@ describe('parseOptions', () => {
       latency: undefined,
       logLevel: 'info',
       maxPets: 100_000,
+      maxSessions: 100,
       stateFile: undefined,
       help: false,
       version: false,
@@ -62,6 +63,7 @@ describe('parseOptions', () => {
       PETSTORE_LATENCY: '5',
       PETSTORE_LOG_LEVEL: 'debug',
       PETSTORE_MAX_PETS: '500',
+      PETSTORE_MAX_SESSIONS: '20',
       PETSTORE_STATE_FILE: 'env-state.json',
     };
     expect(parseOptions([], env)).toEqual({
@@ -74,6 +76,7 @@ describe('parseOptions', () => {
       latency: { min: 5, max: 5 },
       logLevel: 'debug',
       maxPets: 500,
+      maxSessions: 20,
       stateFile: 'env-state.json',
       help: false,
       version: false,
@@ -91,6 +94,7 @@ describe('parseOptions', () => {
       PETSTORE_LATENCY: '5',
       PETSTORE_LOG_LEVEL: 'debug',
       PETSTORE_MAX_PETS: '500',
+      PETSTORE_MAX_SESSIONS: '20',
       PETSTORE_STATE_FILE: 'env-state.json',
     };
     const argv = [
@@ -111,6 +115,8 @@ describe('parseOptions', () => {
       'silent',
       '--max-pets',
       '7',
+      '--max-sessions',
+      '3',
       '--state-file',
       './flag-state.json',
     ];
@@ -124,6 +130,7 @@ describe('parseOptions', () => {
       latency: { min: 10, max: 20 },
       logLevel: 'silent',
       maxPets: 7,
+      maxSessions: 3,
       stateFile: './flag-state.json',
       help: false,
       version: false,
@@ -238,6 +245,7 @@ describe('toAppOptions', () => {
       scenario: 'default',
       latency: { min: 1, max: 2 },
       maxPets: 9,
+      maxSessions: 100,
     });
   });
 
@@ -259,6 +267,7 @@ describe('helpText', () => {
     ['--latency', 'PETSTORE_LATENCY'],
     ['--log-level', 'PETSTORE_LOG_LEVEL'],
     ['--max-pets', 'PETSTORE_MAX_PETS'],
+    ['--max-sessions', 'PETSTORE_MAX_SESSIONS'],
     ['--state-file', 'PETSTORE_STATE_FILE'],
   ])('lists %s with its variable %s', (flag, env) => {
     expect(text).toMatch(new RegExp(`^  ${flag} +\\S`, 'm'));
@@ -286,6 +295,7 @@ describe('helpText', () => {
       '--latency',
       '--log-level',
       '--max-pets',
+      '--max-sessions',
       '--pets',
       '--port',
       '--scenario',

@@ -63,7 +63,7 @@ describe(`the mock under 10,000 generated requests (fast-check seed ${seed})`, (
 describe(`the fuzz properties, run against a mock with one protection removed (seed ${seed})`, () => {
   const generators = fuzzRequests({ key, bodyLimit, scenarios });
   const cases: Array<[keyof typeof brokenMocks, FuzzRequestKind, RegExp]> = [
-    ['accepts any body size', 'bodies', /a body of \d+ bytes \(limit 1048576\) was answered 201, not 413/],
+    ['accepts any body size', 'bodies', /a body of \d+ bytes \(limit 1048576\) was answered \d+, not 413/],
     [
       'skips authentication',
       'headers',

@@ -43,8 +43,8 @@ export async function startServer(app: RequestListener, limits: ServerLimits = {
 }
 
 /** Starts the mock with test defaults (key `test-key`, the default scenario, seed 1). */
-export async function startMock(options: NodeMockOptions = {}): Promise<RunningServer> {
-  return startServer(createNodeListener(createNodeMock({ keys: ['test-key'], ...options })));
+export async function startMock(options: NodeMockOptions = {}, limits: ServerLimits = {}): Promise<RunningServer> {
+  return startServer(createNodeListener(createNodeMock({ keys: ['test-key'], ...options })), limits);
 }
 
 /** In-process mocks by the origin of their made-up base URL: `request()` sends to them through `mock.fetch`. */

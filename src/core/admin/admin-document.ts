@@ -1,80 +1,127 @@
 import type { OpenAPIV3 } from 'openapi-types';
+import { faultKinds } from '../sessions/fault-plan.js';
+import { sessionNamePattern } from '../sessions/session-registry.js';
+
+const json = (ref: string) => ({ 'application/json': { schema: { $ref: `#/components/schemas/${ref}` } } });
+const ok = (description: string, ref: string) => ({ '200': { description, content: json(ref) } });
+const errors = (...statuses: Array<'400' | '404'>) =>
+  Object.fromEntries([
+    ['401', { description: 'Missing or invalid key', content: json('Error') }],
+    ...statuses.map((status) => [status, { description: 'Refused', content: json('Error') }]),
+  ]);
+const body = (ref: string) => ({ required: true, content: json(ref) });
 
 /**
  * The admin API, described as its own small OpenAPI document so that it runs
  * through the same pipeline (route match, auth, validation of requests and
  * responses) as the animals API. It is served under `/__admin` and is not
- * part of openapi.yaml. Its Error schema is the API's own.
+ * part of openapi.yaml. Its Error schema is the API's own. Every operation
+ * acts on the session the request names (`Petstore-Session`), the default one
+ * without the header; `security: []` marks the few that need no key.
  */
 export function createAdminDocument(
   errorSchema: OpenAPIV3.SchemaObject | OpenAPIV3.ReferenceObject,
 ): OpenAPIV3.Document {
-  const json = (ref: string) => ({ 'application/json': { schema: { $ref: `#/components/schemas/${ref}` } } });
-  const errors = {
-    '401': { description: 'Missing or invalid key', content: json('Error') },
-  };
   return {
     openapi: '3.0.3',
     info: { title: 'petstore-kit admin API', version: '1.0.0' },
+    security: [{ bearerAuth: [] }],
     paths: {
+      '/health': {
+        get: {
+          operationId: 'health',
+          security: [],
+          responses: ok('The mock serves requests', 'Health'),
+        },
+      },
       '/scenarios': {
         get: {
           operationId: 'listScenarios',
-          responses: {
-            '200': { description: 'The scenarios and the current one', content: json('Scenarios') },
-            ...errors,
-          },
+          responses: { ...ok('The scenarios and the current one', 'Scenarios'), ...errors() },
         },
       },
       '/scenario': {
         post: {
           operationId: 'switchScenario',
-          requestBody: {
-            required: true,
-            content: {
-              'application/json': {
-                schema: {
-                  type: 'object',
-                  required: ['name'],
-                  additionalProperties: false,
-                  properties: { name: { type: 'string', minLength: 1 } },
-                },
-              },
-            },
-          },
-          responses: {
-            '200': { description: 'The store now holds the scenario', content: json('StoreState') },
-            '400': { description: 'Invalid body', content: json('Error') },
-            '404': { description: 'Unknown scenario', content: json('Error') },
-            ...errors,
-          },
+          requestBody: body('ScenarioChoice'),
+          responses: { ...ok('The store now holds the scenario', 'StoreState'), ...errors('400', '404') },
         },
       },
       '/reset': {
         post: {
           operationId: 'resetStore',
-          responses: {
-            '200': { description: "The store is back to the scenario's initial pets", content: json('StoreState') },
-            ...errors,
-          },
+          responses: { ...ok("The store is back to the scenario's initial pets", 'StoreState'), ...errors() },
         },
       },
       '/requests': {
         get: {
           operationId: 'listRequests',
-          responses: { '200': { description: 'The journal, oldest first', content: json('Journal') }, ...errors },
+          responses: { ...ok('The journal, oldest first', 'Journal'), ...errors() },
         },
         delete: {
           operationId: 'clearRequests',
           // Emptying the journal is not itself kept in it: a cleared journal reads empty.
           'x-petstore-journal': false,
-          responses: { '200': { description: 'The journal is empty', content: json('Cleared') }, ...errors },
+          responses: { ...ok('The journal is empty', 'Cleared'), ...errors() },
+        },
+      },
+      '/sessions': {
+        get: {
+          operationId: 'listSessions',
+          responses: { ...ok('Every session, the least recently used first', 'Sessions'), ...errors() },
+        },
+      },
+      '/sessions/{name}': {
+        delete: {
+          operationId: 'dropSession',
+          parameters: [
+            { name: 'name', in: 'path', required: true, schema: { type: 'string', pattern: sessionNamePattern } },
+          ],
+          responses: { ...ok('The session is gone', 'Dropped'), ...errors('400', '404') },
+        },
+      },
+      '/faults': {
+        get: {
+          operationId: 'listFaults',
+          responses: { ...ok('The faults still to come', 'Faults'), ...errors() },
+        },
+        post: {
+          operationId: 'addFault',
+          requestBody: body('NewFault'),
+          responses: { ...ok('The fault is scheduled', 'Fault'), ...errors('400') },
+        },
+        delete: {
+          operationId: 'clearFaults',
+          responses: { ...ok('No fault is scheduled any more', 'Cleared'), ...errors() },
+        },
+      },
+      '/latency': {
+        get: {
+          operationId: 'getLatency',
+          responses: { ...ok('The latency of the session', 'Latency'), ...errors() },
+        },
+        put: {
+          operationId: 'setLatency',
+          requestBody: body('Latency'),
+          responses: { ...ok('The latency from now on', 'Latency'), ...errors('400') },
         },
       },
     },
     components: {
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
       schemas: {
         Error: errorSchema,
+        Health: {
+          type: 'object',
+          required: ['status'],
+          properties: { status: { type: 'string', enum: ['ok'] } },
+        },
+        ScenarioChoice: {
+          type: 'object',
+          required: ['name'],
+          additionalProperties: false,
+          properties: { name: { type: 'string', minLength: 1 } },
+        },
         StoreState: {
           type: 'object',
           required: ['scenario', 'pets'],
@@ -105,6 +152,68 @@ export function createAdminDocument(
           },
         },
         Cleared: { type: 'object', required: ['cleared'], properties: { cleared: { type: 'integer' } } },
+        Sessions: {
+          type: 'object',
+          required: ['max', 'sessions'],
+          properties: {
+            max: { type: 'integer', minimum: 1 },
+            sessions: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['name', 'scenario', 'pets', 'copied', 'requests', 'faults'],
+                properties: {
+                  name: { type: 'string' },
+                  scenario: { type: 'string' },
+                  pets: { type: 'integer', minimum: 0 },
+                  copied: { type: 'boolean' },
+                  requests: { type: 'integer', minimum: 0 },
+                  faults: { type: 'integer', minimum: 0 },
+                  latency: { $ref: '#/components/schemas/Latency' },
+                },
+              },
+            },
+          },
+        },
+        Dropped: { type: 'object', required: ['dropped'], properties: { dropped: { type: 'string' } } },
+        NewFault: {
+          type: 'object',
+          additionalProperties: false,
+          description: 'Exactly one of status (an HTTP error) and fault (a broken connection).',
+          properties: {
+            operationId: { type: 'string', minLength: 1 },
+            status: { type: 'integer', minimum: 400, maximum: 599 },
+            fault: { type: 'string', enum: [...faultKinds] },
+            times: { type: 'integer', minimum: 1, maximum: 1_000_000 },
+            probability: { type: 'number', minimum: 0, maximum: 1 },
+          },
+        },
+        Fault: {
+          type: 'object',
+          required: ['id'],
+          properties: {
+            id: { type: 'integer' },
+            operationId: { type: 'string' },
+            status: { type: 'integer' },
+            fault: { type: 'string' },
+            times: { type: 'integer', description: 'How many more requests it hits; absent: until cleared' },
+            probability: { type: 'number' },
+          },
+        },
+        Faults: {
+          type: 'object',
+          required: ['faults'],
+          properties: { faults: { type: 'array', items: { $ref: '#/components/schemas/Fault' } } },
+        },
+        Latency: {
+          type: 'object',
+          required: ['min', 'max'],
+          additionalProperties: false,
+          properties: {
+            min: { type: 'integer', minimum: 0, maximum: 60_000 },
+            max: { type: 'integer', minimum: 0, maximum: 60_000 },
+          },
+        },
       },
     },
   } as OpenAPIV3.Document;

@@ -1,16 +1,41 @@
+import { HttpError } from '../errors/http-error.js';
 import type { HandlerTable } from '../handlers/handler-types.js';
+import type { CompiledDocument } from '../openapi/compile-document.js';
+import type { Latency } from '../pipeline/apply-latency.js';
 import type { ScenarioCatalogue } from '../scenarios/scenario-catalogue.js';
+import type { FaultRequest } from '../sessions/fault-plan.js';
 import type { Session } from '../sessions/session.js';
 import { resetSession, switchScenario } from '../sessions/session-actions.js';
+import type { SessionRegistry } from '../sessions/session-registry.js';
 
-/** What the admin operations work with: the caller's session and the mock's scenarios. */
+/** What the admin operations work with: the caller's session, every session, the scenarios, the API's document. */
 export interface AdminContext {
   session: Session;
+  sessions: SessionRegistry;
   scenarios: ScenarioCatalogue;
+  api: CompiledDocument;
+}
+
+/** A fault request that makes sense: one of status and fault, and an operation the API has. */
+function checkFault(request: FaultRequest, api: CompiledDocument): FaultRequest {
+  if ((request.status === undefined) === (request.fault === undefined)) {
+    throw new HttpError(
+      'invalid_fault',
+      'a fault needs exactly one of status (an HTTP error, 400-599) and fault (connection_reset, empty_response, malformed_response or timeout)',
+    );
+  }
+  if (request.operationId !== undefined && !api.byId.has(request.operationId)) {
+    throw new HttpError(
+      'invalid_fault',
+      `no operation of the API is '${request.operationId}' (operations: ${[...api.byId.keys()].join(', ')})`,
+    );
+  }
+  return request;
 }
 
 /** The admin operations, by operationId (see admin-document.ts). */
 export const adminHandlers: HandlerTable<AdminContext> = {
+  health: () => ({ status: 200, body: { status: 'ok' } }),
   listScenarios: (_request, { session, scenarios }) => ({
     status: 200,
     body: {
@@ -28,4 +53,39 @@ export const adminHandlers: HandlerTable<AdminContext> = {
     body: { capacity: session.journal.capacity, dropped: session.journal.dropped, requests: session.journal.list() },
   }),
   clearRequests: (_request, { session }) => ({ status: 200, body: { cleared: session.journal.clear() } }),
+  listSessions: (_request, { sessions }) => ({
+    status: 200,
+    body: {
+      max: sessions.max,
+      sessions: sessions.list().map((each) => ({
+        name: each.name,
+        scenario: each.store.scenarioName,
+        pets: each.store.size,
+        copied: each.store.isCopied,
+        requests: each.journal.size,
+        faults: each.faults.size,
+        ...(each.latency ? { latency: each.latency } : {}),
+      })),
+    },
+  }),
+  dropSession: (request, { sessions }) => {
+    const name = request.path.name as string;
+    if (!sessions.drop(name)) throw new HttpError('session_not_found', `no session is named '${name}'`);
+    return { status: 200, body: { dropped: name } };
+  },
+  listFaults: (_request, { session }) => ({ status: 200, body: { faults: session.faults.list() } }),
+  addFault: (request, { session, api }) => ({
+    status: 200,
+    body: session.faults.add(checkFault(request.body as FaultRequest, api)),
+  }),
+  clearFaults: (_request, { session }) => ({ status: 200, body: { cleared: session.faults.clear() } }),
+  getLatency: (_request, { session }) => ({ status: 200, body: session.latency ?? { min: 0, max: 0 } }),
+  setLatency: (request, { session }) => {
+    const latency = request.body as Latency;
+    if (latency.min > latency.max) {
+      throw new HttpError('invalid_body', `latency min (${latency.min}) must not be above max (${latency.max})`);
+    }
+    session.latency = latency.max > 0 ? latency : undefined;
+    return { status: 200, body: latency };
+  },
 };

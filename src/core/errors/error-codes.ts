@@ -13,10 +13,13 @@ export const errorCodes = {
   request_aborted: 400,
   invalid_encoding: 400,
   malformed_request: 400,
+  invalid_session: 400,
+  invalid_fault: 400,
   unauthorized: 401,
   route_not_found: 404,
   pet_not_found: 404,
   scenario_not_found: 404,
+  session_not_found: 404,
   method_not_allowed: 405,
   request_timeout: 408,
   payload_too_large: 413,
@@ -26,6 +29,8 @@ export const errorCodes = {
   id_space_exhausted: 500,
   mock_failed: 500,
   internal_error: 500,
+  /** A status injected through POST /__admin/faults: sent with the status the fault names (4xx or 5xx). */
+  injected_fault: 500,
   body_already_read: 500,
   store_full: 507,
 } as const satisfies Record<string, number>;

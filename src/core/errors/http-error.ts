@@ -24,12 +24,18 @@ export class HttpError extends Error {
   constructor(
     code: ErrorCode,
     message: string,
-    options: { details?: ErrorDetail[]; headers?: Record<string, string>; cause?: unknown } = {},
+    options: {
+      details?: ErrorDetail[];
+      headers?: Record<string, string>;
+      cause?: unknown;
+      /** Only for `injected_fault`, whose status is the one the fault names. */
+      status?: number;
+    } = {},
   ) {
     super(message, { cause: options.cause });
     this.name = 'HttpError';
     this.code = code;
-    this.status = errorCodes[code];
+    this.status = code === 'injected_fault' && options.status !== undefined ? options.status : errorCodes[code];
     this.details = options.details;
     this.headers = options.headers ?? {};
   }

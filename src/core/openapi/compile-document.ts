@@ -62,6 +62,11 @@ export interface CompiledOperation {
   requestBody: CompiledRequestBody | undefined;
   responses: Map<string, CompiledResponse>;
   deprecated: boolean;
+  /**
+   * Whether a request needs credentials: the operation's `security` (or the
+   * document's) lists at least one requirement. `security: []` opens it.
+   */
+  secured: boolean;
   /** `x-sunset` (a date, YYYY-MM-DD): when the operation goes away. */
   sunset: string | undefined;
   /** `x-deprecated-at` (a date, YYYY-MM-DD): since when the operation is deprecated. */
@@ -371,6 +376,7 @@ function compileOperation(input: CompileOperationInput): CompiledOperation {
     requestBody,
     responses,
     deprecated: definition.deprecated === true,
+    secured: (definition.security ?? document.security ?? []).length > 0,
     sunset,
     deprecatedAt,
     replacedBy: typeof replacedBy === 'string' ? replacedBy : undefined,

@@ -1,6 +1,8 @@
 import { RequestJournal } from '../journal/request-journal.js';
 import type { Latency } from '../pipeline/apply-latency.js';
+import { createSeededRandom } from '../random.js';
 import { PetStore, type RevisionCounter, type Scenario } from '../store/pet-store.js';
+import { FaultPlan } from './fault-plan.js';
 
 /** What a session's store state looks like from the outside (admin API and in-process). */
 export interface StoreState {
@@ -15,18 +17,30 @@ export interface SessionOptions {
   revisions: RevisionCounter;
   journalSize: number;
   latency: Latency | undefined;
+  /** The mock's seed: the session's draws (latency, faults) start from it and the session's name. */
+  seed: number;
+}
+
+/** A number from a name (FNV-1a), so that each session draws its own repeatable sequence. */
+function hashName(name: string): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < name.length; index++) hash = Math.imul(hash ^ name.charCodeAt(index), 0x01000193);
+  return hash >>> 0;
 }
 
 /**
  * Everything that belongs to one client of the mock: its store (and so its
- * scenario), its journal and its latency. The state of the mock lives here
- * and nowhere else. A new session points at its scenario's shared pets and
- * copies them only on its first write.
+ * scenario), its journal, its faults, its latency and its random draws. The
+ * state of the mock lives here and nowhere else. A new session points at its
+ * scenario's shared pets and copies them only on its first write.
  */
 export class Session {
   readonly name: string;
   readonly store: PetStore;
   readonly journal: RequestJournal;
+  readonly faults: FaultPlan;
+  /** Seeded by the mock's seed and the session's name: a run repeats its draws. */
+  readonly random: () => number;
   latency: Latency | undefined;
 
   constructor(options: SessionOptions) {
@@ -34,6 +48,8 @@ export class Session {
     this.store = new PetStore({ maxPets: options.maxPets, revisions: options.revisions });
     this.store.load(options.scenario);
     this.journal = new RequestJournal(options.journalSize);
+    this.random = createSeededRandom((options.seed ^ hashName(options.name)) >>> 0);
+    this.faults = new FaultPlan(this.random);
     this.latency = options.latency;
   }
 

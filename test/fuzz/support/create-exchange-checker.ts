@@ -12,6 +12,17 @@ import { loadDocument } from '../../../src/node/load-document.js';
 import { defaultDocumentPath } from '../../../src/package-root.js';
 import type { RawResponse } from './send-raw-request.js';
 
+/** Whether the document asks for a key on this operation (its `security`, or the document's; `[]` opens it). */
+function needsKey(api: Api, operation: CompiledOperation): boolean {
+  return (operation.definition.security ?? api.compiled.document.security ?? []).length > 0;
+}
+
+/** Files the mock serves to anyone, with their media type. */
+const publicFiles: Record<string, string> = {
+  '/openapi.json': 'application/json',
+  '/openapi.yaml': 'application/yaml',
+};
+
 /** What the checker knows of the request that was sent. */
 export interface SentRequest {
   method: string;
@@ -178,6 +189,12 @@ export function createExchangeChecker(options: ExchangeCheckerOptions): Exchange
     if (status >= 200 && status < 300) {
       if (request.method === 'OPTIONS') {
         if (status !== 204 || response.body.length > 0) problems.push(`a preflight answered ${status} with a body`);
+      } else if (publicFiles[pathname] && (request.method === 'GET' || request.method === 'HEAD')) {
+        // The document, served to anyone: it must be the type it says, and whole.
+        if (contentType !== publicFiles[pathname]) {
+          problems.push(`${pathname} has Content-Type ${JSON.stringify(contentType)}, not ${publicFiles[pathname]}`);
+        }
+        if (request.method === 'GET' && response.body.length === 0) problems.push(`${pathname} came back empty`);
       } else if (!api || !found?.operation) {
         problems.push(`answered ${status} to ${request.method} ${pathname}, which is no operation of the documents`);
       } else {
@@ -200,7 +217,7 @@ export function createExchangeChecker(options: ExchangeCheckerOptions): Exchange
         if (violations.length === 0 && !example) {
           problems.push(...checkSemantics(found.operation, found.params, request, body));
         }
-        if (!authorized) {
+        if (!authorized && needsKey(api, found.operation)) {
           problems.push(
             `${found.operation.operationId} answered ${status} to Authorization ${JSON.stringify(request.headers.authorization)}, which is not the key`,
           );
@@ -212,7 +229,15 @@ export function createExchangeChecker(options: ExchangeCheckerOptions): Exchange
         `a body of ${request.body?.length} bytes (limit ${options.bodyLimit}) was answered ${status}, not 413`,
       );
     }
-    if (found?.operation && !tooLarge && !authorized && status !== 401 && !refusedEncoding) {
+    if (
+      api &&
+      found?.operation &&
+      needsKey(api, found.operation) &&
+      !tooLarge &&
+      !authorized &&
+      status !== 401 &&
+      !refusedEncoding
+    ) {
       problems.push(
         `${found.operation.operationId} answered ${status}, not 401, to Authorization ${JSON.stringify(request.headers.authorization)}`,
       );

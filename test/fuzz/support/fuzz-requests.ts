@@ -186,7 +186,21 @@ const segmentText = fc.oneof(
 const pathText = fc.oneof(
   weighted(
     5,
-    fc.constantFrom('/v1/pets', '/__admin/scenarios', '/__admin/scenario', '/__admin/reset', '/__admin/requests'),
+    fc.constantFrom(
+      '/v1/pets',
+      '/__admin/scenarios',
+      '/__admin/scenario',
+      '/__admin/reset',
+      '/__admin/requests',
+      '/__admin/sessions',
+      '/__admin/sessions/fuzz-a',
+      '/__admin/sessions/default',
+      '/__admin/faults',
+      '/__admin/latency',
+      '/__admin/health',
+      '/openapi.json',
+      '/openapi.yaml',
+    ),
   ),
   weighted(
     4,
@@ -374,6 +388,15 @@ function headersArbitrary(key: string, authWeight: 'mostly-valid' | 'any'): fc.A
       prefer: sometimes(authWeight === 'any' ? 40 : 10, preferValue),
       'x-request-id': sometimes(20, fc.oneof(fc.uuid(), hostileText.map(headerSafe), fc.constant('a'.repeat(200)))),
       origin: sometimes(20, fc.constantFrom('http://localhost:3000', 'null', 'https://evil.example')),
+      'petstore-session': sometimes(
+        15,
+        fc.oneof(
+          weighted(4, fc.constantFrom('fuzz-a', 'fuzz-b', 'default', 'A.b_c-1')),
+          weighted(1, fc.stringMatching(/^[A-Za-z0-9._-]{1,64}$/)),
+          weighted(1, hostileText.map(headerSafe)),
+          weighted(1, fc.constantFrom('', ' ', 'x'.repeat(65), 'a b', 'ü', 'a/b')),
+        ),
+      ),
       accept: sometimes(20, fc.constantFrom('application/json', 'text/html', '*/*', 'application/xml', '')),
       'content-encoding': sometimes(
         3,

@@ -1,0 +1,78 @@
+import type { NetworkFault } from '../http/plain-http.js';
+
+/** The ways a connection can be broken on purpose (see the node:http adapter). */
+export const faultKinds = [
+  'connection_reset',
+  'empty_response',
+  'malformed_response',
+  'timeout',
+] as const satisfies readonly NetworkFault[];
+
+/** What `POST /__admin/faults` asks for: exactly one of `status` (an HTTP error) and `fault` (a broken connection). */
+export interface FaultRequest {
+  /** Only requests of this operation; every operation of the API when absent. */
+  operationId?: string;
+  status?: number;
+  fault?: NetworkFault;
+  /** How many matching requests it hits (default 1, or until cleared when `probability` is given). */
+  times?: number;
+  /** The chance that a matching request is hit (default 1), drawn from the session's seeded generator. */
+  probability?: number;
+}
+
+export interface ScheduledFault extends FaultRequest {
+  id: number;
+}
+
+/**
+ * The faults scheduled for one session, in the order they were added. A
+ * matching request takes the first one whose draw hits; a fault with a
+ * count is removed once it has hit that many requests.
+ */
+export class FaultPlan {
+  readonly #random: () => number;
+  #faults: ScheduledFault[] = [];
+  #lastId = 0;
+
+  constructor(random: () => number) {
+    this.#random = random;
+  }
+
+  add(request: FaultRequest): ScheduledFault {
+    const times = request.times ?? (request.probability === undefined ? 1 : undefined);
+    const fault: ScheduledFault = { id: ++this.#lastId, ...request };
+    if (times === undefined) delete fault.times;
+    else fault.times = times;
+    this.#faults.push(fault);
+    return { ...fault };
+  }
+
+  list(): ScheduledFault[] {
+    return this.#faults.map((fault) => ({ ...fault }));
+  }
+
+  get size(): number {
+    return this.#faults.length;
+  }
+
+  clear(): number {
+    const cleared = this.#faults.length;
+    this.#faults = [];
+    return cleared;
+  }
+
+  /** The fault a request of `operationId` gets, if any; counts it against the fault's `times`. */
+  take(operationId: string): ScheduledFault | undefined {
+    if (this.#faults.length === 0) return undefined;
+    for (const fault of this.#faults) {
+      if (fault.operationId !== undefined && fault.operationId !== operationId) continue;
+      if (fault.probability !== undefined && this.#random() >= fault.probability) continue;
+      if (fault.times !== undefined) {
+        fault.times -= 1;
+        if (fault.times === 0) this.#faults = this.#faults.filter((other) => other !== fault);
+      }
+      return { ...fault };
+    }
+    return undefined;
+  }
+}

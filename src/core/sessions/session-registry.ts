@@ -1,0 +1,106 @@
+import { HttpError } from '../errors/http-error.js';
+import { headerValue, type PlainRequest } from '../http/plain-http.js';
+import type { MockLogger } from '../mock-logger.js';
+import type { Session } from './session.js';
+
+/** The header that names a session, and what a name may be. */
+export const sessionHeader = 'petstore-session';
+export const sessionNamePattern = '^[A-Za-z0-9._-]{1,64}$';
+const sessionName = new RegExp(sessionNamePattern);
+export const defaultSessionName = 'default';
+
+export interface SessionRegistryOptions {
+  /** The session of requests without the header. */
+  defaultSession: Session;
+  /** Makes a new session (it starts from the mock's starting scenario). */
+  create(name: string): Session;
+  /** Named sessions kept at most besides the default one; the least recently used goes beyond. */
+  max: number;
+  logger: MockLogger;
+}
+
+/**
+ * The sessions of the mock. A request with `Petstore-Session: NAME` works
+ * on that session (made on first use: a store that shares its scenario's
+ * pets until it writes, a journal, faults, latency); without the header, on
+ * the default session. At most `max` named sessions are kept: beyond, the
+ * least recently used one is dropped (and logged).
+ */
+export class SessionRegistry {
+  readonly max: number;
+  readonly #default: Session;
+  readonly #create: (name: string) => Session;
+  readonly #logger: MockLogger;
+  /** Named sessions, the least recently used first (a Map keeps insertion order). */
+  #named = new Map<string, Session>();
+
+  constructor(options: SessionRegistryOptions) {
+    this.#default = options.defaultSession;
+    this.#create = options.create;
+    this.max = options.max;
+    this.#logger = options.logger;
+  }
+
+  get defaultSession(): Session {
+    return this.#default;
+  }
+
+  /**
+   * The session a request names. A name that is not one is a 400 naming the
+   * header, returned beside the default session rather than thrown, so that
+   * the pipeline answers it only once the client is authenticated.
+   */
+  select(request: PlainRequest): { session: Session; problem?: HttpError } {
+    const name = headerValue(request, sessionHeader);
+    if (name === undefined) return { session: this.#default };
+    if (!sessionName.test(name)) {
+      const problem = new HttpError(
+        'invalid_session',
+        `the Petstore-Session header must be 1-64 letters, digits, '.', '_' or '-', got ${JSON.stringify(name.slice(0, 80))}`,
+      );
+      return { session: this.#default, problem };
+    }
+    return { session: this.session(name) };
+  }
+
+  /** The session of that name, made if need be; `default` is the default session. */
+  session(name: string): Session {
+    if (name === defaultSessionName) return this.#default;
+    const found = this.#named.get(name);
+    if (found) {
+      this.#named.delete(name);
+      this.#named.set(name, found);
+      return found;
+    }
+    if (this.#named.size >= this.max) {
+      const [oldest] = this.#named.keys();
+      if (oldest !== undefined) {
+        this.#named.delete(oldest);
+        this.#logger.info({ session: oldest, max: this.max }, 'session evicted, the least recently used');
+      }
+    }
+    const created = this.#create(name);
+    this.#named.set(name, created);
+    return created;
+  }
+
+  /** The default session, then the named ones, the least recently used first. */
+  list(): Session[] {
+    return [this.#default, ...this.#named.values()];
+  }
+
+  has(name: string): boolean {
+    return name === defaultSessionName || this.#named.has(name);
+  }
+
+  /** Drops a named session; the default session cannot be dropped. */
+  drop(name: string): boolean {
+    if (name === defaultSessionName) {
+      throw new HttpError(
+        'invalid_session',
+        'the default session cannot be dropped; POST /__admin/reset takes it back to its scenario',
+      );
+    }
+    return this.#named.delete(name);
+  }
+}
