@@ -23,7 +23,8 @@ import { packageRoot } from '../src/package-root.js';
 import { generatePets } from '../src/core/seed/generate-pets.js';
 import { createRevisionCounter, createScenario, PetStore } from '../src/core/store/pet-store.js';
 import type { Pet, PetStatus } from '../src/core/types/api-types.js';
-import { measureInProcess } from './harness/measure-in-process.js';
+import { measureInProcess, measureSessionCost } from './harness/measure-in-process.js';
+import { measureIdleSessions } from './harness/measure-sessions.js';
 import { loadGenerator, measureLoad, median, type LoadRequest, type LoadResult } from './harness/measure-load.js';
 import { startServerProcess, type ServerProcess, type ServerSpec } from './harness/server-process.js';
 
@@ -184,6 +185,33 @@ async function throughput() {
   };
 }
 
+/** Over HTTP: the same list in the default session and in a named one, alternated. */
+async function sessionsOverHttp() {
+  const results: Record<string, number[]> = { default: [], session: [] };
+  const server = await startServerProcess(mockSpec());
+  try {
+    const plain = routes[0]!.request('/v1');
+    const named: LoadRequest = { ...plain, headers: { ...plain.headers, 'Petstore-Session': 'bench-worker-1' } };
+    await measureLoad(generator, server.origin, plain, 1);
+    for (let round = 0; round < rounds; round++) {
+      for (const [name, request] of round % 2 === 0
+        ? ([
+            ['default', plain],
+            ['session', named],
+          ] as const)
+        : ([
+            ['session', named],
+            ['default', plain],
+          ] as const)) {
+        results[name]!.push((await measureLoad(generator, server.origin, request, seconds)).requestsPerSecond);
+      }
+    }
+  } finally {
+    await server.stop();
+  }
+  return { defaultRequestsPerSecond: median(results.default!), sessionRequestsPerSecond: median(results.session!) };
+}
+
 async function loggingCost() {
   const results: Record<string, number[]> = { warn: [], info: [] };
   for (let round = 0; round < rounds; round++) {
@@ -328,6 +356,11 @@ function markdown(results: Awaited<ReturnType<typeof collect>>): string {
       );
     }
   }
+  const { sessions } = results;
+  lines.push(
+    '',
+    `Sessions: a list in a named session (\`Petstore-Session\`) costs ${ratio(sessions.sessionMicros, sessions.defaultMicros)} the same list in the default session in-process (${fmt(sessions.sessionMicros, 1)} against ${fmt(sessions.defaultMicros, 1)} µs), and serves ${ratio(sessions.http.sessionRequestsPerSecond, sessions.http.defaultRequestsPerSecond)} its throughput over HTTP (${fmt(sessions.http.sessionRequestsPerSecond)} against ${fmt(sessions.http.defaultRequestsPerSecond)} req/s). ${sessions.idle.sessions} idle sessions add ${fmt(sessions.idle.heapMiB, 2)} MiB of heap (${fmt(sessions.idle.rssMiB, 1)} MiB RSS).`,
+  );
   lines.push(
     '',
     'In-process, µs per request (median; sequential, one at a time):',
@@ -374,6 +407,12 @@ async function collect() {
   const t = await throughput();
   process.stdout.write('In-process entries\n');
   const inProcess = await measureInProcess(quick);
+  process.stdout.write('Sessions\n');
+  const sessions = {
+    ...(await measureSessionCost(quick)),
+    idle: measureIdleSessions(100),
+    http: await sessionsOverHttp(),
+  };
   process.stdout.write('Logging cost\n');
   const logging = await loggingCost();
   process.stdout.write('Store scale (in-process)\n');
@@ -395,6 +434,7 @@ async function collect() {
     },
     throughput: t,
     inProcess,
+    sessions,
     logging,
     storeScale: scale,
     httpScale: http,

@@ -4,6 +4,12 @@ import { createMock } from '../../src/index.js';
 import type { PlainRequest } from '../../src/core/http/plain-http.js';
 import { median } from './measure-load.js';
 
+/** One request of the default session against the same request in a named session (already made), in-process. */
+export interface SessionCost {
+  defaultMicros: number;
+  sessionMicros: number;
+}
+
 export interface InProcessRow {
   route: string;
   /** `mock.handle(plainRequest)`: the core alone, as the node adapter calls it. */
@@ -27,6 +33,26 @@ async function microsPerCall(call: () => Promise<unknown>, calls: number, sample
     timings.push(((performance.now() - started) * 1000) / calls);
   }
   return median(timings);
+}
+
+/** What a request costs in a named session, against the default session, through the core. */
+export async function measureSessionCost(quick: boolean): Promise<SessionCost> {
+  const calls = quick ? 5_000 : 20_000;
+  const mock = createMock();
+  const plain: PlainRequest = {
+    method: 'GET',
+    path: '/v1/pets',
+    query: 'limit=20',
+    headers: { authorization: `Bearer ${key}` },
+  };
+  const named: PlainRequest = { ...plain, headers: { ...plain.headers, 'petstore-session': 'bench-worker-1' } };
+  const defaults: number[] = [];
+  const sessions: number[] = [];
+  for (let round = 0; round < 5; round++) {
+    defaults.push(await microsPerCall(() => mock.handle(plain), calls, 1));
+    sessions.push(await microsPerCall(() => mock.handle(named), calls, 1));
+  }
+  return { defaultMicros: median(defaults), sessionMicros: median(sessions) };
 }
 
 /** The cost of one request through each in-process entry: the core, `mock.fetch`, and MSW. */
