@@ -212,6 +212,82 @@ async function sessionsOverHttp() {
   return { defaultRequestsPerSecond: median(results.default!), sessionRequestsPerSecond: median(results.session!) };
 }
 
+/**
+ * The validating proxy's cost: the same list straight from the mock, through
+ * petstore-mock proxy, and through Prism's proxy (which validates too), in
+ * front of the same mock, alternated.
+ */
+async function proxyCost() {
+  const upstream = await startServerProcess(mockSpec());
+  const ours = await startServerProcess({
+    name: 'proxy',
+    command: node,
+    args: [
+      ...mockNodeFlags,
+      mockCli,
+      'proxy',
+      '--upstream',
+      `${upstream.origin}/v1`,
+      '--port',
+      '{port}',
+      '--log-level',
+      'warn',
+    ],
+    probe: '/v1/pets?limit=1',
+    headers: auth,
+  });
+  const prism = await startServerProcess({
+    name: 'prism proxy',
+    command: node,
+    args: [
+      join(packageRoot, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js'),
+      'proxy',
+      join(packageRoot, 'openapi.yaml'),
+      `${upstream.origin}/v1`,
+      '--port',
+      '{port}',
+      '--host',
+      '127.0.0.1',
+      '-v',
+      'silent',
+    ],
+    probe: '/pets?limit=1',
+    headers: auth,
+    env: { SCARF_ANALYTICS: 'false' },
+  });
+  const targets = [
+    { name: 'direct', origin: upstream.origin, path: '/v1/pets?limit=20' },
+    { name: 'proxy', origin: ours.origin, path: '/v1/pets?limit=20' },
+    { name: 'prism proxy', origin: prism.origin, path: '/pets?limit=20' },
+  ];
+  const samples = new Map<string, LoadResult[]>();
+  try {
+    for (const target of targets)
+      await measureLoad(generator, target.origin, { method: 'GET', path: target.path, headers: auth }, 1);
+    for (let round = 0; round < rounds; round++) {
+      for (const target of round % 2 === 0 ? targets : [...targets].reverse()) {
+        const result = await measureLoad(
+          generator,
+          target.origin,
+          { method: 'GET', path: target.path, headers: auth },
+          seconds,
+        );
+        samples.set(target.name, [...(samples.get(target.name) ?? []), result]);
+      }
+    }
+  } finally {
+    await Promise.all([prism.stop(), ours.stop(), upstream.stop()]);
+  }
+  const pick = (name: string, field: keyof LoadResult) =>
+    median((samples.get(name) ?? []).map((sample) => sample[field]));
+  return Object.fromEntries(
+    targets.map(({ name }) => [
+      name,
+      { requestsPerSecond: pick(name, 'requestsPerSecond'), p50Ms: pick(name, 'p50Ms'), p99Ms: pick(name, 'p99Ms') },
+    ]),
+  ) as Record<'direct' | 'proxy' | 'prism proxy', { requestsPerSecond: number; p50Ms: number; p99Ms: number }>;
+}
+
 async function loggingCost() {
   const results: Record<string, number[]> = { warn: [], info: [] };
   for (let round = 0; round < rounds; round++) {
@@ -356,7 +432,18 @@ function markdown(results: Awaited<ReturnType<typeof collect>>): string {
       );
     }
   }
-  const { sessions } = results;
+  const { sessions, proxy } = results;
+  lines.push(
+    '',
+    'The validating proxy, in front of the same mock (`GET /pets?limit=20`):',
+    '',
+    '| Path | req/s | p50 / p99 ms | × direct |',
+    '|---|---|---|---|',
+    ...(['direct', 'proxy', 'prism proxy'] as const).map(
+      (name) =>
+        `| ${name === 'direct' ? 'the mock, directly' : name === 'proxy' ? '`petstore-mock proxy`' : "Prism's proxy"} | ${fmt(proxy[name].requestsPerSecond)} | ${fmt(proxy[name].p50Ms, 2)} / ${fmt(proxy[name].p99Ms, 2)} | ${ratio(proxy[name].requestsPerSecond, proxy.direct.requestsPerSecond)} |`,
+    ),
+  );
   lines.push(
     '',
     `Sessions: a list in a named session (\`Petstore-Session\`) costs ${ratio(sessions.sessionMicros, sessions.defaultMicros)} the same list in the default session in-process (${fmt(sessions.sessionMicros, 1)} against ${fmt(sessions.defaultMicros, 1)} µs), and serves ${ratio(sessions.http.sessionRequestsPerSecond, sessions.http.defaultRequestsPerSecond)} its throughput over HTTP (${fmt(sessions.http.sessionRequestsPerSecond)} against ${fmt(sessions.http.defaultRequestsPerSecond)} req/s). ${sessions.idle.sessions} idle sessions add ${fmt(sessions.idle.heapMiB, 2)} MiB of heap (${fmt(sessions.idle.rssMiB, 1)} MiB RSS).`,
@@ -407,6 +494,8 @@ async function collect() {
   const t = await throughput();
   process.stdout.write('In-process entries\n');
   const inProcess = await measureInProcess(quick);
+  process.stdout.write('Proxy\n');
+  const proxy = await proxyCost();
   process.stdout.write('Sessions\n');
   const sessions = {
     ...(await measureSessionCost(quick)),
@@ -435,6 +524,7 @@ async function collect() {
     throughput: t,
     inProcess,
     sessions,
+    proxy,
     logging,
     storeScale: scale,
     httpScale: http,

@@ -17,6 +17,7 @@ import {
 } from './config/parse-options.js';
 import { packageRoot } from './package-root.js';
 import { StateFile } from './persistence/state-file.js';
+import { runProxy } from './proxy/proxy-cli.js';
 
 const { version } = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string };
 
@@ -115,4 +116,6 @@ function main(): void {
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
-main();
+// `petstore-mock proxy ...` is the validating proxy; anything else, the mock.
+if (process.argv[2] === 'proxy') runProxy(process.argv.slice(3));
+else main();

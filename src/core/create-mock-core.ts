@@ -23,6 +23,7 @@ import { Session, type StoreState } from './sessions/session.js';
 import { resetSession, switchScenario } from './sessions/session-actions.js';
 import { defaultSessionName, SessionRegistry } from './sessions/session-registry.js';
 import type { PublicFile } from './pipeline/serve-public-file.js';
+import type { Upstream } from './pipeline/forward-upstream.js';
 import { stringifyJson } from './json/exact-json.js';
 import { createPetListCheck, schemaFields } from './store/check-pet-list.js';
 import { createRevisionCounter, type PetStore, type Scenario } from './store/pet-store.js';
@@ -73,6 +74,10 @@ export interface MockCoreOptions {
   documentText?: string;
   /** More files served to anyone, by path (the web pages, in Node). */
   publicFiles?: Readonly<Record<string, PublicFile>>;
+  /** Makes the mock the validating proxy: the API's requests go upstream, judged on the way (see the proxy). */
+  upstream?: Upstream;
+  /** The proxy's report so far, for `GET /__admin/violations`. */
+  proxyReport?: () => unknown;
   /** Where the API is served. Default `/v1`. */
   basePath?: string;
   /** Default: silent. */
@@ -127,6 +132,7 @@ function checkHandlers(compiled: CompiledDocument, handlers: HandlerTable<never>
 
 function createMount<Context>(options: {
   basePath: string;
+  upstream?: Upstream | undefined;
   compile: () => CompiledDocument;
   handlers: HandlerTable<Context>;
   context: (session: Session) => Context;
@@ -152,6 +158,7 @@ function createMount<Context>(options: {
   return {
     basePath: options.basePath,
     admin: options.admin,
+    ...(options.upstream ? { upstream: options.upstream } : {}),
     cache: new ResponseCache(),
     get compiled() {
       return prepare();
@@ -256,15 +263,22 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     compile: () => compiled,
     handlers: petHandlers,
     context: (current) => ({ store: current.store, newPetFields }),
-    fallback: options.fallback,
+    fallback: options.upstream ? undefined : options.fallback,
     admin: false,
+    upstream: options.upstream,
   });
   // The admin API is the kit's own small document: compiled on its first request, not at every start.
   const admin = createMount<AdminContext>({
     basePath: adminBasePath,
     compile: () => compileDocument(createAdminDocument(errorSchema), 'admin API'),
     handlers: adminHandlers,
-    context: (current) => ({ session: current, sessions: registry(), scenarios: catalogue, api: compiled }),
+    context: (current) => ({
+      session: current,
+      sessions: registry(),
+      scenarios: catalogue,
+      api: compiled,
+      proxyReport: options.proxyReport,
+    }),
     fallback: undefined,
     admin: true,
   });

@@ -95,6 +95,15 @@ export function createAdminDocument(
           responses: { ...ok('No fault is scheduled any more', 'Cleared'), ...errors() },
         },
       },
+      '/violations': {
+        get: {
+          operationId: 'listViolations',
+          responses: {
+            ...ok('What the validating proxy found in the traffic so far, and its coverage', 'ProxyReport'),
+            ...errors('404'),
+          },
+        },
+      },
       '/latency': {
         get: {
           operationId: 'getLatency',
@@ -204,6 +213,16 @@ export function createAdminDocument(
           type: 'object',
           required: ['faults'],
           properties: { faults: { type: 'array', items: { $ref: '#/components/schemas/Fault' } } },
+        },
+        ProxyReport: {
+          type: 'object',
+          required: ['upstream', 'exchanges', 'violations', 'coverage'],
+          properties: {
+            upstream: { type: 'string' },
+            exchanges: { type: 'integer', minimum: 0 },
+            violations: { type: 'array', items: { type: 'object', required: ['rule', 'message'] } },
+            coverage: { type: 'array', items: { type: 'object', required: ['operationId', 'status', 'count'] } },
+          },
         },
         Latency: {
           type: 'object',

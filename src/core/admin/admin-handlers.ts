@@ -14,6 +14,8 @@ export interface AdminContext {
   sessions: SessionRegistry;
   scenarios: ScenarioCatalogue;
   api: CompiledDocument;
+  /** Set when the mock runs as the validating proxy. */
+  proxyReport: (() => unknown) | undefined;
 }
 
 /** A fault request that makes sense: one of status and fault, and an operation the API has. */
@@ -79,6 +81,15 @@ export const adminHandlers: HandlerTable<AdminContext> = {
     body: session.faults.add(checkFault(request.body as FaultRequest, api)),
   }),
   clearFaults: (_request, { session }) => ({ status: 200, body: { cleared: session.faults.clear() } }),
+  listViolations: (_request, { proxyReport }) => {
+    if (!proxyReport) {
+      throw new HttpError(
+        'not_a_proxy',
+        'violations are found by the validating proxy: start petstore-mock proxy --upstream URL',
+      );
+    }
+    return { status: 200, body: proxyReport() };
+  },
   getLatency: (_request, { session }) => ({ status: 200, body: session.latency ?? { min: 0, max: 0 } }),
   setLatency: (request, { session }) => {
     const latency = request.body as Latency;

@@ -20,6 +20,7 @@ export const errorCodes = {
   pet_not_found: 404,
   scenario_not_found: 404,
   session_not_found: 404,
+  not_a_proxy: 404,
   method_not_allowed: 405,
   request_timeout: 408,
   payload_too_large: 413,
@@ -32,6 +33,9 @@ export const errorCodes = {
   /** A status injected through POST /__admin/faults: sent with the status the fault names (4xx or 5xx). */
   injected_fault: 500,
   body_already_read: 500,
+  upstream_unreachable: 502,
+  upstream_violation: 502,
+  upstream_timeout: 504,
   store_full: 507,
 } as const satisfies Record<string, number>;
 

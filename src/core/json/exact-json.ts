@@ -103,14 +103,14 @@ const exactNumbers = [
  * `NumberLiteral`s as written. Values without either take the native
  * `JSON.stringify` path, which is several times faster.
  */
-export function stringifyJson(value: unknown): string {
+export function stringifyJson(value: unknown, indent?: number): string {
   try {
-    return JSON.stringify(value);
+    return JSON.stringify(value, null, indent);
   } catch (error) {
     if (!(error instanceof NeedsExactWriter) && !(error instanceof TypeError && /BigInt/i.test(error.message))) {
       throw error;
     }
-    return stringify(value, null, undefined, exactNumbers) as string;
+    return stringify(value, null, indent, exactNumbers) as string;
   }
 }
 

@@ -2,6 +2,7 @@ import { HttpError } from '../errors/http-error.js';
 import type { HandlerResponse, ValidRequest } from '../handlers/handler-types.js';
 import type { CompiledDocument, CompiledOperation } from '../openapi/compile-document.js';
 import type { Session } from '../sessions/session.js';
+import type { Upstream } from './forward-upstream.js';
 import type { Preference } from './read-preference.js';
 import type { ResponseCache } from './response-cache.js';
 
@@ -24,6 +25,8 @@ export interface Mount {
   readonly cache: ResponseCache;
   /** The kit's own admin API, rather than the API it mocks. */
   admin: boolean;
+  /** Set when the mount is the validating proxy: requests go upstream instead of to the handlers. */
+  upstream?: Upstream;
 }
 
 /**

@@ -13,6 +13,8 @@ import { createKeepAliveAgent, NoResponseError, sendRawRequest, type RawResponse
 export interface FuzzHarnessOptions {
   /** `http://127.0.0.1:PORT` of the mock under test. */
   origin: string;
+  /** Where the store is reset (through its admin API): the mock behind a proxy. Default `origin`. */
+  adminOrigin?: string;
   /** The mock's store, inspected after every request. */
   store: PetStore;
   key: string;
@@ -60,9 +62,15 @@ export function createFuzzHarness(options: FuzzHarnessOptions): FuzzHarness {
   const statuses = new Map<number, number>();
   const count = (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1);
 
-  const send = async (method: string, target: string, headers: Record<string, string>, body?: Buffer) => {
+  const send = async (
+    method: string,
+    target: string,
+    headers: Record<string, string>,
+    body?: Buffer,
+    origin = options.origin,
+  ) => {
     sent++;
-    return sendRawRequest(options.origin, { method, target, headers, body }, { agent, timeoutMs: options.timeoutMs });
+    return sendRawRequest(origin, { method, target, headers, body }, { agent, timeoutMs: options.timeoutMs });
   };
 
   const expectJson = async (method: string, target: string, body?: unknown): Promise<RawResponse> => {
@@ -72,6 +80,7 @@ export function createFuzzHarness(options: FuzzHarnessOptions): FuzzHarness {
       target,
       headers,
       body === undefined ? undefined : Buffer.from(JSON.stringify(body)),
+      target.startsWith('/__admin/') ? (options.adminOrigin ?? options.origin) : options.origin,
     );
     if (response.status !== 200) {
       throw new Error(

@@ -1,0 +1,93 @@
+import type { Mock } from '../create-mock.js';
+import type { MockLogger } from '../core/mock-logger.js';
+import { createNodeMock } from '../node/create-node-mock.js';
+import { createNodeListener } from '../node/node-listener.js';
+import { createNodeForwarder } from './node-forwarder.js';
+import { PetRecording } from './pet-recording.js';
+import { ProxyReport } from './proxy-report.js';
+
+export interface ProxyOptions {
+  /** The upstream's base address, ending with `/v1`: `https://staging.example/v1`. */
+  upstream: string;
+  /** Refuse invalid requests (400, not forwarded) and replace invalid answers (502). Default: report only. */
+  enforce?: boolean;
+  /** How long the upstream may stay silent, in ms (then 504). Default 30 s. */
+  timeoutMs?: number;
+  /** Largest request body forwarded, in bytes (then 413, the proxy's own limit). Default 16 MiB. */
+  bodyLimit?: number;
+  /** Keys of the proxy's own admin API (the API's keys are the upstream's to judge). Default `['dev-key']`. */
+  keys?: readonly string[];
+  /** Collect the pets of valid answers, to save as a fixture at this path. */
+  record?: string;
+  logger?: MockLogger;
+}
+
+export interface Proxy {
+  /** The core, with the upstream in place of the handlers. */
+  mock: Mock;
+  listener: ReturnType<typeof createNodeListener>;
+  report: ProxyReport;
+  recording: PetRecording | undefined;
+}
+
+/** An upstream the proxy can forward to: http(s), with the spec's `/v1` ending its path. */
+export function checkUpstream(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new Error(`--upstream must be an http(s) URL, got ${JSON.stringify(text)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new Error(`--upstream must be an http(s) URL, got ${JSON.stringify(text)}`);
+  }
+  if (!/\/v1\/?$/.test(url.pathname)) {
+    throw new Error(
+      `--upstream must be the API's base address, ending with /v1 (e.g. https://staging.example/v1), got ${JSON.stringify(text)}`,
+    );
+  }
+  if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
+    throw new Error('--upstream must not carry a query, a fragment or credentials');
+  }
+  return url;
+}
+
+/**
+ * The validating proxy: the mock's pipeline with the upstream in place of the
+ * handlers. Every request and answer under /v1 is judged by the one rule set
+ * and passed on unchanged (or refused, with `enforce`); the report collects
+ * violations and coverage; a recording, if asked for, collects pets.
+ */
+export function createProxy(options: ProxyOptions): Proxy {
+  const upstream = checkUpstream(options.upstream);
+  const logger = options.logger;
+  // The report and the recording read the compiled document, which the mock makes: they come right after it.
+  const late: { report?: ProxyReport; recording?: PetRecording } = {};
+  const mock = createNodeMock({
+    bodyLimit: options.bodyLimit ?? 16 * 1024 * 1024,
+    ...(options.keys ? { keys: options.keys } : {}),
+    ...(logger ? { logger } : {}),
+    upstream: {
+      forward: createNodeForwarder({
+        upstream,
+        basePath: '/v1',
+        timeoutMs: options.timeoutMs ?? 30_000,
+        maxResponseBytes: 64 * 1024 * 1024,
+      }),
+      enforce: options.enforce === true,
+      observe: (exchange) => {
+        late.report?.add(exchange);
+        late.recording?.add(exchange);
+      },
+    },
+    proxyReport: () => late.report?.toJson(),
+  });
+  const report = new ProxyReport({
+    compiled: mock.compiled,
+    upstream: upstream.href,
+    onViolation: (violation) => logger?.warn({ violation }, 'the traffic breaks the document'),
+  });
+  const recording = options.record ? new PetRecording(mock.compiled, options.record) : undefined;
+  Object.assign(late, { report, recording });
+  return { mock, listener: createNodeListener(mock), report, recording };
+}
