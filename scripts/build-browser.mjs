@@ -1,35 +1,51 @@
-// Builds the browser bundle of the MSW entry (dist/browser/), and prints its size:
-// `npm run build` runs it after tsc. msw stays external: the page brings its own.
-import { readFileSync } from 'node:fs';
-import { relative } from 'node:path';
+// The browser builds, after tsc (`npm run build`), with their sizes:
+// - dist/browser/: the MSW entry as one ESM bundle (msw stays external: the page brings its own);
+// - dist/ui/: the pages the mock serves (the dashboard, and the reference's start-up script).
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const result = await build({
+const quiet = process.argv.includes('--quiet');
+const common = {
   absWorkingDir: root,
-  entryPoints: { 'petstore-msw': 'src/msw.ts' },
   bundle: true,
   format: 'esm',
   platform: 'browser',
   target: 'es2022',
-  // Faker is imported on demand, so a scenario of literal pets never loads it: it lands in a chunk of its own.
-  splitting: true,
   minify: true,
-  sourcemap: true,
-  external: ['msw'],
-  outdir: 'dist/browser',
   metafile: true,
   logLevel: 'warning',
-});
-const quiet = process.argv.includes('--quiet');
-for (const file of Object.keys(result.metafile.outputs).filter((name) => name.endsWith('.js'))) {
-  const bytes = readFileSync(`${root}/${file}`);
-  if (!quiet) {
-    const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
-    process.stdout.write(
-      `${relative(root, `${root}/${file}`)}: ${kb(bytes.length)}, ${kb(gzipSync(bytes).length)} gzip\n`,
-    );
+};
+
+const results = [
+  await build({
+    ...common,
+    entryPoints: { 'petstore-msw': 'src/msw.ts' },
+    // Faker is imported on demand, so a scenario of literal pets never loads it: it lands in a chunk of its own.
+    splitting: true,
+    sourcemap: true,
+    external: ['msw'],
+    outdir: 'dist/browser',
+  }),
+  await build({
+    ...common,
+    entryPoints: { dashboard: 'src/ui/dashboard.ts', reference: 'src/ui/reference.ts' },
+    outdir: 'dist/ui',
+  }),
+];
+mkdirSync(`${root}/dist/ui`, { recursive: true });
+for (const file of ['dashboard.html', 'dashboard.css', 'reference.html'])
+  copyFileSync(`${root}/src/ui/${file}`, `${root}/dist/ui/${file}`);
+
+if (!quiet) {
+  const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+  const files = results
+    .flatMap((result) => Object.keys(result.metafile.outputs))
+    .filter((name) => name.endsWith('.js'));
+  for (const file of [...files, 'dist/ui/dashboard.html', 'dist/ui/dashboard.css']) {
+    const bytes = readFileSync(`${root}/${file}`);
+    process.stdout.write(`${file}: ${kb(bytes.length)}, ${kb(gzipSync(bytes).length)} gzip\n`);
   }
 }

@@ -7,6 +7,7 @@ import { StoreFullError } from './core/store/pet-store.js';
 import { createNodeMock } from './node/create-node-mock.js';
 import { createNodeListener } from './node/node-listener.js';
 import { createServer } from './node/create-server.js';
+import { loadWebPages } from './node/web-pages.js';
 import {
   bindWarning,
   helpText,
@@ -34,7 +35,8 @@ function banner(options: CliOptions, address: AddressInfo, stateFile: StateFile 
   const lines = [
     `petstore-mock ${version}: the Pet Store animals API, mocked from openapi.yaml`,
     `  API        ${origin}${apiBasePath}`,
-    `  Admin      ${origin}${adminBasePath}/scenarios`,
+    `  Docs       ${origin}/`,
+    `  Dashboard  ${origin}${adminBasePath}/ui`,
     `  Key        ${keyText}`,
     `  Scenario   ${loaded ? loaded.scenario : options.scenario}`,
   ];
@@ -67,7 +69,15 @@ function main(): void {
   const stateFile = options.stateFile ? new StateFile(options.stateFile, { logger }) : undefined;
   let app;
   try {
-    app = createNodeListener(createNodeMock({ ...toAppOptions(options), logger, ...(stateFile ? { stateFile } : {}) }));
+    const defaultKeyOnly = options.keys.length === 1 && options.keys[0] === 'dev-key';
+    app = createNodeListener(
+      createNodeMock({
+        ...toAppOptions(options),
+        logger,
+        publicFiles: loadWebPages({ defaultKey: defaultKeyOnly ? 'dev-key' : undefined }),
+        ...(stateFile ? { stateFile } : {}),
+      }),
+    );
   } catch (error) {
     const reason =
       error instanceof StoreFullError

@@ -1,5 +1,6 @@
 import type { Mock } from '../create-mock.js';
 import type { MockLogger } from '../core/mock-logger.js';
+import type { PublicFile } from '../core/pipeline/serve-public-file.js';
 import { createNodeMock } from '../node/create-node-mock.js';
 import { createNodeListener } from '../node/node-listener.js';
 import { createNodeForwarder } from './node-forwarder.js';
@@ -17,6 +18,8 @@ export interface ProxyOptions {
   bodyLimit?: number;
   /** Keys of the proxy's own admin API (the API's keys are the upstream's to judge). Default `['dev-key']`. */
   keys?: readonly string[];
+  /** Files served to anyone (the web pages). */
+  publicFiles?: Record<string, PublicFile>;
   /** Collect the pets of valid answers, to save as a fixture at this path. */
   record?: string;
   logger?: MockLogger;
@@ -66,6 +69,7 @@ export function createProxy(options: ProxyOptions): Proxy {
   const mock = createNodeMock({
     bodyLimit: options.bodyLimit ?? 16 * 1024 * 1024,
     ...(options.keys ? { keys: options.keys } : {}),
+    ...(options.publicFiles ? { publicFiles: options.publicFiles } : {}),
     ...(logger ? { logger } : {}),
     upstream: {
       forward: createNodeForwarder({

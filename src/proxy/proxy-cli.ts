@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { pino } from 'pino';
 import { parseFlags, UsageError } from '../config/usage-error.js';
 import { createServer } from '../node/create-server.js';
+import { loadWebPages } from '../node/web-pages.js';
 import { checkUpstream, createProxy } from './create-proxy.js';
 import { RecordingError } from './pet-recording.js';
 
@@ -106,6 +107,7 @@ export function runProxy(argv: readonly string[]): void {
     enforce: settings.enforce,
     timeoutMs: settings.timeoutMs,
     logger,
+    publicFiles: loadWebPages({ defaultKey: 'dev-key' }),
     ...(settings.record ? { record: resolve(settings.record) } : {}),
   });
   const server = createServer(proxy.listener);
@@ -123,6 +125,7 @@ export function runProxy(argv: readonly string[]): void {
         `  Proxy      http://${host}:${address.port}/v1`,
         `  Mode       ${settings.enforce ? 'enforce (invalid requests refused, invalid answers replaced)' : 'report (traffic passes unchanged)'}`,
         `  Report     ${settings.report ?? 'GET /__admin/violations (no file)'}`,
+        `  Dashboard  http://${host}:${address.port}/__admin/ui (key dev-key)`,
         '',
       ].join('\n'),
     );

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -75,6 +75,25 @@ describe('the package as users get it (npm pack, installed into an empty folder)
       }
     })();
     expect(output).toBe('');
+  });
+
+  it('serves the web pages from the installed package: the reference and the dashboard', async () => {
+    const child = spawn(join(folder, 'node_modules/.bin/petstore-mock'), ['--port', '0', '--log-level', 'silent'], {
+      cwd: folder,
+    });
+    try {
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      const deadline = Date.now() + 15_000;
+      while (!/Docs\s+(http:\S+)/.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      const origin = (/Docs\s+(http:\/\/[^/\s]+)/.exec(out) ?? [])[1];
+      expect(origin).toBeDefined();
+      for (const path of ['/', '/docs/swagger-ui-bundle.js', '/__admin/ui', '/__admin/ui/dashboard.js']) {
+        expect((await fetch(`${origin}${path}`)).status, path).toBe(200);
+      }
+    } finally {
+      child.kill('SIGTERM');
+    }
   });
 
   it('runs both programs: petstore-mock and petstore-contract', () => {

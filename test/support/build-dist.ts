@@ -6,6 +6,7 @@ import { packageRoot } from '../../src/package-root.js';
 /** The programs the CLI tests run as users do: built, from dist/. */
 export const builtPrograms = {
   mock: join(packageRoot, 'dist', 'cli.js'),
+  dashboard: join(packageRoot, 'dist', 'ui', 'dashboard.js'),
   contract: join(packageRoot, 'dist', 'contract', 'cli.js'),
   dredd: join(packageRoot, 'dist', 'contract', 'dredd-cli.js'),
 };
@@ -28,6 +29,11 @@ export default function buildDist(): void {
   } catch {
     // Reported by the typecheck script; what matters here is that the programs exist.
   }
+  // The browser builds: the MSW bundle and the pages the mock serves.
+  execFileSync(process.execPath, [join(packageRoot, 'scripts/build-browser.mjs'), '--quiet'], {
+    cwd: packageRoot,
+    stdio: 'pipe',
+  });
   for (const program of Object.values(builtPrograms)) {
     if (!existsSync(program)) throw new Error(`the build did not produce ${program}`);
   }

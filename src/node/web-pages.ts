@@ -1,0 +1,52 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { PublicFile } from '../core/pipeline/serve-public-file.js';
+import { packageRoot } from '../package-root.js';
+
+export interface WebPagesOptions {
+  /** The key the reference fills in for "Try it out": only the public `dev-key`, never a key of the user's. */
+  defaultKey: string | undefined;
+}
+
+const types: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.json': 'application/json',
+  '.png': 'image/png',
+};
+
+function file(path: string): PublicFile {
+  const extension = path.slice(path.lastIndexOf('.'));
+  return { type: types[extension] ?? 'application/octet-stream', body: readFileSync(path) };
+}
+
+/**
+ * The pages the mock serves, with every asset they load: the API reference
+ * (swagger-ui from its npm package, with "Try it out" pointed at the mock) at
+ * `/` and `/docs`, and the dashboard at `/__admin/ui`. They hold no data, so
+ * they are served without a key; every call they make for data needs one.
+ * Nothing they load comes from outside the mock.
+ */
+export function loadWebPages(options: WebPagesOptions): Record<string, PublicFile> {
+  const ui = join(packageRoot, 'dist', 'ui');
+  const swagger = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  const reference = file(join(ui, 'reference.html'));
+  const config: PublicFile = {
+    type: 'application/json',
+    body: new TextEncoder().encode(JSON.stringify({ defaultKey: options.defaultKey ?? null })),
+  };
+  return {
+    '/': reference,
+    '/docs': reference,
+    '/docs/config.json': config,
+    '/docs/reference.js': file(join(ui, 'reference.js')),
+    '/docs/swagger-ui.css': file(join(swagger, 'swagger-ui.css')),
+    '/docs/swagger-ui-bundle.js': file(join(swagger, 'swagger-ui-bundle.js')),
+    '/favicon.ico': file(join(swagger, 'favicon-32x32.png')),
+    '/__admin/ui': file(join(ui, 'dashboard.html')),
+    '/__admin/ui/dashboard.js': file(join(ui, 'dashboard.js')),
+    '/__admin/ui/dashboard.css': file(join(ui, 'dashboard.css')),
+  };
+}

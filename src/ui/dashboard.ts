@@ -1,0 +1,358 @@
+// The dashboard (GET /__admin/ui): a small page of the kit's own that drives the admin API with the key the
+// user enters (kept in sessionStorage, never in the URL). Every text from the mock goes in as textContent.
+
+const keyStorage = 'petstore-kit:key';
+const sessionStorageKey = 'petstore-kit:session';
+
+/** An element with attributes and children; strings become text, never HTML. */
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Record<string, string> = {},
+  ...children: Array<Node | string>
+): HTMLElementTagNameMap[K] {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+  for (const child of children) element.append(child);
+  return element;
+}
+
+function byId<T extends HTMLElement>(id: string): T {
+  const found = document.getElementById(id);
+  if (!found) throw new Error(`the page lost #${id}`);
+  return found as T;
+}
+
+class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Calls the mock with the key and the session the user chose. */
+async function api<T>(path: string, init: RequestInit = {}): Promise<T> {
+  const key = sessionStorage.getItem(keyStorage) ?? '';
+  const session = sessionStorage.getItem(sessionStorageKey) ?? '';
+  const headers = new Headers(init.headers);
+  if (key !== '') headers.set('Authorization', `Bearer ${key}`);
+  if (session !== '') headers.set('Petstore-Session', session);
+  if (init.body !== undefined) headers.set('Content-Type', 'application/json');
+  const response = await fetch(path, { ...init, headers });
+  const text = await response.text();
+  const body = text === '' ? undefined : (JSON.parse(text) as unknown);
+  if (!response.ok) {
+    const message = (body as { message?: string } | undefined)?.message ?? response.statusText;
+    throw new ApiError(response.status, message);
+  }
+  return body as T;
+}
+
+function say(message: string, kind: 'info' | 'error' = 'info'): void {
+  const status = byId('status');
+  status.textContent = message;
+  status.className = kind;
+}
+
+function failed(error: unknown): void {
+  if (error instanceof ApiError && error.status === 401) {
+    say(
+      'The key was refused (401). Enter the key the mock was started with: --token or PETSTORE_TOKEN, or dev-key when none was set.',
+      'error',
+    );
+  } else if (error instanceof ApiError) {
+    say(`The mock answered ${error.status}: ${error.message}`, 'error');
+  } else {
+    say(`The mock cannot be reached: ${(error as Error).message}`, 'error');
+  }
+}
+
+function fillTable(tbody: HTMLTableSectionElement, rows: Array<Array<Node | string>>, empty: string): void {
+  tbody.replaceChildren(
+    ...(rows.length === 0
+      ? [el('tr', {}, el('td', { colspan: '8' }, empty))]
+      : rows.map((cells) => el('tr', {}, ...cells.map((cell) => el('td', {}, cell))))),
+  );
+}
+
+// ------------------------------------------------------------------------------------------------ scenario and pets
+
+interface Pet {
+  id: number | string;
+  name: string;
+  categoryId: number | string;
+  status?: string;
+}
+
+async function showScenario(): Promise<void> {
+  const { current, scenarios } = await api<{
+    current: string;
+    scenarios: Array<{ name: string; description: string }>;
+  }>('/__admin/scenarios');
+  byId('scenario-current').textContent = current;
+  const select = byId<HTMLSelectElement>('scenario-choice');
+  select.replaceChildren(
+    ...scenarios.map((scenario) => el('option', { value: scenario.name, title: scenario.description }, scenario.name)),
+  );
+  select.value = current;
+}
+
+async function showPets(): Promise<void> {
+  const status = byId<HTMLSelectElement>('pets-status').value;
+  // Read as text and shown as text: ids beyond 2^53 are shown as they came.
+  const text = await api<Pet[]>(`/v1/pets?limit=100${status === '' ? '' : `&status=${status}`}`);
+  fillTable(
+    byId<HTMLTableSectionElement>('pets-rows'),
+    text.map((pet) => [String(pet.id), pet.name, String(pet.categoryId), pet.status ?? '—']),
+    'No pets.',
+  );
+}
+
+// ------------------------------------------------------------------------------------------------ journal
+
+interface JournalEntry {
+  id: string;
+  time: string;
+  method: string;
+  url: string;
+  status: number;
+  durationMs: number;
+  headers: Record<string, string | string[]>;
+  body?: string;
+  responseBody?: string;
+  admin?: boolean;
+  fault?: string;
+}
+
+async function showJournal(): Promise<void> {
+  const { requests } = await api<{ requests: JournalEntry[] }>('/__admin/requests');
+  const rows = [...requests].reverse().map((entry) => {
+    const details = el(
+      'details',
+      {},
+      el('summary', {}, `${entry.method} ${entry.url}`),
+      el('h3', {}, 'Request headers'),
+      el('pre', {}, JSON.stringify(entry.headers, null, 2)),
+      el('h3', {}, 'Request body'),
+      el('pre', {}, entry.body ?? '(none)'),
+      el('h3', {}, 'Response body'),
+      el('pre', {}, entry.responseBody ?? '(none)'),
+    );
+    const status = entry.fault ? `fault: ${entry.fault}` : String(entry.status);
+    return [entry.time.slice(11, 23), details, status, `${entry.durationMs} ms`, entry.admin ? 'admin' : 'API'];
+  });
+  fillTable(byId<HTMLTableSectionElement>('journal-rows'), rows, 'No requests yet.');
+}
+
+// ------------------------------------------------------------------------------------------------ sessions
+
+interface SessionRow {
+  name: string;
+  scenario: string;
+  pets: number;
+  copied: boolean;
+  requests: number;
+  faults: number;
+}
+
+function useSession(name: string): void {
+  if (name === 'default') sessionStorage.removeItem(sessionStorageKey);
+  else sessionStorage.setItem(sessionStorageKey, name);
+  byId<HTMLInputElement>('session').value = name === 'default' ? '' : name;
+  void refresh();
+}
+
+async function showSessions(): Promise<void> {
+  const { sessions, max } = await api<{ sessions: SessionRow[]; max: number }>('/__admin/sessions');
+  byId('sessions-max').textContent = String(max);
+  const rows = sessions.map((session) => {
+    const use = el('button', { type: 'button' }, 'Use');
+    use.addEventListener('click', () => useSession(session.name));
+    const cells: Array<Node | string> = [
+      session.name,
+      session.scenario,
+      String(session.pets),
+      session.copied ? 'own copy' : 'shared',
+      String(session.requests),
+      String(session.faults),
+      use,
+    ];
+    if (session.name !== 'default') {
+      const drop = el('button', { type: 'button' }, 'Drop');
+      drop.addEventListener('click', () =>
+        api(`/__admin/sessions/${encodeURIComponent(session.name)}`, { method: 'DELETE' }).then(refresh, failed),
+      );
+      cells.push(drop);
+    }
+    return cells;
+  });
+  fillTable(byId<HTMLTableSectionElement>('sessions-rows'), rows, 'No sessions.');
+}
+
+// ------------------------------------------------------------------------------------------------ faults and latency
+
+interface Fault {
+  id: number;
+  operationId?: string;
+  status?: number;
+  fault?: string;
+  times?: number;
+  probability?: number;
+}
+
+async function showFaults(): Promise<void> {
+  const { faults } = await api<{ faults: Fault[] }>('/__admin/faults');
+  fillTable(
+    byId<HTMLTableSectionElement>('faults-rows'),
+    faults.map((fault) => [
+      String(fault.id),
+      fault.operationId ?? 'every operation',
+      fault.status !== undefined ? `status ${fault.status}` : (fault.fault ?? ''),
+      fault.times === undefined ? 'until cleared' : String(fault.times),
+      fault.probability === undefined ? '1' : String(fault.probability),
+    ]),
+    'No fault is scheduled.',
+  );
+  const latency = await api<{ min: number; max: number }>('/__admin/latency');
+  byId('latency-current').textContent =
+    latency.max === 0 ? 'none' : latency.min === latency.max ? `${latency.min} ms` : `${latency.min}–${latency.max} ms`;
+}
+
+async function addFault(event: SubmitEvent): Promise<void> {
+  event.preventDefault();
+  const form = new FormData(event.target as HTMLFormElement);
+  const fault: Record<string, unknown> = {};
+  const operationId = String(form.get('operationId'));
+  if (operationId !== '') fault.operationId = operationId;
+  const kind = String(form.get('kind'));
+  if (kind === 'status') fault.status = Number(form.get('status'));
+  else fault.fault = kind;
+  const times = String(form.get('times'));
+  if (times !== '') fault.times = Number(times);
+  const probability = String(form.get('probability'));
+  if (probability !== '') fault.probability = Number(probability);
+  await api('/__admin/faults', { method: 'POST', body: JSON.stringify(fault) });
+  say('The fault is scheduled.');
+  await showFaults();
+}
+
+async function setLatency(event: SubmitEvent): Promise<void> {
+  event.preventDefault();
+  const form = new FormData(event.target as HTMLFormElement);
+  const min = Number(form.get('min') || 0);
+  const max = Number(form.get('max') || min);
+  await api('/__admin/latency', { method: 'PUT', body: JSON.stringify({ min, max }) });
+  say('The latency is set.');
+  await showFaults();
+}
+
+// ------------------------------------------------------------------------------------------------ proxy report
+
+interface ProxyReport {
+  upstream: string;
+  exchanges: number;
+  violations: Array<{ where: string; rule: string; message: string; request: string; status: number }>;
+  coverage: Array<{ operationId: string; status: string; documented: boolean; count: number }>;
+}
+
+async function showViolations(): Promise<void> {
+  let report: ProxyReport;
+  try {
+    report = await api<ProxyReport>('/__admin/violations');
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return;
+    throw error;
+  }
+  byId('violations').hidden = false;
+  byId('violations-upstream').textContent = `${report.exchanges} exchanges with ${report.upstream}`;
+  fillTable(
+    byId<HTMLTableSectionElement>('violations-rows'),
+    report.violations.map((violation) => [
+      violation.request,
+      String(violation.status),
+      `${violation.where} ${violation.rule}`,
+      violation.message,
+    ]),
+    'No violation so far.',
+  );
+  fillTable(
+    byId<HTMLTableSectionElement>('coverage-rows'),
+    report.coverage.map((row) => [
+      row.operationId,
+      row.status,
+      String(row.count),
+      row.documented ? (row.count === 0 ? 'not exercised' : '') : 'not in the document',
+    ]),
+    'No coverage yet.',
+  );
+}
+
+// ------------------------------------------------------------------------------------------------ the page
+
+async function refresh(): Promise<void> {
+  try {
+    await Promise.all([showScenario(), showPets(), showJournal(), showSessions(), showFaults(), showViolations()]);
+    byId('panels').hidden = false;
+  } catch (error) {
+    failed(error);
+  }
+}
+
+async function fillOperations(): Promise<void> {
+  const document = (await (await fetch('/openapi.json')).json()) as {
+    paths: Record<string, Record<string, { operationId?: string }>>;
+  };
+  const select = byId<HTMLSelectElement>('fault-operation');
+  for (const path of Object.values(document.paths)) {
+    for (const operation of Object.values(path)) {
+      if (operation.operationId) select.append(el('option', { value: operation.operationId }, operation.operationId));
+    }
+  }
+}
+
+function start(): void {
+  const keyInput = byId<HTMLInputElement>('key');
+  const sessionInput = byId<HTMLInputElement>('session');
+  keyInput.value = sessionStorage.getItem(keyStorage) ?? '';
+  sessionInput.value = sessionStorage.getItem(sessionStorageKey) ?? '';
+  byId<HTMLFormElement>('key-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    sessionStorage.setItem(keyStorage, keyInput.value.trim());
+    if (sessionInput.value.trim() === '') sessionStorage.removeItem(sessionStorageKey);
+    else sessionStorage.setItem(sessionStorageKey, sessionInput.value.trim());
+    say('Connecting…');
+    void refresh().then(() => {
+      if (byId('status').className !== 'error') say('Connected.');
+    });
+  });
+  byId<HTMLFormElement>('scenario-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const name = byId<HTMLSelectElement>('scenario-choice').value;
+    api('/__admin/scenario', { method: 'POST', body: JSON.stringify({ name }) })
+      .then(() => say(`Switched to ${name}.`))
+      .then(refresh, failed);
+  });
+  byId('reset').addEventListener('click', () =>
+    api('/__admin/reset', { method: 'POST' })
+      .then(() => say('Back to the scenario’s pets.'))
+      .then(refresh, failed),
+  );
+  byId('pets-status').addEventListener('change', () => void showPets().catch(failed));
+  byId<HTMLFormElement>('fault-form').addEventListener('submit', (event) => void addFault(event).catch(failed));
+  byId('faults-clear').addEventListener('click', () =>
+    api('/__admin/faults', { method: 'DELETE' }).then(showFaults, failed),
+  );
+  byId<HTMLFormElement>('latency-form').addEventListener('submit', (event) => void setLatency(event).catch(failed));
+  byId('journal-clear').addEventListener('click', () =>
+    api('/__admin/requests', { method: 'DELETE' }).then(showJournal, failed),
+  );
+  // The journal is live: read again every second while the box is ticked and a key is set.
+  setInterval(() => {
+    if (byId<HTMLInputElement>('journal-live').checked && !byId('panels').hidden) void showJournal().catch(failed);
+  }, 1000);
+  void fillOperations();
+  if (keyInput.value !== '') void refresh();
+}
+
+start();
