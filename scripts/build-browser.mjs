@@ -1,7 +1,9 @@
 // The browser builds, after tsc (`npm run build`), with their sizes:
 // - dist/browser/: the MSW entry as one ESM bundle (msw stays external: the page brings its own);
 // - dist/ui/: the pages the mock serves (the dashboard, and the reference's start-up script).
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
@@ -38,6 +40,13 @@ const results = [
 mkdirSync(`${root}/dist/ui`, { recursive: true });
 for (const file of ['dashboard.html', 'dashboard.css', 'reference.html'])
   copyFileSync(`${root}/src/ui/${file}`, `${root}/dist/ui/${file}`);
+// swagger-ui's assets ship inside dist/, so that an installed kit does not depend on swagger-ui-dist
+// (and on the install-time analytics script that package pulls in).
+const swagger = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+mkdirSync(`${root}/dist/ui/swagger-ui`, { recursive: true });
+for (const file of ['swagger-ui.css', 'swagger-ui-bundle.js', 'favicon-32x32.png'])
+  copyFileSync(join(swagger, file), `${root}/dist/ui/swagger-ui/${file}`);
+for (const file of ['LICENSE', 'NOTICE']) copyFileSync(join(swagger, file), `${root}/dist/ui/swagger-ui/${file}.txt`);
 
 if (!quiet) {
   const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
@@ -49,3 +58,7 @@ if (!quiet) {
     process.stdout.write(`${file}: ${kb(bytes.length)}, ${kb(gzipSync(bytes).length)} gzip\n`);
   }
 }
+
+// The last step of every build: scripts/ensure-built.mjs compares the sources with this stamp
+// (tsc's incremental build leaves unchanged outputs with their old times).
+writeFileSync(`${root}/dist/.built`, `${new Date().toISOString()}\n`);

@@ -1,12 +1,15 @@
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { basename, extname, join } from 'node:path';
 import { pino } from 'pino';
-import { adminBasePath, defaultBasePath as apiBasePath } from './core/create-mock-core.js';
+import pretty from 'pino-pretty';
+import { adminBasePath, defaultBasePath as apiBasePath, defaultMaxPets } from './core/create-mock-core.js';
+import type { Mock } from './create-mock.js';
 import { StoreFullError } from './core/store/pet-store.js';
 import { createNodeMock } from './node/create-node-mock.js';
 import { createNodeListener } from './node/node-listener.js';
 import { createServer } from './node/create-server.js';
+import { isScenarioPath } from './node/read-fixtures.js';
 import { loadWebPages } from './node/web-pages.js';
 import {
   bindWarning,
@@ -22,36 +25,57 @@ import { runProxy } from './proxy/proxy-cli.js';
 
 const { version } = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string };
 
-function banner(options: CliOptions, address: AddressInfo, stateFile: StateFile | undefined): string {
+/** The key to paste into the "Try" line: one that works as pasted, without printing a key of the user's. */
+function tryKey(options: CliOptions, env: NodeJS.ProcessEnv): { key: string; note?: string } {
+  if (options.keys.length === 1 && options.keys[0] === 'dev-key') return { key: 'dev-key' };
+  if (options.keysFrom === 'PETSTORE_TOKEN' && options.keys.length === 1 && env.PETSTORE_TOKEN !== undefined) {
+    return { key: '$PETSTORE_TOKEN' };
+  }
+  return { key: 'YOUR_KEY', note: 'put one of your keys in place of YOUR_KEY' };
+}
+
+function banner(options: CliOptions, address: AddressInfo, stateFile: StateFile | undefined, scenario: string): string {
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const origin = `http://${host}:${address.port}`;
   const defaultKeyOnly = options.keys.length === 1 && options.keys[0] === 'dev-key';
   // A key the user chose is a secret of theirs: show that it is set, not what it is.
-  const keyText = defaultKeyOnly
-    ? 'dev-key'
-    : `${options.keys.length} key(s) from --token / PETSTORE_TOKEN (not shown)`;
-  const curlKey = defaultKeyOnly ? 'dev-key' : '$PETSTORE_TOKEN';
-  const loaded = stateFile?.loaded;
+  const keyText = defaultKeyOnly ? 'dev-key' : `${options.keys.length} key(s) from ${options.keysFrom} (not shown)`;
+  const asked = isScenarioPath(options.scenario)
+    ? basename(options.scenario, extname(options.scenario))
+    : options.scenario;
+  const scenarioText =
+    isScenarioPath(options.scenario) && scenario === asked ? `${scenario} (${options.scenario})` : scenario;
   const lines = [
     `petstore-mock ${version}: the Pet Store animals API, mocked from openapi.yaml`,
     `  API        ${origin}${apiBasePath}`,
     `  Docs       ${origin}/`,
     `  Dashboard  ${origin}${adminBasePath}/ui`,
     `  Key        ${keyText}`,
-    `  Scenario   ${loaded ? loaded.scenario : options.scenario}`,
+    `  Scenario   ${scenarioText}`,
   ];
-  if (stateFile) {
-    const restored = loaded ? `${loaded.pets} pets restored` : 'new';
-    lines.push(`  State      ${stateFile.path} (${restored})`);
+  if (scenario !== asked) {
+    lines.push(`             from the state file, not '${asked}' as asked: move the state file away to start afresh`);
   }
-  lines.push(`  Try        curl -H "Authorization: Bearer ${curlKey}" "${origin}${apiBasePath}/pets?limit=5"`, '');
+  if (stateFile) {
+    const loaded = stateFile.loaded;
+    lines.push(`  State      ${stateFile.path} (${loaded ? `${loaded.pets} pets restored` : 'new'})`);
+  }
+  if (options.latency) {
+    const { min, max } = options.latency;
+    lines.push(`  Latency    ${min === max ? `${min} ms` : `${min}-${max} ms`} per request`);
+  }
+  if (options.maxPets !== defaultMaxPets) lines.push(`  Max pets   ${options.maxPets} per session`);
+  const { key, note } = tryKey(options, process.env);
+  lines.push(`  Try        curl -H "Authorization: Bearer ${key}" "${origin}${apiBasePath}/pets?limit=5"`);
+  if (note) lines.push(`             (${note})`);
+  lines.push('');
   return lines.join('\n');
 }
 
 function main(): void {
   let options: CliOptions;
   try {
-    options = parseOptions(process.argv.slice(2), process.env);
+    options = parseOptions(process.argv.slice(2), process.env, process.stdout.isTTY === true);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     process.stderr.write(`petstore-mock: ${error.message}\nRun petstore-mock --help for the flags.\n`);
@@ -65,19 +89,37 @@ function main(): void {
     process.stdout.write(`${version}\n`);
     return;
   }
-  const logger = pino({ level: options.logLevel }, pino.destination({ dest: 1, sync: false }));
+  const logger = pino(
+    { level: options.logLevel },
+    options.logFormat === 'pretty'
+      ? pretty({
+          destination: 1,
+          sync: false,
+          translateTime: 'SYS:HH:MM:ss.l',
+          // One line per request for people; the fields stay whole in the JSON format.
+          ignore: 'pid,hostname,req,res,responseTime',
+          messageFormat: (log, messageKey) => {
+            const { req, res, responseTime } = log as {
+              req?: { method: string; url: string };
+              res?: { statusCode: number };
+              responseTime?: number;
+            };
+            const message = String(log[messageKey] ?? '');
+            return req && res ? `${req.method} ${req.url} ${res.statusCode} ${responseTime ?? '?'} ms` : message;
+          },
+        })
+      : pino.destination({ dest: 1, sync: false }),
+  );
   const stateFile = options.stateFile ? new StateFile(options.stateFile, { logger }) : undefined;
-  let app;
+  let mock: Mock;
   try {
     const defaultKeyOnly = options.keys.length === 1 && options.keys[0] === 'dev-key';
-    app = createNodeListener(
-      createNodeMock({
-        ...toAppOptions(options),
-        logger,
-        publicFiles: loadWebPages({ defaultKey: defaultKeyOnly ? 'dev-key' : undefined }),
-        ...(stateFile ? { stateFile } : {}),
-      }),
-    );
+    mock = createNodeMock({
+      ...toAppOptions(options),
+      logger,
+      publicFiles: loadWebPages({ defaultKey: defaultKeyOnly ? 'dev-key' : undefined }),
+      ...(stateFile ? { stateFile } : {}),
+    });
   } catch (error) {
     const reason =
       error instanceof StoreFullError
@@ -86,7 +128,7 @@ function main(): void {
     process.stderr.write(`petstore-mock: cannot start: ${reason}\n`);
     process.exit(1);
   }
-  const server = createServer(app);
+  const server = createServer(createNodeListener(mock));
   server.listen(options.port, options.host);
   server.on('error', (error: NodeJS.ErrnoException) => {
     const reason =
@@ -95,7 +137,7 @@ function main(): void {
     process.exit(1);
   });
   server.on('listening', () => {
-    process.stdout.write(banner(options, server.address() as AddressInfo, stateFile));
+    process.stdout.write(banner(options, server.address() as AddressInfo, stateFile, mock.scenario));
     const warning = bindWarning(options);
     if (warning) process.stderr.write(`petstore-mock: ${warning}\n`);
   });

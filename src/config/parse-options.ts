@@ -1,4 +1,7 @@
 import type { NodeMockOptions } from '../node/create-node-mock.js';
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import { isScenarioPath } from '../node/read-fixtures.js';
 import { parseFlags, UsageError } from './usage-error.js';
 
 export { UsageError };
@@ -9,9 +12,13 @@ export interface CliOptions {
   keys: string[];
   seed: number;
   pets: number;
+  /** Where the keys came from, to name it in the banner. */
+  keysFrom: '--token' | 'PETSTORE_TOKEN' | 'the default';
   scenario: string;
   latency: { min: number; max: number } | undefined;
   logLevel: string;
+  /** `pretty` for people (the default on a terminal), `json` for machines (the default otherwise). */
+  logFormat: 'json' | 'pretty';
   maxPets: number;
   maxSessions: number;
   /** Where the store is kept across restarts; none by default. */
@@ -42,6 +49,11 @@ export const flags = {
     default: 'info',
     help: 'fatal, error, warn, info, debug, trace or silent',
   },
+  'log-format': {
+    env: 'PETSTORE_LOG_FORMAT',
+    default: '',
+    help: 'json or pretty (default: pretty on a terminal, json otherwise)',
+  },
   'max-pets': {
     env: 'PETSTORE_MAX_PETS',
     default: '100000',
@@ -61,27 +73,56 @@ export const flags = {
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-function integer(name: string, text: string, min: number, max: number): number {
+/** A value and where it came from: `--port` or `PETSTORE_PORT`, so that a message names what the user typed. */
+interface Given {
+  text: string;
+  from: string;
+}
+
+function integer(given: Given, min: number, max: number): number {
+  const { text, from } = given;
   if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
-    throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(text)}`);
+    throw new UsageError(`${from} must be a whole number from ${min} to ${max}, got ${JSON.stringify(text)}`);
   }
   return Number(text);
 }
 
-function parseLatency(text: string): { min: number; max: number } | undefined {
+function parseLatency({ text, from }: Given): { min: number; max: number } | undefined {
   if (text === '') return undefined;
   const match = /^(\d+)(?:-(\d+))?$/.exec(text);
   const min = Number(match?.[1]);
   const max = match?.[2] === undefined ? min : Number(match[2]);
   if (!match || min > max || max > 60_000) {
-    throw new UsageError(`--latency must be MS or MIN-MAX (milliseconds, at most 60000), got ${JSON.stringify(text)}`);
+    throw new UsageError(`${from} must be MS or MIN-MAX (milliseconds, at most 60000), got ${JSON.stringify(text)}`);
   }
   return { min, max };
 }
 
-/** Reads flags first, then `PETSTORE_*` variables, then defaults. Throws `UsageError` naming the bad value. */
-export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): CliOptions {
-  const values = parseFlags(argv, {
+/** The flags that take a value: `--port -1` is a port of -1 (then refused as one), not an unknown flag `-1`. */
+const valueFlags = new Set(Object.keys(flags).map((name) => `--${name}`));
+
+/** `--port -1` as `--port=-1`, so that the parser reads a negative number as the flag's value. */
+export function joinNegativeValues(argv: readonly string[]): string[] {
+  const joined: string[] = [];
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index] as string;
+    const next = argv[index + 1];
+    if (valueFlags.has(arg) && next !== undefined && /^-\d/.test(next)) {
+      joined.push(`${arg}=${next}`);
+      index++;
+    } else joined.push(arg);
+  }
+  return joined;
+}
+
+/**
+ * Reads flags first, then `PETSTORE_*` variables, then defaults. Throws
+ * `UsageError` naming the bad value and where it came from (the flag or the
+ * variable). Relative paths are resolved against the folder the command was
+ * typed in: `INIT_CWD` when npm runs it (npm changes into the package first).
+ */
+export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv, stdoutIsTerminal = false): CliOptions {
+  const values = parseFlags(joinNegativeValues(argv), {
     host: { type: 'string' },
     port: { type: 'string' },
     token: { type: 'string', multiple: true },
@@ -90,46 +131,68 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): C
     scenario: { type: 'string' },
     latency: { type: 'string' },
     'log-level': { type: 'string' },
+    'log-format': { type: 'string' },
     'max-pets': { type: 'string' },
     'max-sessions': { type: 'string' },
     'state-file': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
     version: { type: 'boolean' },
   });
-  const pick = (name: keyof typeof flags): string => {
+  const given = (name: keyof typeof flags): Given => {
     const value = values[name];
-    if (typeof value === 'string') return value;
-    // An empty variable counts as unset, as shells make it easy to export one by accident.
+    if (typeof value === 'string') return { text: value, from: `--${name}` };
+    // An empty variable counts as unset, as shells make it easy to export one by accident (but see PETSTORE_TOKEN).
     const fromEnv = env[flags[name].env];
-    return fromEnv === undefined || fromEnv === '' ? flags[name].default : fromEnv;
+    return fromEnv === undefined || fromEnv === ''
+      ? { text: flags[name].default, from: `--${name}` }
+      : { text: fromEnv, from: flags[name].env };
   };
+  const pick = (name: keyof typeof flags): string => given(name).text;
+  // An empty PETSTORE_TOKEN is a missing secret (a CI variable that was not set), not a wish for dev-key.
+  if (!Array.isArray(values.token) && env.PETSTORE_TOKEN !== undefined && env.PETSTORE_TOKEN.trim() === '') {
+    throw new UsageError(
+      'PETSTORE_TOKEN is set but empty: set it to a key (or several, comma-separated), or unset it to use dev-key',
+    );
+  }
+  const tokenFrom = Array.isArray(values.token) ? '--token' : env.PETSTORE_TOKEN ? 'PETSTORE_TOKEN' : 'the default';
   const tokens = Array.isArray(values.token)
     ? values.token
     : env.PETSTORE_TOKEN
       ? env.PETSTORE_TOKEN.split(',').map((key) => key.trim())
       : [flags.token.default];
   for (const token of tokens) {
-    if (token === '' || /\s/.test(token)) throw new UsageError('--token must be a non-empty key without spaces');
+    if (token === '' || /\s/.test(token)) throw new UsageError(`${tokenFrom} must hold non-empty keys without spaces`);
   }
-  const logLevel = pick('log-level');
-  if (!logLevels.includes(logLevel)) {
-    throw new UsageError(`--log-level must be one of ${logLevels.join(', ')}, got ${JSON.stringify(logLevel)}`);
+  const logLevel = given('log-level');
+  if (!logLevels.includes(logLevel.text)) {
+    throw new UsageError(
+      `${logLevel.from} must be one of ${logLevels.join(', ')}, got ${JSON.stringify(logLevel.text)}`,
+    );
+  }
+  const logFormat = given('log-format');
+  if (logFormat.text !== '' && logFormat.text !== 'json' && logFormat.text !== 'pretty') {
+    throw new UsageError(`${logFormat.from} must be json or pretty, got ${JSON.stringify(logFormat.text)}`);
   }
   const scenario = pick('scenario');
   if (scenario === '') throw new UsageError('--scenario must name a scenario or a file');
   const stateFile = pick('state-file');
+  const here = env.INIT_CWD ?? process.cwd();
+  // `~/x` quoted, or after `=`, reaches us unexpanded by the shell.
+  const path = (text: string): string => resolve(here, text.replace(/^~(?=$|[/\\])/, homedir()));
   return {
     host: pick('host'),
-    port: integer('port', pick('port'), 0, 65_535),
+    port: integer(given('port'), 0, 65_535),
     keys: tokens,
-    seed: integer('seed', pick('seed'), 0, 2 ** 31 - 1),
-    pets: integer('pets', pick('pets'), 0, 10_000_000),
-    scenario,
-    latency: parseLatency(pick('latency')),
-    logLevel,
-    maxPets: integer('max-pets', pick('max-pets'), 1, 10_000_000),
-    maxSessions: integer('max-sessions', pick('max-sessions'), 1, 100_000),
-    stateFile: stateFile === '' ? undefined : stateFile,
+    keysFrom: tokenFrom,
+    seed: integer(given('seed'), 0, 2 ** 31 - 1),
+    pets: integer(given('pets'), 0, 10_000_000),
+    scenario: isScenarioPath(scenario) ? path(scenario) : scenario,
+    latency: parseLatency(given('latency')),
+    logLevel: logLevel.text,
+    logFormat: logFormat.text === '' ? (stdoutIsTerminal ? 'pretty' : 'json') : (logFormat.text as 'json' | 'pretty'),
+    maxPets: integer(given('max-pets'), 1, 10_000_000),
+    maxSessions: integer(given('max-sessions'), 1, 100_000),
+    stateFile: stateFile === '' ? undefined : path(stateFile),
     help: values.help === true,
     version: values.version === true,
   };

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { PublicFile } from '../core/pipeline/serve-public-file.js';
 import { packageRoot } from '../package-root.js';
 
@@ -15,6 +14,7 @@ const types: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.json': 'application/json',
   '.png': 'image/png',
+  '.txt': 'text/plain; charset=utf-8',
 };
 
 function file(path: string): PublicFile {
@@ -24,14 +24,14 @@ function file(path: string): PublicFile {
 
 /**
  * The pages the mock serves, with every asset they load: the API reference
- * (swagger-ui from its npm package, with "Try it out" pointed at the mock) at
+ * (swagger-ui from its npm package, copied into dist/ at build, with "Try it out" pointed at the mock) at
  * `/` and `/docs`, and the dashboard at `/__admin/ui`. They hold no data, so
  * they are served without a key; every call they make for data needs one.
  * Nothing they load comes from outside the mock.
  */
 export function loadWebPages(options: WebPagesOptions): Record<string, PublicFile> {
   const ui = join(packageRoot, 'dist', 'ui');
-  const swagger = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  const swagger = join(ui, 'swagger-ui');
   const reference = file(join(ui, 'reference.html'));
   const config: PublicFile = {
     type: 'application/json',
@@ -44,6 +44,7 @@ export function loadWebPages(options: WebPagesOptions): Record<string, PublicFil
     '/docs/reference.js': file(join(ui, 'reference.js')),
     '/docs/swagger-ui.css': file(join(swagger, 'swagger-ui.css')),
     '/docs/swagger-ui-bundle.js': file(join(swagger, 'swagger-ui-bundle.js')),
+    '/docs/swagger-ui-license.txt': file(join(swagger, 'LICENSE.txt')),
     '/favicon.ico': file(join(swagger, 'favicon-32x32.png')),
     '/__admin/ui': file(join(ui, 'dashboard.html')),
     '/__admin/ui/dashboard.js': file(join(ui, 'dashboard.js')),

@@ -3,6 +3,7 @@ import {
   closeSync,
   existsSync,
   fsyncSync,
+  mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
@@ -162,6 +163,13 @@ export class StateFile {
     if (existsSync(this.path)) {
       this.#savedVersion = store.revision;
     } else {
+      try {
+        // A fresh machine has no ~/.petstore yet: make the folder, as the user asked for a file in it.
+        mkdirSync(dirname(this.path), { recursive: true });
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+        throw new StateFileError(`${this.path}: its folder ${dirname(this.path)} cannot be created (${code})`);
+      }
       try {
         this.#writeSync(store);
       } catch (error) {

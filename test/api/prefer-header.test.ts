@@ -19,6 +19,8 @@ describe('the Prefer header', () => {
     const response = await request(`${mock.baseUrl}/pets`, { headers: { ...auth, Prefer: 'code=401' } });
     expect(response.status).toBe(401);
     expect(response.body).toMatchObject({ code: 'unauthorized', status: 401 });
+    // Every 401 says how to authenticate, a chosen example as much as a real refusal.
+    expect(response.headers.get('www-authenticate')).toBe('Bearer realm="petstore"');
   });
 
   it('answers the documented 201 example for createPet without storing anything', async () => {

@@ -36,11 +36,69 @@ describe('petstore-mock', () => {
     expect(await response.json()).toHaveLength(4);
   });
 
-  it('does not print a key the user chose', async () => {
+  it('does not print a key the user chose, and gives a Try line that works once the key is put in', async () => {
     const cli = startCli(['--port', '0', '--log-level', 'silent', '--token', 'my-secret-key']);
-    await waitForBanner(cli);
+    const baseUrl = await waitForBanner(cli);
     expect(cli.stdout()).not.toContain('my-secret-key');
-    expect(cli.stdout()).toContain('$PETSTORE_TOKEN');
+    expect(cli.stdout()).toContain(`curl -H "Authorization: Bearer YOUR_KEY" "${baseUrl}/pets?limit=5"`);
+    expect(cli.stdout()).toContain('(put one of your keys in place of YOUR_KEY)');
+  });
+
+  it('names $PETSTORE_TOKEN in the Try line when the variable holds the one key', async () => {
+    const cli = startCli(['--port', '0', '--log-level', 'silent'], { PETSTORE_TOKEN: 'env-secret' });
+    await waitForBanner(cli);
+    expect(cli.stdout()).toContain('Authorization: Bearer $PETSTORE_TOKEN');
+    expect(cli.stdout()).not.toContain('env-secret');
+    const several = startCli(['--port', '0', '--log-level', 'silent'], { PETSTORE_TOKEN: 'one-secret,two-secret' });
+    await waitForBanner(several);
+    expect(several.stdout()).toContain('Authorization: Bearer YOUR_KEY');
+    expect(several.stdout()).not.toContain('-secret');
+  });
+
+  it('shows latency, max pets and a scenario file in the banner when they are set', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'petstore-banner-'));
+    const file = join(dir, 'two-cats.yaml');
+    writeFileSync(
+      file,
+      'description: Two cats\npets:\n  - { id: 1, name: Tom, categoryId: 2 }\n  - { id: 2, name: Kit, categoryId: 2 }\n',
+    );
+    const cli = startCli(['--port', '0', '--log-level', 'silent', '--latency', '5-20', '--max-pets', '300'], {
+      PETSTORE_SCENARIO: file,
+    });
+    await waitForBanner(cli);
+    expect(cli.stdout()).toContain(`Scenario   two-cats (${file})`);
+    expect(cli.stdout()).toContain('Latency    5-20 ms per request');
+    expect(cli.stdout()).toContain('Max pets   300 per session');
+    const plain = startCli(['--port', '0', '--log-level', 'silent']);
+    await waitForBanner(plain);
+    expect(plain.stdout()).not.toMatch(/Latency|Max pets/);
+  });
+
+  it('resolves a relative --scenario against INIT_CWD, the folder npm was run from', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'petstore-init-cwd-'));
+    writeFileSync(join(dir, 'mine.yaml'), 'description: Mine\npets:\n  - { id: 7, name: Seven, categoryId: 1 }\n');
+    const cli = startCli(['--port', '0', '--log-level', 'silent', '--scenario', 'mine.yaml'], { INIT_CWD: dir });
+    const baseUrl = await waitForBanner(cli);
+    const response = await fetch(`${baseUrl}/pets/7`, { headers: { Authorization: 'Bearer dev-key' } });
+    expect(response.status).toBe(200);
+  });
+
+  it('refuses an empty PETSTORE_TOKEN, as a CI secret that is missing, with exit code 2', async () => {
+    const cli = startCli(['--port', '0'], { PETSTORE_TOKEN: '' });
+    expect(await cli.exited).toBe(2);
+    expect(cli.stderr().split('\n')[0]).toBe(
+      'petstore-mock: PETSTORE_TOKEN is set but empty: set it to a key (or several, comma-separated), or unset it to use dev-key',
+    );
+  });
+
+  it('writes one line per request for people with --log-format pretty', async () => {
+    const cli = startCli(['--port', '0', '--log-format', 'pretty']);
+    const baseUrl = await waitForBanner(cli);
+    await fetch(`${baseUrl}/pets?limit=1`, { headers: { Authorization: 'Bearer dev-key' } });
+    cli.child.kill('SIGTERM');
+    await cli.exited;
+    expect(cli.stdout()).toMatch(/INFO: GET \/v1\/pets\?limit=1 200 [\d.]+ ms\n/);
+    expect(cli.stdout()).not.toContain('"level"');
   });
 
   it('logs requests without their Authorization header', async () => {

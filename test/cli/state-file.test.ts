@@ -142,6 +142,7 @@ describe('petstore-mock --state-file', () => {
     await first.cli.exited;
     const second = await start(['--scenario', 'default']);
     expect(second.cli.stdout()).toContain('Scenario   one-of-each-status');
+    expect(second.cli.stdout()).toContain("from the state file, not 'default' as asked");
     expect(second.cli.stdout()).toContain(`State      ${path} (4 pets restored)`);
     const listed = await fetch(`${second.baseUrl}/pets`, { headers: { Authorization: 'Bearer dev-key' } });
     expect(((await listed.json()) as Pet[]).map((pet) => pet.name)).toEqual(['Bella', 'Max', 'Luna', 'Rex']);
@@ -173,12 +174,19 @@ describe('petstore-mock --state-file', () => {
     },
   );
 
-  it('refuses to start when the state file cannot be created', async () => {
-    const missing = join(dir, 'no-such-folder', 'state.json');
-    const cli = startCli(['--port', '0', '--state-file', missing]);
+  it('creates the missing folders of a new state file, as on a fresh machine', async () => {
+    const nested = join(dir, 'no-such-folder', 'deeper', 'state.json');
+    const { cli } = await start(['--state-file', nested]);
+    expect(cli.stdout()).toContain(`State      ${nested} (new)`);
+    expect(existsSync(nested)).toBe(true);
+  });
+
+  it('refuses to start, in one line, when the state file cannot be created', async () => {
+    writeFileSync(join(dir, 'a-file'), '');
+    const impossible = join(dir, 'a-file', 'state.json');
+    const cli = startCli(['--port', '0', '--state-file', impossible]);
     expect(await cli.exited).toBe(1);
-    expect(cli.stderr()).toBe(`petstore-mock: cannot start: ${missing}: cannot be written (ENOENT)\n`);
-    expect(existsSync(missing)).toBe(false);
+    expect(cli.stderr()).toBe(`petstore-mock: cannot start: ${impossible}: cannot be read (ENOTDIR)\n`);
   });
 
   it('reads the state file from PETSTORE_STATE_FILE', async () => {

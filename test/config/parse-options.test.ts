@@ -1,8 +1,11 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   bindWarning,
   helpText,
   isLoopback,
+  joinNegativeValues,
   parseOptions,
   toAppOptions,
   UsageError,
@@ -19,11 +22,13 @@ describe('parseOptions', () => {
       host: '127.0.0.1',
       port: 4010,
       keys: ['dev-key'],
+      keysFrom: 'the default',
       seed: 1,
       pets: 50,
       scenario: 'default',
       latency: undefined,
       logLevel: 'info',
+      logFormat: 'json',
       maxPets: 100_000,
       maxSessions: 100,
       stateFile: undefined,
@@ -35,13 +40,20 @@ describe('parseOptions', () => {
   it('treats an empty PETSTORE_* variable as unset', () => {
     const env = {
       PETSTORE_PORT: '',
-      PETSTORE_TOKEN: '',
       PETSTORE_PETS: '',
       PETSTORE_LOG_LEVEL: '',
       PETSTORE_MAX_PETS: '',
       PETSTORE_STATE_FILE: '',
     };
     expect(parseOptions([], env)).toEqual(parseOptions([], {}));
+  });
+
+  it('refuses an empty PETSTORE_TOKEN, a missing CI secret, rather than fall back to dev-key', () => {
+    expect(usageError([], { PETSTORE_TOKEN: '' }).message).toBe(
+      'PETSTORE_TOKEN is set but empty: set it to a key (or several, comma-separated), or unset it to use dev-key',
+    );
+    expect(usageError([], { PETSTORE_TOKEN: '  ' })).toBeInstanceOf(UsageError);
+    expect(parseOptions(['--token', 'k'], { PETSTORE_TOKEN: '' }).keys).toEqual(['k']);
   });
 
   it('ignores environment variables that are not its own', () => {
@@ -65,19 +77,23 @@ describe('parseOptions', () => {
       PETSTORE_MAX_PETS: '500',
       PETSTORE_MAX_SESSIONS: '20',
       PETSTORE_STATE_FILE: 'env-state.json',
+      PETSTORE_LOG_FORMAT: 'pretty',
+      INIT_CWD: '/home/user/app',
     };
     expect(parseOptions([], env)).toEqual({
       host: '0.0.0.0',
       port: 8080,
       keys: ['env-key'],
+      keysFrom: 'PETSTORE_TOKEN',
       seed: 9,
       pets: 12,
       scenario: 'large',
       latency: { min: 5, max: 5 },
       logLevel: 'debug',
+      logFormat: 'pretty',
       maxPets: 500,
       maxSessions: 20,
-      stateFile: 'env-state.json',
+      stateFile: '/home/user/app/env-state.json',
       help: false,
       version: false,
     });
@@ -96,8 +112,12 @@ describe('parseOptions', () => {
       PETSTORE_MAX_PETS: '500',
       PETSTORE_MAX_SESSIONS: '20',
       PETSTORE_STATE_FILE: 'env-state.json',
+      PETSTORE_LOG_FORMAT: 'pretty',
+      INIT_CWD: '/home/user/app',
     };
     const argv = [
+      '--log-format',
+      'json',
       '--host=::1',
       '--port',
       '0',
@@ -124,14 +144,16 @@ describe('parseOptions', () => {
       host: '::1',
       port: 0,
       keys: ['flag-key'],
+      keysFrom: '--token',
       seed: 3,
       pets: 0,
-      scenario: './my.yaml',
+      scenario: '/home/user/app/my.yaml',
       latency: { min: 10, max: 20 },
       logLevel: 'silent',
+      logFormat: 'json',
       maxPets: 7,
       maxSessions: 3,
-      stateFile: './flag-state.json',
+      stateFile: '/home/user/app/flag-state.json',
       help: false,
       version: false,
     });
@@ -155,7 +177,7 @@ describe('parseOptions', () => {
     [['--token', 'has space'], {}],
     [[], { PETSTORE_TOKEN: 'a,,b' }],
   ])('refuses an empty key or a key with spaces: %j %j', (argv, env) => {
-    expect(usageError(argv, env).message).toBe('--token must be a non-empty key without spaces');
+    expect(usageError(argv, env).message).toMatch(/^(--token|PETSTORE_TOKEN) must hold non-empty keys without spaces$/);
   });
 
   it.each([
@@ -183,10 +205,45 @@ describe('parseOptions', () => {
     );
   });
 
-  it('refuses a bad port from PETSTORE_PORT with the same message', () => {
+  it('refuses a bad port from PETSTORE_PORT, naming the variable the user set', () => {
     expect(usageError([], { PETSTORE_PORT: '70000' }).message).toBe(
-      '--port must be a whole number from 0 to 65535, got "70000"',
+      'PETSTORE_PORT must be a whole number from 0 to 65535, got "70000"',
     );
+  });
+
+  it.each([
+    [['--port', '-1'], '--port must be a whole number from 0 to 65535, got "-1"'],
+    [['--pets', '-5'], '--pets must be a whole number from 0 to 10000000, got "-5"'],
+    [['--latency', '-20'], '--latency must be MS or MIN-MAX (milliseconds, at most 60000), got "-20"'],
+  ])('refuses a negative value %j with the range, not as an ambiguous flag', (argv, message) => {
+    expect(usageError(argv).message).toBe(message);
+  });
+
+  it('reads a negative value only after a flag that takes a value', () => {
+    expect(joinNegativeValues(['--port', '-1', '--pets', '3'])).toEqual(['--port=-1', '--pets', '3']);
+    expect(joinNegativeValues(['--help', '-1'])).toEqual(['--help', '-1']);
+  });
+
+  it('resolves relative --scenario and --state-file paths against the folder npm was run from', () => {
+    const options = parseOptions(['--scenario', 'fx/mine.yaml', '--state-file', '../state.json'], {
+      INIT_CWD: '/home/user/app',
+    });
+    expect(options.scenario).toBe('/home/user/app/fx/mine.yaml');
+    expect(options.stateFile).toBe('/home/user/state.json');
+    expect(parseOptions(['--scenario', 'large'], { INIT_CWD: '/x' }).scenario).toBe('large');
+  });
+
+  it('expands a leading ~ in --state-file that the shell left as it was', () => {
+    expect(parseOptions(['--state-file=~/.petstore/state.json'], {}).stateFile).toBe(
+      join(homedir(), '.petstore', 'state.json'),
+    );
+  });
+
+  it('writes logs for people on a terminal and JSON otherwise, unless --log-format says', () => {
+    expect(parseOptions([], {}, true).logFormat).toBe('pretty');
+    expect(parseOptions([], {}, false).logFormat).toBe('json');
+    expect(parseOptions(['--log-format', 'json'], {}, true).logFormat).toBe('json');
+    expect(usageError(['--log-format', 'yaml']).message).toBe('--log-format must be json or pretty, got "yaml"');
   });
 
   it('refuses a seed or a pet count that is not a whole number in range', () => {
@@ -202,7 +259,7 @@ describe('parseOptions', () => {
       '--max-pets must be a whole number from 1 to 10000000, got "0"',
     );
     expect(usageError([], { PETSTORE_MAX_PETS: '1e5' }).message).toBe(
-      '--max-pets must be a whole number from 1 to 10000000, got "1e5"',
+      'PETSTORE_MAX_PETS must be a whole number from 1 to 10000000, got "1e5"',
     );
   });
 
@@ -210,7 +267,7 @@ describe('parseOptions', () => {
     expect(usageError(['--log-level', 'verbose']).message).toBe(
       '--log-level must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"',
     );
-    expect(usageError([], { PETSTORE_LOG_LEVEL: 'INFO' }).message).toMatch(/^--log-level must be one of /);
+    expect(usageError([], { PETSTORE_LOG_LEVEL: 'INFO' }).message).toMatch(/^PETSTORE_LOG_LEVEL must be one of /);
   });
 
   it('refuses an empty scenario', () => {
@@ -293,6 +350,7 @@ describe('helpText', () => {
       '--help',
       '--host',
       '--latency',
+      '--log-format',
       '--log-level',
       '--max-pets',
       '--max-sessions',

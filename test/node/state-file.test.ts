@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -299,10 +299,17 @@ describe('StateFile', () => {
       expect(readdirSync(dir).sort()).toEqual(['state.json', 'unrelated.txt']);
     });
 
+    it('creates the folders a new file needs', () => {
+      path = join(dir, 'no-such-folder', 'deeper', 'state.json');
+      stateFile().watch(storeWith());
+      expect(existsSync(path)).toBe(true);
+    });
+
     it('stops start-up when the file cannot be created', () => {
-      path = join(dir, 'no-such-folder', 'state.json');
+      writeFileSync(join(dir, 'a-file'), '');
+      path = join(dir, 'a-file', 'state.json');
       expect(() => stateFile().watch(storeWith())).toThrow(StateFileError);
-      expect(() => stateFile().watch(storeWith())).toThrow(`${path}: cannot be written (ENOENT)`);
+      expect(() => stateFile().watch(storeWith())).toThrow(`${path}: its folder ${join(dir, 'a-file')} cannot be created (EEXIST)`);
     });
 
     it('reports a failed write from flush, and saves on the next try once it can', async () => {
