@@ -99,7 +99,7 @@ interface PreparedRun {
 }
 
 /** What one worker job printed and how it ended. */
-interface JobOutput {
+export interface JobOutput {
   stdout: string[];
   stderr: string[];
   code: number | undefined;
@@ -110,7 +110,7 @@ interface JobOutput {
  * in the middle (a crash of Dredd's), that job ends with the worker's exit
  * code and a new worker takes the rest, as separate Dredd processes would.
  */
-async function runJobs(jobs: readonly DreddJob[]): Promise<JobOutput[]> {
+export async function runDreddJobs(jobs: readonly DreddJob[]): Promise<JobOutput[]> {
   const outputs: JobOutput[] = jobs.map(() => ({ stdout: [], stderr: [], code: undefined }));
   let next = 0;
   while (next < jobs.length) {
@@ -201,7 +201,16 @@ export async function runDreddBatch(targets: readonly ContractTarget[]): Promise
         err(`error: ${unreachable}`);
         return;
       }
-      const { existingId, unknownId, created } = await discoverIds(compiled, options, prefix);
+      let discovered: Awaited<ReturnType<typeof discoverIds>>;
+      try {
+        discovered = await discoverIds(compiled, options, prefix);
+      } catch (error) {
+        err(
+          `error: cannot list the pets of ${options.baseUrl}: ${((error as Error).message ?? String(error)).split('\n')[0]}`,
+        );
+        return;
+      }
+      const { existingId, unknownId, created } = discovered;
       const workDir = mkdtempSync(join(tmpdir(), 'petstore-dredd-'));
       const plan = buildDreddPlan(compiled, {
         basePath: new URL(options.baseUrl).pathname.replace(/\/+$/, ''),
@@ -243,7 +252,7 @@ export async function runDreddBatch(targets: readonly ContractTarget[]): Promise
   runs.sort((a, b) => a.index - b.index);
   if (runs.length === 0) return codes;
 
-  const outputs = await runJobs(runs.map((run) => run.job));
+  const outputs = await runDreddJobs(runs.map((run) => run.job));
   // Dredd 14.1 warns about every OpenAPI 3 keyword it does not know, and winston about itself: expected noise.
   const noise = /padLevels|--trace-warnings/;
   runs.forEach((run, position) => {

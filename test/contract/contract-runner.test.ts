@@ -35,7 +35,8 @@ interface JsonReport {
   namePrefix: string;
 }
 
-describe('the contract runner', { timeout: 90_000 }, () => {
+// Each check starts its own deployment: they run side by side, so that both CPUs work.
+describe.concurrent('the contract runner', { timeout: 90_000 }, () => {
   it('passes against a correct deployment, one request at a time, with a summary, a coverage table, JUnit and JSON reports, and no key anywhere', async () => {
     const server = await deployment();
     const before = server.petCount();

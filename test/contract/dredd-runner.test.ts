@@ -20,7 +20,8 @@ async function deployment(options: Partial<ReferenceOptions> = {}): Promise<Refe
   return server;
 }
 
-describe('the Dredd runner', { timeout: 90_000 }, () => {
+// Each check starts its own deployment: they run side by side, so that both CPUs work.
+describe.concurrent('the Dredd runner', { timeout: 90_000 }, () => {
   it('passes against a correct deployment, running every transaction and writing JUnit XML without the key', async () => {
     const server = await deployment();
     const junit = join(workDir, 'dredd.xml');
