@@ -1,16 +1,21 @@
 // Dredd hooks for the Pet Store animals API. CommonJS because Dredd loads hook
 // files with require(). Everything specific to a transaction comes from the plan
 // that `npm run contract:dredd` (src/contract/dredd-cli.ts) computes from
-// openapi.yaml and names in PETSTORE_DREDD_PLAN; the key comes from CONTRACT_TOKEN.
+// openapi.yaml and names in PETSTORE_DREDD_PLAN; the key comes from CONTRACT_TOKEN,
+// extra headers from PETSTORE_DREDD_HEADERS. Response bodies are never parsed
+// here: the response rules of the contract suite read them exactly (dredd-judge).
 'use strict';
 
 const fs = require('node:fs');
+const { pathToFileURL } = require('node:url');
 const hooks = require('hooks');
 
 const planFile = process.env.PETSTORE_DREDD_PLAN;
 if (!planFile) throw new Error('PETSTORE_DREDD_PLAN is not set: run Dredd through npm run contract:dredd');
 const plan = JSON.parse(fs.readFileSync(planFile, 'utf8'));
 const token = process.env.CONTRACT_TOKEN || '';
+const extraHeaders = JSON.parse(process.env.PETSTORE_DREDD_HEADERS || '{}');
+const secretHeaders = new Set(JSON.parse(process.env.PETSTORE_DREDD_SECRET_HEADERS || '[]'));
 const byName = new Map(plan.entries.map((entry) => [entry.name, entry]));
 const result = {
   transactions: [],
@@ -20,14 +25,17 @@ const result = {
   failed: [],
   finished: false,
   createdIds: [],
+  responses: [],
 };
+let judge;
 
 function save() {
   fs.writeFileSync(plan.resultFile, JSON.stringify(result));
 }
 
-function redact(text) {
-  return token === '' ? text : String(text).split(token).join('[REDACTED]');
+/** A key of 8 characters or more is replaced wherever it appears; a shorter one only as a whole header value. */
+function redactText(text) {
+  return token.length < 8 ? String(text) : String(text).split(token).join('[REDACTED]');
 }
 
 function setHeader(headers, name, value) {
@@ -35,12 +43,30 @@ function setHeader(headers, name, value) {
   if (value !== undefined) headers[name] = value;
 }
 
-hooks.beforeAll((transactions) => {
+function headerValue(headers, name) {
+  for (const key of Object.keys(headers || {})) if (key.toLowerCase() === name) return headers[key];
+  return undefined;
+}
+
+// Dredd calls a hook only when it takes exactly one argument (sync) or two (async):
+// a hook written as `() => ...` is never called and, for afterAll, ends the run early with exit code 0.
+hooks.beforeAll((transactions, done) => {
   const names = transactions.map((transaction) => transaction.name);
   result.transactions = names;
   result.unmatchedHooks = plan.entries.map((entry) => entry.name).filter((name) => !names.includes(name));
   result.unplanned = names.filter((name) => !byName.has(name));
-  save();
+  import(pathToFileURL(plan.judgeModule).href).then(
+    (module) => {
+      judge = module.createDreddJudge();
+      save();
+      done();
+    },
+    (error) => {
+      result.judgeError = String((error && error.message) || error).split('\n')[0];
+      save();
+      done();
+    },
+  );
 });
 
 hooks.beforeEach((transaction) => {
@@ -56,6 +82,7 @@ for (const entry of plan.entries) {
       return;
     }
     const headers = transaction.request.headers;
+    for (const [name, value] of Object.entries(extraHeaders)) setHeader(headers, name, value);
     setHeader(headers, 'Authorization', entry.auth === 'token' ? `Bearer ${token}` : undefined);
     if (entry.uri !== undefined) {
       transaction.request.uri = entry.uri;
@@ -71,6 +98,28 @@ for (const entry of plan.entries) {
   hooks.beforeValidation(entry.name, (transaction) => {
     // Dredd checks no OpenAPI 3 schema by itself: give it the compiled one.
     transaction.expected.bodySchema = entry.schema;
+    const real = transaction.real || {};
+    result.responses.push({ operationId: entry.operationId, status: real.statusCode });
+    if (!judge) {
+      transaction.fail = 'the response rules could not be loaded';
+      return;
+    }
+    // Dredd reads bodies with JSON.parse (ids beyond 2^53 rounded, 1.0 taken for an integer): judge the text exactly.
+    const verdict = judge(entry.operationId, {
+      status: real.statusCode,
+      contentType: headerValue(real.headers, 'content-type'),
+      text: real.body || '',
+    });
+    const problems = verdict.violations.slice();
+    if (entry.expectId !== undefined && real.statusCode === 200 && verdict.id !== entry.expectId) {
+      problems.push(
+        `wrong pet: asked for id ${entry.expectId}, the body has id ${verdict.id === undefined ? 'none' : verdict.id}`,
+      );
+    }
+    if (entry.operationId === 'createPet' && real.statusCode === 201 && verdict.id !== undefined) {
+      result.createdIds.push(verdict.id);
+    }
+    if (problems.length > 0) transaction.fail = problems.join('; ');
   });
 }
 
@@ -82,25 +131,21 @@ hooks.beforeEachValidation((transaction) => {
   }
 });
 
-// Dredd calls a hook only when it takes exactly one argument (sync) or two (async):
-// a hook written as `() => ...` is never called and, for afterAll, ends the run early with exit code 0.
 hooks.afterEach((transaction) => {
   if (!transaction.skip) result.executed += 1;
   const test = transaction.test;
   if (!transaction.skip && (transaction.fail || (test && test.valid === false))) result.failed.push(transaction.name);
-  const entry = byName.get(transaction.name);
-  if (entry && entry.operationId === 'createPet' && transaction.real && transaction.real.statusCode === 201) {
-    try {
-      const id = JSON.parse(transaction.real.body).id;
-      if (typeof id === 'number') result.createdIds.push(id);
-    } catch {
-      // The body check reports a body that is not JSON.
-    }
-  }
-  // Reporters print the request headers of failed transactions: never the key.
+  // Reporters print the request headers of failed transactions: never the key or a credential header.
   const headers = transaction.request.headers;
-  for (const key of Object.keys(headers)) headers[key] = redact(headers[key]);
-  if (transaction.request.body) transaction.request.body = redact(transaction.request.body);
+  for (const key of Object.keys(headers)) {
+    const name = key.toLowerCase();
+    if (name === 'authorization') {
+      const value = String(headers[key]);
+      headers[key] = /\s/.test(value) ? `${value.split(/\s/)[0]} [REDACTED]` : '[REDACTED]';
+    } else if (secretHeaders.has(name)) headers[key] = '[REDACTED]';
+    else headers[key] = redactText(headers[key]);
+  }
+  if (transaction.request.body) transaction.request.body = redactText(transaction.request.body);
   save();
 });
 

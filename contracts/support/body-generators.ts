@@ -1,8 +1,10 @@
 import fc from 'fast-check';
 import type { ValidateFunction } from 'ajv';
 import type { OpenAPIV3 } from 'openapi-types';
+import { normaliseInt64, NumberLiteral } from '../../src/core/json/exact-json.js';
 import type { CompiledDocument } from '../../src/core/openapi/compile-document.js';
 import { resolveSchema } from './document-facts.js';
+import { integerRange } from './schema-probes.js';
 
 /** A request body and, for an invalid one, what makes it invalid. */
 export interface GeneratedBody {
@@ -10,7 +12,7 @@ export interface GeneratedBody {
   why: string;
 }
 
-interface PropertyFacts {
+export interface PropertyFacts {
   name: string;
   schema: OpenAPIV3.SchemaObject;
   required: boolean;
@@ -33,8 +35,13 @@ function validValue(schema: OpenAPIV3.SchemaObject, prefix: string): fc.Arbitrar
   switch (schema.type) {
     case 'string':
       return fc.stringMatching(/^[a-z0-9]{1,10}$/).map((s) => `${prefix}${s}`);
-    case 'integer':
-      return fc.integer({ min: schema.minimum ?? 1, max: schema.maximum ?? 1_000_000 });
+    case 'integer': {
+      // Small values and the whole range the schema allows (all of int64 for an int64), exactly.
+      const { min, max } = integerRange(schema);
+      const small = fc.integer({ min: schema.minimum ?? 1, max: schema.maximum ?? 1_000_000 });
+      const whole = fc.bigInt({ min: min ?? -(2n ** 63n), max: max ?? 2n ** 63n - 1n }).map(normaliseInt64);
+      return fc.oneof(small, whole);
+    }
     case 'number':
       return fc.double({ min: schema.minimum ?? 0, max: schema.maximum ?? 1e6, noNaN: true });
     case 'boolean':
@@ -49,6 +56,7 @@ function wrongValues(schema: OpenAPIV3.SchemaObject): Array<{ value: unknown; wh
   const candidates: Array<{ value: unknown; what: string; type: string }> = [
     { value: '7', what: 'a numeric string', type: 'string' },
     { value: 1.5, what: 'a fraction', type: 'number' },
+    { value: new NumberLiteral('7.0'), what: 'a whole number written as a decimal (7.0)', type: 'number' },
     { value: 7, what: 'a number', type: 'integer' },
     { value: true, what: 'a boolean', type: 'boolean' },
     { value: null, what: 'null', type: 'null' },

@@ -1,4 +1,5 @@
 import { parseContractOptions, UsageError, usageText } from './contract-options.js';
+import { kitVersion } from './kit-version.js';
 import { runContract } from './run-contract.js';
 
 /** `petstore-contract`: flags and environment in, exit code out. */
@@ -13,6 +14,10 @@ async function main(): Promise<number> {
   }
   if (options === 'help') {
     process.stdout.write(`${usageText('petstore-contract')}\n`);
+    return 0;
+  }
+  if (options === 'version') {
+    process.stdout.write(`petstore-contract ${kitVersion()}\n`);
     return 0;
   }
   return runContract(options, {

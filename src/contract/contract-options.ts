@@ -12,31 +12,74 @@ export interface ContractOptions {
   jsonFile: string | undefined;
   /** Per-request timeout in milliseconds. */
   timeoutMs: number;
+  /** Extra headers sent with every request (`--header`), names in lower case, in the order given. */
+  headers: Record<string, string>;
 }
 
 export const defaultTimeoutMs = 5000;
 
 export function usageText(command: string, withJson = true): string {
   return [
-    `usage: ${command} --base-url URL --token KEY [--read-only] [--junit FILE]${withJson ? ' [--json FILE]' : ''} [--timeout MS]`,
+    `usage: ${command} --base-url URL --token KEY [--read-only] [--junit FILE]${withJson ? ' [--json FILE]' : ''}`,
+    `       ${' '.repeat(command.length)} [--timeout MS] [--header 'NAME: VALUE']... | --version | --help`,
     '  --base-url URL   the deployment, including /v1 (or CONTRACT_BASE_URL)',
     '  --token KEY      the API key sent as a bearer token (or CONTRACT_TOKEN)',
     '  --read-only      skip every check that creates data',
     '  --junit FILE     write a JUnit XML report',
-    ...(withJson ? ['  --json FILE      write a JSON report, including observed behaviour'] : []),
+    ...(withJson ? ['  --json FILE      write a JSON report, including observed behaviour and coverage'] : []),
     `  --timeout MS     per-request timeout (default ${defaultTimeoutMs})`,
+    "  --header 'N: V'  send this header with every request (repeatable), e.g. 'Petstore-Session: w1'",
+    '  --version        print the version and exit',
   ].join('\n');
+}
+
+/** Headers the runners set themselves: a `--header` may not replace them. */
+const reservedHeaders: Record<string, string> = {
+  authorization: 'pass the key with --token; the checks send their own Authorization headers',
+  accept: 'the checks send Accept: application/json',
+  'content-type': 'the checks send the Content-Type of each body',
+  'content-length': 'it is computed for each body',
+  'transfer-encoding': 'it is set by the HTTP client',
+  host: 'it comes from the base URL',
+  connection: 'it is set by the HTTP client',
+};
+
+/** RFC 9110 token characters: a header name. */
+const headerName = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/** Reads the `--header 'Name: value'` flags into lower-case names and values. */
+export function parseHeaderFlags(flags: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const flag of flags) {
+    const colon = flag.indexOf(':');
+    const name = colon === -1 ? '' : flag.slice(0, colon).trim();
+    if (colon === -1 || !headerName.test(name)) {
+      // The flag is not echoed: its value may be a secret.
+      throw new UsageError("--header must be 'Name: value': a header name, a colon, then the value");
+    }
+    const value = flag.slice(colon + 1).trim();
+    if ([...value].some((char) => char !== '\t' && (char < ' ' || char === '\u007f'))) {
+      throw new UsageError(`--header '${name}': the value must not contain line breaks or control characters`);
+    }
+    const key = name.toLowerCase();
+    const reason = reservedHeaders[key];
+    if (reason) throw new UsageError(`--header '${name}' is not allowed: ${reason}`);
+    if (key in headers) throw new UsageError(`--header '${name}' is given twice`);
+    headers[key] = value;
+  }
+  return headers;
 }
 
 /**
  * Reads the runner's flags, falling back to CONTRACT_BASE_URL and CONTRACT_TOKEN.
- * Returns `'help'` for --help; throws `UsageError` for anything it cannot use.
+ * Returns `'help'` for --help and `'version'` for --version; throws `UsageError`
+ * for anything it cannot use.
  */
 export function parseContractOptions(
   argv: readonly string[],
   env: NodeJS.ProcessEnv,
   { allowJson = true }: { allowJson?: boolean } = {},
-): ContractOptions | 'help' {
+): ContractOptions | 'help' | 'version' {
   const values = parseFlags(argv, {
     'base-url': { type: 'string' },
     token: { type: 'string' },
@@ -44,9 +87,12 @@ export function parseContractOptions(
     junit: { type: 'string' },
     ...(allowJson ? { json: { type: 'string' } } : {}),
     timeout: { type: 'string' },
+    header: { type: 'string', multiple: true },
     help: { type: 'boolean', short: 'h' },
+    version: { type: 'boolean' },
   });
   if (values.help === true) return 'help';
+  if (values.version === true) return 'version';
 
   const rawUrl = (values['base-url'] as string | undefined) ?? env.CONTRACT_BASE_URL;
   if (rawUrl === undefined || rawUrl.trim() === '') {
@@ -92,5 +138,6 @@ export function parseContractOptions(
     junitFile: values.junit as string | undefined,
     jsonFile: values.json as string | undefined,
     timeoutMs,
+    headers: parseHeaderFlags((values.header as string[] | undefined) ?? []),
   };
 }

@@ -1,6 +1,8 @@
 import type { OpenAPIV3 } from 'openapi-types';
+import { stringifyJson } from '../core/json/exact-json.js';
 import type { CompiledDocument, CompiledOperation } from '../core/openapi/compile-document.js';
 import { resolveRef } from '../core/openapi/resolve-ref.js';
+import { type Int64, idText } from './exact-ids.js';
 import { toDraft4Schema } from './to-draft4-schema.js';
 
 /** What the hook file does to one Dredd transaction. */
@@ -15,6 +17,8 @@ export interface DreddPlanEntry {
   auth: 'token' | 'none';
   /** A path (below the base URL) replacing the one Dredd built from the examples. */
   uri?: string;
+  /** For a 200 of an operation with an id in its path: the id the body must carry (exact decimal text). */
+  expectId?: string;
   /** A JSON text replacing the example request body. */
   body?: string;
   /** The draft-04 schema the body must match. */
@@ -26,22 +30,25 @@ export interface DreddPlan {
   basePath: string;
   /** The file the hooks write what they saw to. */
   resultFile: string;
+  /** The module (dist/contract/dredd-judge.js) whose response rules the hooks apply. */
+  judgeModule: string;
   entries: DreddPlanEntry[];
 }
 
 export interface DreddPlanInput {
   basePath: string;
   resultFile: string;
+  judgeModule: string;
   readOnly: boolean;
-  /** An id that exists (listed or created), if any. */
-  existingId: number | undefined;
-  unknownId: number;
+  /** An id that exists (listed or created), if any, exact. */
+  existingId: Int64 | undefined;
+  unknownId: Int64;
   /** A valid request body per operation that has one. */
   validBody: (operation: CompiledOperation) => unknown;
 }
 
-function pathWith(operation: CompiledOperation, id: number): string {
-  return `/${operation.segments.map((s) => (typeof s === 'string' ? s : String(id))).join('/')}`;
+function pathWith(operation: CompiledOperation, id: Int64): string {
+  return `/${operation.segments.map((s) => (typeof s === 'string' ? s : idText(id))).join('/')}`;
 }
 
 /** The schema of a response, as draft-04; for an error status, Error with `status` pinned to that status. */
@@ -85,13 +92,15 @@ export function buildDreddPlan(compiled: CompiledDocument, input: DreddPlanInput
         const hasPathId = operation.segments.some((s) => typeof s !== 'string');
         if (hasPathId) {
           if (code === 404) entry.uri = pathWith(operation, input.unknownId);
-          else if (input.existingId !== undefined) entry.uri = pathWith(operation, input.existingId);
-          else if (code < 300) entry.skip = 'no pet is listed and read-only mode forbids creating one';
+          else if (input.existingId !== undefined) {
+            entry.uri = pathWith(operation, input.existingId);
+            if (code === 200) entry.expectId = idText(input.existingId);
+          } else if (code < 300) entry.skip = 'no pet is listed and read-only mode forbids creating one';
           else entry.uri = pathWith(operation, 1);
         }
         if (operation.requestBody) {
           if (code === 400) entry.body = '{}';
-          else entry.body = JSON.stringify(input.validBody(operation));
+          else entry.body = stringifyJson(input.validBody(operation));
           if (input.readOnly && code < 300) entry.skip = 'read-only mode: this transaction creates data';
           // A read-only run sends nothing that could be stored, even to a deployment with an auth hole.
           if (input.readOnly && code === 401) entry.body = '{}';
@@ -103,5 +112,5 @@ export function buildDreddPlan(compiled: CompiledDocument, input: DreddPlanInput
       }
     }
   }
-  return { basePath: input.basePath, resultFile: input.resultFile, entries };
+  return { basePath: input.basePath, resultFile: input.resultFile, judgeModule: input.judgeModule, entries };
 }

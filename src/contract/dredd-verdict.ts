@@ -12,7 +12,12 @@ export interface DreddHookResult {
   failed: string[];
   /** Set by the afterAll hook: the run got to its end. */
   finished: boolean;
-  createdIds: number[];
+  /** Ids of the pets created, as the exact decimal text the deployment wrote. */
+  createdIds: string[];
+  /** Each response received, for the coverage table. */
+  responses: Array<{ operationId: string; status: number }>;
+  /** Set when the hooks could not load the response rules (the reason). */
+  judgeError?: string;
 }
 
 /**
@@ -22,6 +27,7 @@ export interface DreddHookResult {
 export function dreddRunProblems(result: DreddHookResult | undefined, hooksPath: string): string[] {
   if (!result) return [`the Dredd hooks did not run (is ${hooksPath} loadable?)`];
   const problems: string[] = [];
+  if (result.judgeError) problems.push(`the Dredd hooks could not load the response rules: ${result.judgeError}`);
   if (!result.finished) problems.push('the Dredd run stopped before its end (the afterAll hook never ran)');
   if (result.executed === 0) problems.push('zero transactions ran');
   for (const name of result.failed) problems.push(`transaction '${name}' failed`);

@@ -1,3 +1,6 @@
+import { mediaTypeEssence } from '../core/http/media-type.js';
+import { stringifyJson } from '../core/json/exact-json.js';
+
 /** How a request authenticates: the configured key, none at all, or a literal Authorization header. */
 export type AuthMode = { kind: 'token' } | { kind: 'none' } | { kind: 'header'; value: string };
 
@@ -6,12 +9,20 @@ export interface ContractRequest {
   /** Path below the base URL, e.g. `/pets/3`. */
   path: string;
   query?: Record<string, string>;
-  /** A JSON value to send, or `{ raw }` for text sent as-is with a JSON content type. */
+  /**
+   * A JSON value to send (bigints and `NumberLiteral`s written exactly), or
+   * `{ raw }` for text sent as-is with a JSON content type.
+   */
   body?: { json: unknown } | { raw: string };
   auth?: AuthMode;
 }
 
-export interface ContractResponse {
+/**
+ * A response as it came over the wire. The client never parses the body: the
+ * response rules (src/core/rules/response-rules.ts) do, exactly, for whoever
+ * needs it, so no number is ever rounded on the way.
+ */
+export interface RawResponse {
   status: number;
   /** Header names in lower case. */
   headers: Record<string, string>;
@@ -19,9 +30,6 @@ export interface ContractResponse {
   mediaType: string;
   contentType: string;
   text: string;
-  /** The parsed body, or undefined when the body is empty or not JSON. */
-  json: unknown;
-  jsonError: string | undefined;
   durationMs: number;
 }
 
@@ -37,6 +45,8 @@ export interface HttpClientOptions {
   baseUrl: string;
   token: string;
   timeoutMs: number;
+  /** Extra headers sent with every request (`--header`), names in lower case. */
+  headers?: Record<string, string>;
 }
 
 /** `GET /pets?limit=1`: how a request is named in messages (never with headers). */
@@ -62,19 +72,19 @@ function transportReason(error: unknown, timeoutMs: number): string {
   return err.cause?.message ?? err.message;
 }
 
-/** Sends one request at a time, with a per-request timeout; JSON in, parsed JSON out. */
+/** Sends one request at a time, with a per-request timeout; JSON in, the body's text out. */
 export function createHttpClient(options: HttpClientOptions) {
-  return async function send(request: ContractRequest): Promise<ContractResponse> {
+  return async function send(request: ContractRequest): Promise<RawResponse> {
     const url = new URL(`${options.baseUrl}${request.path}`);
     for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.set(name, value);
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = { ...options.headers, accept: 'application/json' };
     const auth = request.auth ?? { kind: 'token' };
     if (auth.kind === 'token') headers.authorization = `Bearer ${options.token}`;
     if (auth.kind === 'header') headers.authorization = auth.value;
     let body: string | undefined;
     if (request.body !== undefined) {
       headers['content-type'] = 'application/json';
-      body = 'raw' in request.body ? request.body.raw : JSON.stringify(request.body.json);
+      body = 'raw' in request.body ? request.body.raw : stringifyJson(request.body.json);
     }
     const started = performance.now();
     let response: Response;
@@ -96,23 +106,12 @@ export function createHttpClient(options: HttpClientOptions) {
       responseHeaders[name.toLowerCase()] = value;
     });
     const contentType = responseHeaders['content-type'] ?? '';
-    let json: unknown;
-    let jsonError: string | undefined;
-    if (text !== '') {
-      try {
-        json = JSON.parse(text);
-      } catch (error) {
-        jsonError = (error as Error).message;
-      }
-    }
     return {
       status: response.status,
       headers: responseHeaders,
-      mediaType: contentType.split(';')[0]?.trim().toLowerCase() ?? '',
+      mediaType: mediaTypeEssence(contentType),
       contentType,
       text,
-      json,
-      jsonError,
       durationMs: Math.round(performance.now() - started),
     };
   };
@@ -121,13 +120,20 @@ export function createHttpClient(options: HttpClientOptions) {
 export type SendRequest = ReturnType<typeof createHttpClient>;
 
 /**
- * Checks that the deployment answers HTTP at the base URL and accepts the key
- * (an authenticated `GET /pets` that is not 401). Returns the one-line reason when not.
+ * Checks that the deployment answers HTTP at the base URL, serves the API there
+ * and accepts the key (an authenticated `GET /pets` that is neither 404 nor 401).
+ * Returns the one-line reason when not.
  */
 export async function probeTarget(options: HttpClientOptions): Promise<string | undefined> {
   const send = createHttpClient(options);
   try {
     const response = await send({ method: 'GET', path: '/pets' });
+    if (response.status === 404) {
+      const hint = /\/v\d+$/.test(new URL(options.baseUrl).pathname)
+        ? 'check the path of the base URL'
+        : 'the base URL must include the version segment, e.g. /v1';
+      return `${options.baseUrl}/pets answered 404: ${options.baseUrl} is not the API's base URL (${hint})`;
+    }
     if (response.status === 401) {
       return `${options.baseUrl} refused the key: GET /pets with it answered 401 (check --token or CONTRACT_TOKEN)`;
     }

@@ -34,6 +34,14 @@ describe('createBodyGenerators', () => {
     }
   });
 
+  it('draws integers from the whole int64 range, beyond 2^53 included, exactly', () => {
+    const ids = sampleWithSeed(generators.valid, 7, 200).map((body) => body.categoryId);
+    expect(ids.some((id) => typeof id === 'bigint')).toBe(true);
+    expect(ids.some((id) => typeof id === 'number')).toBe(true);
+    for (const id of ids)
+      expect(typeof id === 'bigint' ? !Number.isSafeInteger(Number(id)) : Number.isSafeInteger(id)).toBe(true);
+  });
+
   it('gives the same batch for the same seed', () => {
     expect(sampleWithSeed(generators.invalid, 42, 12)).toEqual(sampleWithSeed(generators.invalid, 42, 12));
   });
@@ -44,6 +52,7 @@ describe('createBodyGenerators', () => {
     expect(whys).toContain("without the required 'categoryId'");
     expect(whys).toContain("with 'categoryId' as a numeric string");
     expect(whys).toContain("with 'categoryId' as a fraction");
+    expect(whys).toContain("with 'categoryId' as a whole number written as a decimal (7.0)");
     expect(whys).toContain("with 'name' as a number");
     expect(whys).toContain("with 'status' as a value outside its enum");
   });

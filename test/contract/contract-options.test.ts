@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseContractOptions, UsageError } from '../../src/contract/contract-options.js';
-import { createRedactor } from '../../src/contract/redact.js';
+import { parseContractOptions, parseHeaderFlags, UsageError } from '../../src/contract/contract-options.js';
+import { createRedactor, describeHeaders, looksLikeCredential, secretsOf } from '../../src/contract/redact.js';
 
 describe('parseContractOptions', () => {
   it('reads every flag', () => {
@@ -17,6 +17,10 @@ describe('parseContractOptions', () => {
         'r.json',
         '--timeout',
         '900',
+        '--header',
+        'Petstore-Session: w1',
+        '--header',
+        'X-Trace:  a b ',
       ],
       {},
     );
@@ -27,7 +31,13 @@ describe('parseContractOptions', () => {
       junitFile: 'j.xml',
       jsonFile: 'r.json',
       timeoutMs: 900,
+      headers: { 'petstore-session': 'w1', 'x-trace': 'a b' },
     });
+  });
+
+  it('answers --version and --help before asking for anything else', () => {
+    expect(parseContractOptions(['--version'], {})).toBe('version');
+    expect(parseContractOptions(['--help'], {})).toBe('help');
   });
 
   it('falls back to CONTRACT_BASE_URL and CONTRACT_TOKEN, flags winning over them', () => {
@@ -56,6 +66,24 @@ describe('parseContractOptions', () => {
     expect(() => parseContractOptions(argv, {})).toThrow(reason);
   });
 
+  it.each([
+    [['Petstore-Session w1'], /--header must be 'Name: value'/],
+    [[': w1'], /--header must be 'Name: value'/],
+    [['Bad Name: w1'], /--header must be 'Name: value'/],
+    [['X-A: one\ntwo'], /must not contain line breaks or control characters/],
+    [['Authorization: Bearer x'], /not allowed: pass the key with --token/],
+    [['content-type: text/plain'], /not allowed/],
+    [['Host: example'], /not allowed/],
+    [['X-A: 1', 'x-a: 2'], /--header 'x-a' is given twice/],
+  ])('rejects --header %j with a one-line reason', (flags, reason) => {
+    expect(() => parseHeaderFlags(flags)).toThrow(UsageError);
+    expect(() => parseHeaderFlags(flags)).toThrow(reason);
+  });
+
+  it('never repeats a malformed --header in its complaint, as its value may be a secret', () => {
+    expect(() => parseHeaderFlags(['X-Key=sk_live_abc123'])).toThrow(/^(?!.*sk_live).*$/);
+  });
+
   it('rejects --json for the Dredd runner, which writes no JSON report', () => {
     expect(() =>
       parseContractOptions(['--base-url', 'http://h/v1', '--token', 'k', '--json', 'r.json'], {}, { allowJson: false }),
@@ -64,9 +92,63 @@ describe('parseContractOptions', () => {
 });
 
 describe('createRedactor', () => {
-  it('hides the key, its URL-encoded and its base64 form', () => {
-    const redact = createRedactor('s3cr/t+key');
-    const text = `Bearer s3cr/t+key ${encodeURIComponent('s3cr/t+key')} ${Buffer.from('s3cr/t+key').toString('base64')}`;
-    expect(redact(text)).toBe('Bearer [REDACTED] [REDACTED] [REDACTED]');
+  it('hides the key, its URL-encoded, base64 and JSON-escaped forms', () => {
+    const redact = createRedactor('s3cr/t+key"x');
+    const key = 's3cr/t+key"x';
+    const text = `Bearer ${key} ${encodeURIComponent(key)} ${Buffer.from(key).toString('base64')} ${JSON.stringify({ k: key })}`;
+    expect(redact(text)).toBe('Bearer [REDACTED] [REDACTED] [REDACTED] {"k":"[REDACTED]"}');
+  });
+
+  it('hides a key of 8 characters or more wherever it appears, even inside other text', () => {
+    expect(createRedactor('abcd1234')('xabcd1234y')).toBe('x[REDACTED]y');
+  });
+
+  it('hides a short key only where it stands as a credential, so that ordinary output stays intact', () => {
+    const pets = createRedactor('pets');
+    expect(pets('GET /pets?limit=1 → 401; 4 pets listed; Created pets: none; petsx')).toBe(
+      'GET /pets?limit=1 → 401; 4 pets listed; Created pets: none; petsx',
+    );
+    expect(pets('{"received":"Bearer pets"} Basic pets "pets" token=pets api_key: pets')).toBe(
+      '{"received":"Bearer [REDACTED]"} Basic [REDACTED] "[REDACTED]" token=[REDACTED] api_key: [REDACTED]',
+    );
+    expect(pets(`Basic ${Buffer.from('pets').toString('base64')}`)).toBe('Basic [REDACTED]');
+    const digits = createRedactor('127');
+    expect(digits('http://127.0.0.1:4010/v1 limit=127 → 1270 ms; Bearer 127')).toBe(
+      'http://127.0.0.1:4010/v1 limit=127 → 1270 ms; Bearer [REDACTED]',
+    );
+  });
+
+  it('counts the near-keys of the authentication checks and credential headers among the secrets', () => {
+    const secrets = secretsOf('Key-12345', { 'petstore-session': 'w1', 'x-api-key': 'k1' });
+    expect(secrets).toEqual(['Key-12345', 'kEY-12345', 'Key-12345x', 'Key-1234', 'Key-1234x', 'Key-1xxxx', 'k1']);
+  });
+});
+
+describe('looksLikeCredential', () => {
+  it.each([
+    ['authorization', 'x'],
+    ['proxy-authorization', 'Basic dXNlcjpwYXNz'],
+    ['cookie', 'a=b'],
+    ['x-api-key', 'k'],
+    ['x-auth-token', 'k'],
+    ['x-session-id', 's'],
+    ['x-anything', 'Bearer abc'],
+    ['x-anything', 'sk_live_51H8cXq2eZvKYlo2C'],
+  ])('takes %s: %s for a credential', (name, value) => {
+    expect(looksLikeCredential(name, value)).toBe(true);
+  });
+
+  it.each([
+    ['petstore-session', 'w1'],
+    ['x-request-id', 'build-42'],
+    ['accept-language', 'en-GB'],
+  ])('prints %s: %s as it is', (name, value) => {
+    expect(looksLikeCredential(name, value)).toBe(false);
+  });
+
+  it('describes the extra headers with credential values hidden', () => {
+    expect(describeHeaders({ 'petstore-session': 'w1', 'x-api-key': 'secret' })).toBe(
+      'petstore-session: w1, x-api-key: [REDACTED]',
+    );
   });
 });

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type ReferenceServer, startReferenceServer } from './support/reference-server.js';
+import { parseExactJson } from '../../src/core/json/exact-json.js';
+import { type ReferenceOptions, type ReferenceServer, startReferenceServer } from './support/reference-server.js';
 import { runRunner } from './support/run-runner.js';
 
 const token = 'runner-secret-b6e02f';
@@ -15,7 +16,7 @@ afterAll(async () => {
   rmSync(workDir, { recursive: true, force: true });
 });
 
-async function deployment(options: Partial<Parameters<typeof startReferenceServer>[0]> = {}): Promise<ReferenceServer> {
+async function deployment(options: Partial<ReferenceOptions> = {}): Promise<ReferenceServer> {
   const server = await startReferenceServer({ token, ...options });
   servers.push(server);
   return server;
@@ -25,12 +26,18 @@ interface JsonReport {
   totals: { passed: number; failed: number; skipped: number };
   operations: Record<string, Array<{ name: string; state: string }>>;
   observed: Array<{ operationId: string; message: string }>;
-  createdPetIds: number[];
+  coverage: {
+    documentedReceived: number;
+    documented: number;
+    rows: Array<{ operationId: string; status: string; documented: boolean; received: number }>;
+  };
+  createdPetIds: Array<number | bigint>;
   namePrefix: string;
 }
 
-describe('the contract runner', { timeout: 90_000 }, () => {
-  it('passes against a correct deployment, one request at a time, with a summary by operation, JUnit and JSON reports, and no key anywhere', async () => {
+// Each check starts its own deployment: they run side by side, so that both CPUs work.
+describe.concurrent('the contract runner', { timeout: 90_000 }, () => {
+  it('passes against a correct deployment, one request at a time, with a summary, a coverage table, JUnit and JSON reports, and no key anywhere', async () => {
     const server = await deployment();
     const before = server.petCount();
     const junit = join(workDir, 'contract.xml');
@@ -47,7 +54,6 @@ describe('the contract runner', { timeout: 90_000 }, () => {
     ]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/Summary by operation:\n {2}(listPets|createPet|getPet) +\d+ passed, 0 failed/);
     for (const operationId of ['listPets', 'createPet', 'getPet']) {
       expect(result.stdout).toMatch(new RegExp(`^ {2}${operationId} +\\d+ passed, 0 failed$`, 'm'));
     }
@@ -55,12 +61,25 @@ describe('the contract runner', { timeout: 90_000 }, () => {
       /Observed, not specified \(never a failure\):\n(.*\n)*\s+listPets: limit=0 → 400 \(code invalid_parameter\)/,
     );
     expect(result.stdout).toMatch(/createPet: a pet created without 'status' has status \(absent\)/);
+    expect(result.stdout).toMatch(
+      /^Coverage: 8 of 8 documented responses received\n {2}operation {2}status {2}received\n {2}listPets {3}200 {5}\d+\n/m,
+    );
+    expect(result.stdout).toMatch(/^ {2}getPet {5}400 {5}\d+ \(not documented\)$/m);
+    expect(result.stdout).toMatch(/✓ listPets › returns at most 1 pet for limit=1 /);
 
-    const report = JSON.parse(readFileSync(json, 'utf8')) as JsonReport;
+    const report = parseExactJson(readFileSync(json, 'utf8')) as JsonReport;
     expect(report.totals.failed).toBe(0);
-    expect(report.totals.passed).toBeGreaterThan(30);
+    expect(report.totals.passed).toBeGreaterThan(80);
     expect(Object.keys(report.operations).sort()).toEqual(['createPet', 'getPet', 'listPets']);
+    expect(report.coverage).toMatchObject({ documentedReceived: 8, documented: 8 });
+    expect(report.coverage.rows).toContainEqual({
+      operationId: 'createPet',
+      status: '201',
+      documented: true,
+      received: expect.any(Number),
+    });
     expect(report.createdPetIds.length).toBe(server.petCount() - before);
+    expect(report.createdPetIds.map(String)).toEqual(server.petIds().slice(before));
     expect(result.stdout).toContain(
       `Created pets (name prefix '${report.namePrefix}'): ${report.createdPetIds.join(', ')}`,
     );
@@ -70,7 +89,7 @@ describe('the contract runner', { timeout: 90_000 }, () => {
     expect(xml).toMatch(/<testsuites name="petstore-contract" tests="\d+" failures="0"/);
     expect(xml).toContain('answers 401 with an Error without an Authorization header');
     expect(`${result.output}${xml}${readFileSync(json, 'utf8')}`).not.toContain(token);
-    expect(server.requestCount()).toBeGreaterThan(80);
+    expect(server.requestCount()).toBeGreaterThan(200);
     expect(server.maxInFlight()).toBe(1);
   });
 
@@ -85,23 +104,74 @@ describe('the contract runner', { timeout: 90_000 }, () => {
     expect(result.code).toBe(0);
     expect(server.petCount()).toBe(before);
     expect(result.stdout).toContain('Created pets: none');
+    expect(result.stdout).toMatch(/^ {2}createPet {2}201 {5}not received$/m);
     const report = JSON.parse(readFileSync(json, 'utf8')) as JsonReport;
     expect(report.totals.skipped).toBeGreaterThan(0);
+    expect(report.coverage).toMatchObject({ documentedReceived: 7, documented: 8 });
     const passedIn = (operationId: string): number =>
       (report.operations[operationId] ?? []).filter((check) => check.state === 'passed').length;
-    expect(passedIn('listPets')).toBeGreaterThan(10);
-    expect(passedIn('getPet')).toBeGreaterThan(5);
-    // createPet's authentication checks still run; they send a body that could not be stored.
-    expect(passedIn('createPet')).toBe(5);
+    expect(passedIn('listPets')).toBeGreaterThan(20);
+    expect(passedIn('getPet')).toBeGreaterThan(20);
+    // createPet's authentication checks still run, before and after a request with the key; they send a
+    // body that could not be stored.
+    expect(passedIn('createPet')).toBe(20);
+  });
+
+  it('keeps ids beyond 2^53 exact from listing to request to report', async () => {
+    const server = await deployment({ firstId: 9_223_372_036_854_775_000n });
+    const json = join(workDir, 'ids.json');
+    const result = await runRunner('contract', ['--base-url', server.baseUrl, '--token', token, '--json', json]);
+    expect(result.code).toBe(0);
+    const report = parseExactJson(readFileSync(json, 'utf8')) as JsonReport;
+    expect(report.createdPetIds[0]).toBe(9_223_372_036_854_775_030n);
+    expect(report.createdPetIds.map(String)).toEqual(server.petIds().slice(30));
+    expect(result.stdout).toContain('Created pets (name prefix');
+    expect(result.stdout).toContain('9223372036854775030, 9223372036854775031');
   });
 
   it('redacts the key when a deployment echoes it back in a failure', async () => {
-    const server = await deployment({ breakage: 'malformed-401-body' });
+    const server = await deployment({ breakage: 'text-401-echoing-key' });
     const junit = join(workDir, 'echo.xml');
     const result = await runRunner('contract', ['--base-url', server.baseUrl, '--token', token, '--junit', junit]);
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain('"received":"Basic [REDACTED]"');
+    expect(result.stdout).toContain('(body starts: "no access for Basic [REDACTED]")');
     expect(`${result.output}${readFileSync(junit, 'utf8')}`).not.toContain(token);
+    // The near-keys the checks send are secret too: an echo of one would show all of the key but a letter.
+    expect(result.output).not.toContain(token.slice(0, -1));
+  });
+
+  it('warns about a short key and hides it only where it stands as a credential', async () => {
+    const server = await startReferenceServer({ token: 'pets', breakage: 'text-401-echoing-key' });
+    servers.push(server);
+    const result = await runRunner('contract', ['--base-url', server.baseUrl, '--token', 'pets']);
+    expect(result.stderr).toMatch(/^warning: the API key is shorter than 8 characters/);
+    expect(result.stdout).toContain('(body starts: "no access for Basic [REDACTED]")');
+    expect(result.stdout).toMatch(/GET \/pets\?limit=\d+ → 401/);
+    expect(result.stdout).toMatch(/Created pets \(name prefix 'contract-test-[0-9a-f]{6}-'\): 31, /);
+    expect(result.output).not.toMatch(/Bearer pets|Basic pets/);
+  });
+
+  it('sends each --header with every request, printing only values that do not look like credentials', async () => {
+    const server = await deployment();
+    const apiKey = 'sk_live_51H8cXq2eZvKYlo2C';
+    const result = await runRunner('contract', [
+      '--base-url',
+      server.baseUrl,
+      '--token',
+      token,
+      '--read-only',
+      '--header',
+      'Petstore-Session: w1',
+      '--header',
+      `X-Gateway-Key: ${apiKey}`,
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(
+      /^petstore-contract: checking http:\/\/127\.0\.0\.1:\d+\/v1 \(read-only\) with extra headers petstore-session: w1, x-gateway-key: \[REDACTED\]$/m,
+    );
+    expect(server.requestsWithHeader('petstore-session', 'w1')).toBe(server.requestCount());
+    expect(server.requestsWithHeader('x-gateway-key', apiKey)).toBe(server.requestCount());
+    expect(result.output).not.toContain(apiKey);
   });
 
   it('reports what it cannot prove on a deployment with almost no data, without failing', async () => {
@@ -109,8 +179,20 @@ describe('the contract runner', { timeout: 90_000 }, () => {
     const result = await runRunner('contract', ['--base-url', server.baseUrl, '--token', token, '--read-only']);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(
-      /Not provable with the data present \(not failures\):\n(.*\n)*\s+listPets: limit=1: only 1 pets exist/,
+      /Not provable with the data present \(not failures\):\n(.*\n)*\s+listPets: limit=1: the largest page holds only 1 pet, so ignoring the limit cannot show/,
     );
+  });
+
+  it('stops at once with exit 2 and one line when the base URL lacks /v1', async () => {
+    const server = await deployment();
+    const origin = server.baseUrl.replace(/\/v1$/, '');
+    const result = await runRunner('contract', ['--base-url', origin, '--token', token]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `error: ${origin}/pets answered 404: ${origin} is not the API's base URL (the base URL must include the version segment, e.g. /v1)\n`,
+    );
+    expect(server.requestCount()).toBe(1);
   });
 
   it('exits 2 with one line when the deployment cannot be reached', async () => {
@@ -156,5 +238,13 @@ describe('the contract runner', { timeout: 90_000 }, () => {
       /^error: an API key is required: pass --token KEY or set CONTRACT_TOKEN\nusage: petstore-contract/,
     );
     expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('prints its version', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    const result = await runRunner('contract', ['--version']);
+    expect(result).toMatchObject({ code: 0, stdout: `petstore-contract ${version}\n`, stderr: '' });
   });
 });

@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DreddPlan } from '../../src/contract/dredd-plan.js';
 import type { DreddHookResult } from '../../src/contract/dredd-verdict.js';
 import { dreddHooksPath } from '../../src/contract/dredd-hooks-path.js';
+import { packageRoot } from '../../src/package-root.js';
 
-type Hook = (data: unknown) => void;
+type Hook = (data: unknown, done?: () => void) => void;
 interface Registered {
   all: Record<string, Hook[]>;
   named: Record<string, Record<string, Hook[]>>;
@@ -15,13 +16,17 @@ interface Registered {
 
 const token = 'hooks-secret-91c2';
 const workDir = mkdtempSync(join(tmpdir(), 'dredd-hooks-test-'));
+const pet = { type: 'object' };
 const plan: DreddPlan = {
   basePath: '/v1',
   resultFile: join(workDir, 'result.json'),
+  // Built by the test run's global setup, as the runner uses it.
+  judgeModule: join(packageRoot, 'dist', 'contract', 'dredd-judge.js'),
   entries: [
-    { name: 'A > 200', operationId: 'getPet', status: 200, auth: 'token', uri: '/pets/7', schema: { type: 'object' } },
-    { name: 'A > 401', operationId: 'getPet', status: 401, auth: 'none', schema: { type: 'object' } },
+    { name: 'A > 200', operationId: 'getPet', status: 200, auth: 'token', uri: '/pets/7', expectId: '7', schema: pet },
+    { name: 'A > 401', operationId: 'getPet', status: 401, auth: 'none', schema: pet },
     { name: 'B > 201', operationId: 'createPet', status: 201, auth: 'token', skip: 'read-only', schema: {} },
+    { name: 'C > 201', operationId: 'createPet', status: 201, auth: 'token', body: '{}', schema: {} },
   ],
 };
 const registered: Registered = { all: {}, named: {} };
@@ -52,15 +57,24 @@ function loadHooks(): void {
   }
 }
 
-function run(kind: string, data: unknown, name?: string): void {
+/** Calls the hooks as Dredd does: with one argument, or with two (a callback) for an asynchronous hook. */
+async function run(kind: string, data: unknown, name?: string): Promise<void> {
   const hooks = name === undefined ? registered.all[kind] : registered.named[kind]?.[name];
   for (const hook of hooks ?? []) {
-    expect(hook.length, `Dredd only calls hooks taking 1 or 2 arguments (${kind})`).toBe(1);
-    hook(data);
+    expect([1, 2], `Dredd only calls hooks taking 1 or 2 arguments (${kind})`).toContain(hook.length);
+    if (hook.length === 2) await new Promise<void>((done) => hook(data, done));
+    else hook(data);
   }
 }
 
-function transaction(name: string) {
+function transaction(
+  name: string,
+  real = {
+    statusCode: 200,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+    body: '{"id":7,"name":"Rex","categoryId":1}',
+  },
+) {
   return {
     name,
     request: {
@@ -69,7 +83,7 @@ function transaction(name: string) {
       body: '',
     },
     expected: {} as Record<string, unknown>,
-    real: { statusCode: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: '{"id":7}' },
+    real,
     fullPath: '/v1/pets/1',
     skip: false,
     fail: undefined as unknown,
@@ -86,63 +100,116 @@ beforeAll(() => {
   writeFileSync(planFile, JSON.stringify(plan));
   process.env.PETSTORE_DREDD_PLAN = planFile;
   process.env.CONTRACT_TOKEN = token;
+  process.env.PETSTORE_DREDD_HEADERS = JSON.stringify({ 'petstore-session': 'w1', 'x-api-key': 'k-123' });
+  process.env.PETSTORE_DREDD_SECRET_HEADERS = JSON.stringify(['x-api-key']);
   loadHooks();
 });
 
 afterAll(() => {
-  delete process.env.PETSTORE_DREDD_PLAN;
-  delete process.env.CONTRACT_TOKEN;
+  for (const name of [
+    'PETSTORE_DREDD_PLAN',
+    'CONTRACT_TOKEN',
+    'PETSTORE_DREDD_HEADERS',
+    'PETSTORE_DREDD_SECRET_HEADERS',
+  ]) {
+    delete process.env[name];
+  }
   rmSync(workDir, { recursive: true, force: true });
 });
 
 describe('contracts/dredd-hooks.cjs', () => {
-  it('records hook names that match no transaction and transactions that have no hook', () => {
-    run('beforeAll', [{ name: 'A > 200' }, { name: 'A > 401' }, { name: 'C > 200' }]);
-    expect(result()).toMatchObject({ unmatchedHooks: ['B > 201'], unplanned: ['C > 200'], finished: false });
+  it('records hook names that match no transaction and transactions that have no hook, and loads the response rules', async () => {
+    await run('beforeAll', [{ name: 'A > 200' }, { name: 'A > 401' }, { name: 'C > 201' }, { name: 'D > 200' }]);
+    expect(result()).toMatchObject({ unmatchedHooks: ['B > 201'], unplanned: ['D > 200'], finished: false });
+    expect(result().judgeError).toBeUndefined();
   });
 
-  it('fails a transaction that has no hook', () => {
-    const t = transaction('C > 200');
-    run('beforeEach', t);
-    expect(t.fail).toMatch(/no hook for transaction 'C > 200'/);
+  it('fails a transaction that has no hook', async () => {
+    const t = transaction('D > 200');
+    await run('beforeEach', t);
+    expect(t.fail).toMatch(/no hook for transaction 'D > 200'/);
   });
 
-  it('sends the key from the environment and the planned path', () => {
+  it('sends the key from the environment, the extra headers and the planned path', async () => {
     const t = transaction('A > 200');
-    run('before', t, 'A > 200');
-    expect(t.request.headers.Authorization).toBe(`Bearer ${token}`);
+    await run('before', t, 'A > 200');
+    expect(t.request.headers).toMatchObject({
+      Authorization: `Bearer ${token}`,
+      'petstore-session': 'w1',
+      'x-api-key': 'k-123',
+    });
     expect(t.request.uri).toBe('/pets/7');
     expect(t.fullPath).toBe('/v1/pets/7');
   });
 
-  it('sends no Authorization header where the plan wants a 401', () => {
+  it('sends no Authorization header where the plan wants a 401', async () => {
     const t = transaction('A > 401');
-    run('before', t, 'A > 401');
+    await run('before', t, 'A > 401');
     expect(Object.keys(t.request.headers).map((h) => h.toLowerCase())).not.toContain('authorization');
   });
 
-  it('skips what the plan skips', () => {
+  it('skips what the plan skips', async () => {
     const t = transaction('B > 201');
-    run('before', t, 'B > 201');
+    await run('before', t, 'B > 201');
     expect(t.skip).toBe(true);
   });
 
-  it('sets the compiled schema as the expected body schema and normalises the JSON charset', () => {
+  it('sets the compiled schema as the expected body schema and normalises the JSON charset', async () => {
     const t = transaction('A > 200');
-    run('beforeEachValidation', t);
-    run('beforeValidation', t, 'A > 200');
-    expect(t.expected.bodySchema).toEqual({ type: 'object' });
+    await run('beforeEachValidation', t);
+    await run('beforeValidation', t, 'A > 200');
+    expect(t.expected.bodySchema).toEqual(pet);
     expect(t.real.headers['content-type']).toBe('application/json');
+    expect(t.fail).toBeUndefined();
   });
 
-  it('redacts the key before reporters print the request, and counts what ran and failed', () => {
+  it('fails a body that only an exact reading shows wrong: an integer written 1.0', async () => {
+    const t = transaction('A > 200', {
+      statusCode: 200,
+      headers: { 'content-type': 'application/json' },
+      body: '{"id":7,"name":"Rex","categoryId":1.0}',
+    });
+    await run('beforeValidation', t, 'A > 200');
+    expect(t.fail).toBe(
+      'the 200 body does not match the documented schema: response field \'categoryId\' must be integer (1.0 is written as a decimal) (body: {"id":7,"name":"Rex","categoryId":1.0})',
+    );
+  });
+
+  it('fails a 200 whose pet is not the one asked for, comparing ids exactly beyond 2^53', async () => {
+    const t = transaction('A > 200', {
+      statusCode: 200,
+      headers: { 'content-type': 'application/json' },
+      body: '{"id":9007199254740993,"name":"Rex","categoryId":1}',
+    });
+    await run('beforeValidation', t, 'A > 200');
+    expect(t.fail).toBe('wrong pet: asked for id 7, the body has id 9007199254740993');
+  });
+
+  it('records the id of a created pet exactly', async () => {
+    const t = transaction('C > 201', {
+      statusCode: 201,
+      headers: { 'content-type': 'application/json' },
+      body: '{"id":9223372036854775807,"name":"Rex","categoryId":-9223372036854775808}',
+    });
+    await run('beforeValidation', t, 'C > 201');
+    expect(t.fail).toBeUndefined();
+    await run('afterEach', t);
+    expect(result().createdIds).toEqual(['9223372036854775807']);
+  });
+
+  it('redacts the key and credential headers before reporters print the request, and counts what ran and failed', async () => {
     const t = transaction('A > 200');
-    run('before', t, 'A > 200');
+    await run('before', t, 'A > 200');
     t.test.valid = false;
-    run('afterEach', t);
+    await run('afterEach', t);
     expect(JSON.stringify(t.request)).not.toContain(token);
-    expect(t.request.headers.Authorization).toBe('Bearer [REDACTED]');
-    run('afterAll', []);
-    expect(result()).toMatchObject({ executed: 1, failed: ['A > 200'], finished: true });
+    expect(t.request.headers).toMatchObject({
+      Authorization: 'Bearer [REDACTED]',
+      'x-api-key': '[REDACTED]',
+      'petstore-session': 'w1',
+    });
+    await run('afterAll', []);
+    expect(result()).toMatchObject({ executed: 2, failed: ['A > 200'], finished: true });
+    expect(result().responses).toContainEqual({ operationId: 'createPet', status: 201 });
   });
 });

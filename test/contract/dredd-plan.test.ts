@@ -9,6 +9,7 @@ const compiled = compileDocument(loadDocument(defaultDocumentPath));
 const input: DreddPlanInput = {
   basePath: '/v1',
   resultFile: '/tmp/result.json',
+  judgeModule: '/tmp/dredd-judge.js',
   readOnly: false,
   existingId: 7,
   unknownId: 1_000_000_007,
@@ -42,7 +43,24 @@ describe('buildDreddPlan', () => {
     expect(entry('/pets/{petId} > Get an animal > 200 > application/json')).toMatchObject({
       auth: 'token',
       uri: '/pets/7',
+      expectId: '7',
     });
+  });
+
+  it('requests ids beyond 2^53 exactly as they were listed', () => {
+    const plan = buildDreddPlan(compiled, {
+      ...input,
+      existingId: 9223372036854775807n,
+      unknownId: -9223372036854775808n,
+    });
+    expect(entry('/pets/{petId} > Get an animal > 200 > application/json', plan)).toMatchObject({
+      uri: '/pets/9223372036854775807',
+      expectId: '9223372036854775807',
+    });
+    expect(entry('/pets/{petId} > Get an animal > 404 > application/json', plan).uri).toBe(
+      '/pets/-9223372036854775808',
+    );
+    expect(JSON.stringify(plan)).toContain('"judgeModule":"/tmp/dredd-judge.js"');
   });
 
   it('gives self-contained draft-04 schemas, with Error.status pinned to the transaction status', () => {
@@ -76,10 +94,17 @@ describe('dreddRunProblems', () => {
     failed: [],
     finished: true,
     createdIds: [],
+    responses: [],
   };
 
   it('finds nothing wrong with a finished run of planned transactions', () => {
     expect(dreddRunProblems(fine, 'hooks.cjs')).toEqual([]);
+  });
+
+  it('fails a run whose hooks could not load the response rules', () => {
+    expect(dreddRunProblems({ ...fine, judgeError: 'Cannot find module' }, 'h')).toEqual([
+      'the Dredd hooks could not load the response rules: Cannot find module',
+    ]);
   });
 
   it('fails a run whose hooks never loaded', () => {

@@ -15,6 +15,9 @@ beforeAll(async () => {
 
 afterAll(() => mock.close());
 
+// Until the core rewrite makes the mock handle int64 exactly, the suite's int64 probes fail against it
+// (ids and categoryIds beyond 2^53 refused with 400, 1.0 taken for an integer): this test is meant to
+// fail for those checks only, and to pass again once the mock is fixed. See docs/contract-checks.md.
 describe("the project's mock as the deployment under test", { timeout: 90_000 }, () => {
   it('passes every check of the vitest contract suite', async () => {
     const result = await runRunner('contract', ['--base-url', baseUrl, '--token', token]);

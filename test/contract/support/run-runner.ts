@@ -1,7 +1,12 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { builtPrograms } from '../../support/build-dist.js';
 
 const scripts = { contract: builtPrograms.contract, dredd: builtPrograms.dredd };
+const batchScript = fileURLToPath(new URL('./run-batch.mjs', import.meta.url));
 
 export interface RunnerResult {
   code: number;
@@ -12,6 +17,15 @@ export interface RunnerResult {
   durationMs: number;
 }
 
+/** The environment a runner gets: this one without any contract setting, vitest variable or NODE_OPTIONS. */
+function cleanEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const baseEnv = { ...process.env };
+  for (const name of Object.keys(baseEnv))
+    if (name.startsWith('CONTRACT_') || name.startsWith('VITEST') || name.startsWith('PETSTORE_')) delete baseEnv[name];
+  delete baseEnv.NODE_OPTIONS;
+  return { ...baseEnv, ...env };
+}
+
 /** Runs a built runner (see test/support/build-dist.ts) as a user would run its CLI, with a clean contract environment. */
 export async function runRunner(
   runner: keyof typeof scripts,
@@ -19,12 +33,8 @@ export async function runRunner(
   env: Record<string, string> = {},
 ): Promise<RunnerResult> {
   const started = performance.now();
-  const baseEnv = { ...process.env };
-  for (const name of Object.keys(baseEnv))
-    if (name.startsWith('CONTRACT_') || name.startsWith('VITEST')) delete baseEnv[name];
-  delete baseEnv.NODE_OPTIONS;
   const child = spawn(process.execPath, [scripts[runner], ...args], {
-    env: { ...baseEnv, ...env },
+    env: cleanEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -43,4 +53,38 @@ export async function runRunner(
       }),
     );
   });
+}
+
+/**
+ * Runs a built runner against several deployments in one process (`runContractBatch`,
+ * `runDreddBatch`): each command line gets the output and exit code its own run
+ * would give, for the cost of one runner start.
+ */
+export async function runBatch(
+  runner: keyof typeof scripts,
+  commandLines: readonly string[][],
+): Promise<RunnerResult[]> {
+  const started = performance.now();
+  const workDir = mkdtempSync(join(tmpdir(), `contract-batch-${runner}-`));
+  const resultFile = join(workDir, 'results.json');
+  const child = spawn(process.execPath, [batchScript, runner, resultFile], {
+    env: cleanEnv({}),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  child.stdin.end(JSON.stringify(commandLines));
+  const code = await new Promise<number>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (exit) => resolve(exit ?? -1));
+  });
+  try {
+    if (code !== 0) throw new Error(`the ${runner} batch exited with ${code}: ${output.slice(0, 2000)}`);
+    const durationMs = performance.now() - started;
+    const results = JSON.parse(readFileSync(resultFile, 'utf8')) as Array<Omit<RunnerResult, 'output' | 'durationMs'>>;
+    return results.map((result) => ({ ...result, output: `${result.stdout}\n${result.stderr}`, durationMs }));
+  } finally {
+    rmSync(workDir, { recursive: true, force: true });
+  }
 }
