@@ -21,38 +21,44 @@ export interface RunHandlerInput<Context> {
 
 /**
  * Produces the response: the documented example when `Prefer: code=` asked for
- * one, served verbatim (the store is never touched then), otherwise the
- * operation's handler, or the fallback mocker for an operation without one.
+ * one, served verbatim (the store is never touched then) and marked with
+ * `Preference-Applied`, otherwise the operation's handler, or the fallback
+ * mocker for an operation without one.
  */
 export async function runHandler<Context>(input: RunHandlerInput<Context>): Promise<HandlerResponse> {
   const { operation, request, preference } = input;
   if (preference.status !== undefined) {
-    const response = operation.responses.get(String(preference.status));
-    const names = [...(response?.examples.keys() ?? [])];
-    if (preference.example !== undefined) {
-      if (!response?.examples.has(preference.example)) {
-        throw new HttpError(
-          'invalid_prefer',
-          `Prefer example=${preference.example} is not an example of ${operation.operationId} ${preference.status} (examples: ${names.join(', ') || 'none'})`,
-        );
-      }
-      return { status: preference.status, body: structuredClone(response.examples.get(preference.example)) };
-    }
-    const [first] = names;
-    if (response && first !== undefined) {
-      return { status: preference.status, body: structuredClone(response.examples.get(first)) };
-    }
-    if (response && response.validators.size === 0) return { status: preference.status };
-    if (!input.fallback) {
-      throw new HttpError(
-        'invalid_prefer',
-        `Prefer code=${preference.status}: ${operation.operationId} documents no example for that status to send`,
-      );
-    }
-    return input.fallback(operation, request, preference.status);
+    const response = await preferredResponse(input, preference.status);
+    return { ...response, headers: { ...response.headers, 'preference-applied': `code=${preference.status}` } };
   }
   const handler = input.handlers[operation.operationId];
   if (handler) return handler(request, input.context);
   if (!input.fallback) throw new HttpError('mock_failed', `${operation.operationId} has no handler`);
   return input.fallback(operation, request);
+}
+
+/** The documented response `Prefer: code=` asked for: the named example, the first one, or the fallback's. */
+async function preferredResponse<Context>(input: RunHandlerInput<Context>, status: number): Promise<HandlerResponse> {
+  const { operation, request, preference } = input;
+  const response = operation.responses.get(String(status));
+  const names = [...(response?.examples.keys() ?? [])];
+  if (preference.example !== undefined) {
+    if (!response?.examples.has(preference.example)) {
+      throw new HttpError(
+        'invalid_prefer',
+        `Prefer example=${preference.example} is not an example of ${operation.operationId} ${status} (examples: ${names.join(', ') || 'none'})`,
+      );
+    }
+    return { status, body: structuredClone(response.examples.get(preference.example)) };
+  }
+  const [first] = names;
+  if (response && first !== undefined) return { status, body: structuredClone(response.examples.get(first)) };
+  if (response && response.validators.size === 0) return { status };
+  if (!input.fallback) {
+    throw new HttpError(
+      'invalid_prefer',
+      `Prefer code=${status}: ${operation.operationId} documents no example for that status to send`,
+    );
+  }
+  return input.fallback(operation, request, status);
 }
