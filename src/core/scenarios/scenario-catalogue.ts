@@ -62,9 +62,10 @@ export class ScenarioCatalogue {
     if (!this.#validate(fixture)) {
       throw new FixtureError(`${source}: ${listDetails(fromAjvErrors(this.#validate.errors ?? [], 'fixture'))}`);
     }
-    const checked = fixture as Fixture;
+    let checked = fixture as Fixture;
     try {
-      this.#checkPets(checked.pets ?? [], source);
+      // The checked pets, not the given ones: their ids are in the form the store looks them up by.
+      if (checked.pets) checked = { ...checked, pets: this.#checkPets(checked.pets, source) };
     } catch (error) {
       if (error instanceof PetListError) throw new FixtureError(error.message);
       throw error;

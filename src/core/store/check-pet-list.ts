@@ -1,4 +1,5 @@
 import { fromAjvErrors, listDetails } from '../errors/from-ajv-errors.js';
+import { normaliseInt64 } from '../json/exact-json.js';
 import type { CompiledDocument } from '../openapi/compile-document.js';
 import { resolveRef } from '../openapi/resolve-ref.js';
 import type { Pet } from '../types/api-types.js';
@@ -25,11 +26,28 @@ export function schemaFields(compiled: CompiledDocument, pointer: string): strin
 }
 
 /**
+ * A pet whose integers are in their one `Int64` form: a bigint within ±(2^53−1)
+ * (`5n`, as a fixture object may hold it) becomes the number it equals, so that
+ * the store finds it by the id a request parses (`5`). The same value, never
+ * another one; a pet that needs no change is returned as it is.
+ */
+function canonicalPet(pet: Pet): Pet {
+  let copy: Record<string, unknown> | undefined;
+  for (const [field, value] of Object.entries(pet)) {
+    if (typeof value !== 'bigint' || normaliseInt64(value) === value) continue;
+    copy ??= { ...pet };
+    copy[field] = normaliseInt64(value);
+  }
+  return (copy ?? pet) as Pet;
+}
+
+/**
  * The one check of a list of pets, wherever it comes from (a fixture, a state
  * file, a recording): each pet matches the document's `Pet` schema (ids and
  * categoryIds anywhere in int64, exactly), has no field the schema does not
- * name (a served pet never has one), and no id is used twice. Returns the
- * pets; throws `PetListError` naming `where` and the first problems.
+ * name (a served pet never has one), and no id is used twice (`1` and `1n`
+ * are the same id). Returns the pets, integers in their one `Int64` form;
+ * throws `PetListError` naming `where` and the first problems.
  */
 export function createPetListCheck(compiled: CompiledDocument): (pets: unknown, where: string) => Pet[] {
   const fields = schemaFields(compiled, '/components/schemas/Pet');
@@ -55,7 +73,7 @@ export function createPetListCheck(compiled: CompiledDocument): (pets: unknown, 
       }));
       throw new PetListError(`${where}: ${listDetails(details)}`);
     }
-    const list = pets as Pet[];
+    const list = (pets as Pet[]).map(canonicalPet);
     const seen = new Set<unknown>();
     for (const [index, pet] of list.entries()) {
       if (seen.has(pet.id)) throw new PetListError(`${where}: pets[${index}].id repeats id ${pet.id}`);
