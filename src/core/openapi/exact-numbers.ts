@@ -23,15 +23,18 @@ const numericKeywords = [
   'nullable',
 ] as const;
 
+/** A number written in the schema: a bigint when it is an integer beyond 2^53−1 (documents are read exactly). */
+type SchemaNumber = number | bigint;
+
 interface ExactNumberSchema {
   type: 'integer' | 'number';
   format?: string;
-  minimum?: number;
-  maximum?: number;
+  minimum?: SchemaNumber;
+  maximum?: SchemaNumber;
   /** OpenAPI 3.0 (draft-04/05): a boolean that makes `minimum` exclusive. */
   exclusiveMinimum?: boolean;
   exclusiveMaximum?: boolean;
-  multipleOf?: number;
+  multipleOf?: SchemaNumber;
   nullable?: boolean;
 }
 
@@ -103,13 +106,28 @@ function exactValue(data: unknown): Exact | undefined {
   return undefined;
 }
 
-function compare(exact: Exact, bound: number): number {
-  if (exact.kind === 'int' && Number.isInteger(bound)) {
-    const limit = BigInt(bound);
-    return exact.value < limit ? -1 : exact.value > limit ? 1 : 0;
+const isWhole = (bound: SchemaNumber): boolean => typeof bound === 'bigint' || Number.isInteger(bound);
+
+/** Orders a value against a bound of the schema, exactly whenever the value is an integer. */
+function compare(exact: Exact, bound: SchemaNumber): number {
+  if (typeof bound === 'number' && !Number.isFinite(bound)) return bound > 0 ? -1 : 1;
+  if (exact.kind === 'int') {
+    if (isWhole(bound)) {
+      const limit = BigInt(bound);
+      return exact.value < limit ? -1 : exact.value > limit ? 1 : 0;
+    }
+    // An integer never equals a bound with a fraction: it lies below it when it is at most its floor.
+    return exact.value <= BigInt(Math.floor(bound as number)) ? -1 : 1;
   }
-  const value = exact.kind === 'int' ? Number(exact.value) : exact.value;
-  return value < bound ? -1 : value > bound ? 1 : 0;
+  // A decimal is a double already: the bound is compared as one.
+  const limit = Number(bound);
+  return exact.value < limit ? -1 : exact.value > limit ? 1 : 0;
+}
+
+/** Whether the value is a multiple of `step`, exactly when both are integers. */
+function isMultiple(exact: Exact, step: SchemaNumber): boolean {
+  if (exact.kind === 'int' && isWhole(step)) return exact.value % BigInt(step) === 0n;
+  return Number.isInteger(Number(exact.value) / Number(step));
 }
 
 /** Ajv fills in `instancePath` and `schemaPath` of a keyword's errors when they are left out. */
@@ -150,11 +168,7 @@ function check(schema: ExactNumberSchema, data: unknown): ErrorObject | undefine
     }
   }
   if (schema.multipleOf !== undefined) {
-    const divisible =
-      exact.kind === 'int' && Number.isInteger(schema.multipleOf)
-        ? exact.value % BigInt(schema.multipleOf) === 0n
-        : Number.isInteger(Number(exact.value) / schema.multipleOf);
-    if (!divisible) {
+    if (!isMultiple(exact, schema.multipleOf)) {
       return problem('multipleOf', `must be multiple of ${schema.multipleOf}`, { multipleOf: schema.multipleOf });
     }
   }
