@@ -138,6 +138,8 @@ function createMount<Context>(options: {
   context: (session: Session) => Context;
   fallback: ((compiled: CompiledDocument) => FallbackMocker) | undefined;
   admin: boolean;
+  /** Compile and check on the first request rather than now (the admin API: the kit's own, fixed document). */
+  lazy: boolean;
 }): Mount {
   let compiled: CompiledDocument | undefined;
   let operationHeaders: Map<CompiledOperation, Record<string, string>> | undefined;
@@ -155,6 +157,8 @@ function createMount<Context>(options: {
     compiled = ready;
     return ready;
   };
+  // A check that fails on the first request would answer 500 to every request instead of stopping start-up.
+  if (!options.lazy) prepare();
   return {
     basePath: options.basePath,
     admin: options.admin,
@@ -266,6 +270,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     fallback: options.upstream ? undefined : options.fallback,
     admin: false,
     upstream: options.upstream,
+    lazy: false,
   });
   // The admin API is the kit's own small document: compiled on its first request, not at every start.
   const admin = createMount<AdminContext>({
@@ -281,6 +286,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     }),
     fallback: undefined,
     admin: true,
+    lazy: true,
   });
 
   const encoder = new TextEncoder();
