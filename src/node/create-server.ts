@@ -110,13 +110,17 @@ export function createServer(app: RequestListener, limits: ServerLimits = {}): S
     }
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
     if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
       socket.destroy();
       return;
     }
     const [code, message] = clientErrorFor(error, settings);
-    socket.end(clientErrorResponse(code, message));
+    const answer = (): void => void socket.end(clientErrorResponse(code, message));
+    // Bad bytes after a request that was received whole and is still being answered (pipelining): that
+    // request gets its own answer first, rather than the client taking this Error for it.
+    if (inFlight && inFlight.req.complete && !inFlight.writableFinished) inFlight.once('finish', answer);
+    else answer();
   });
   return server;
 }
