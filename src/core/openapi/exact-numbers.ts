@@ -90,7 +90,16 @@ function rewrite(value: unknown, isSchema: boolean): unknown {
   return result;
 }
 
-type Exact = { kind: 'int'; value: bigint } | { kind: 'decimal'; value: number };
+/**
+ * An integer (its exact value; for a literal too long to read as a bigint quickly, a value beyond every bound
+ * a schema can state, and its digits) or a decimal (the double it denotes).
+ */
+type Exact = { kind: 'int'; value: bigint; digits?: string } | { kind: 'decimal'; value: number };
+
+/** Integer literals longer than this are not read as bigints (that costs time quadratic in their length). */
+const longestReadInteger = 400;
+/** Beyond every bound a schema can state: the largest double has 309 digits. */
+const beyondEveryBound = 10n ** BigInt(longestReadInteger);
 
 /** The exact value of a parsed number, or undefined when the value is not a number at all. */
 function exactValue(data: unknown): Exact | undefined {
@@ -99,11 +108,17 @@ function exactValue(data: unknown): Exact | undefined {
   }
   if (typeof data === 'bigint') return { kind: 'int', value: data };
   if (data instanceof NumberLiteral) {
-    // An integer literal too long for BigInt to read quickly lies far outside any bound a schema can state.
-    if (data.isInteger && data.text.length <= 400) return { kind: 'int', value: BigInt(data.text) };
-    return { kind: 'decimal', value: Number(data.text) };
+    if (!data.isInteger) return { kind: 'decimal', value: Number(data.text) };
+    if (data.text.length <= longestReadInteger) return { kind: 'int', value: BigInt(data.text) };
+    const negative = data.text.startsWith('-');
+    return { kind: 'int', value: negative ? -beyondEveryBound : beyondEveryBound, digits: data.text.replace('-', '') };
   }
   return undefined;
+}
+
+/** A literal as a message shows it: at most 40 characters, so that a megabyte of digits is not sent back. */
+function shown(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 
 const isWhole = (bound: SchemaNumber): boolean => typeof bound === 'bigint' || Number.isInteger(bound);
@@ -126,7 +141,14 @@ function compare(exact: Exact, bound: SchemaNumber): number {
 
 /** Whether the value is a multiple of `step`, exactly when both are integers. */
 function isMultiple(exact: Exact, step: SchemaNumber): boolean {
-  if (exact.kind === 'int' && isWhole(step)) return exact.value % BigInt(step) === 0n;
+  if (exact.kind === 'int' && isWhole(step)) {
+    const divisor = BigInt(step);
+    if (exact.digits === undefined) return exact.value % divisor === 0n;
+    // Digit by digit, for a literal too long to read whole.
+    let remainder = 0n;
+    for (const digit of exact.digits) remainder = (remainder * 10n + BigInt(digit)) % divisor;
+    return remainder === 0n;
+  }
   return Number.isInteger(Number(exact.value) / Number(step));
 }
 
@@ -141,7 +163,7 @@ function check(schema: ExactNumberSchema, data: unknown): ErrorObject | undefine
   const literal = data instanceof NumberLiteral;
   if (schema.type === 'integer') {
     if (!exact || exact.kind !== 'int' || (literal && !data.isInteger)) {
-      const written = literal ? ` (${data.text} is written as a decimal)` : '';
+      const written = literal && !data.isInteger ? ` (${shown(data.text)} is written as a decimal)` : '';
       return problem('type', `must be integer${written}`, { type: 'integer' });
     }
   } else if (!exact) {
