@@ -275,7 +275,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   // The admin API is the kit's own small document: compiled on its first request, not at every start.
   const admin = createMount<AdminContext>({
     basePath: adminBasePath,
-    compile: () => compileDocument(createAdminDocument(errorSchema), 'admin API'),
+    compile: () => compileDocument(createAdminDocument(compiled.document.components?.schemas ?? {}), 'admin API'),
     handlers: adminHandlers,
     context: (current) => ({
       session: current,

@@ -309,7 +309,9 @@ describe('StateFile', () => {
       writeFileSync(join(dir, 'a-file'), '');
       path = join(dir, 'a-file', 'state.json');
       expect(() => stateFile().watch(storeWith())).toThrow(StateFileError);
-      expect(() => stateFile().watch(storeWith())).toThrow(`${path}: its folder ${join(dir, 'a-file')} cannot be created (EEXIST)`);
+      expect(() => stateFile().watch(storeWith())).toThrow(
+        `${path}: its folder ${join(dir, 'a-file')} cannot be created (EEXIST)`,
+      );
     });
 
     it('reports a failed write from flush, and saves on the next try once it can', async () => {

@@ -2,7 +2,12 @@ import type { OpenAPIV3 } from 'openapi-types';
 import { faultKinds } from '../sessions/fault-plan.js';
 import { sessionNamePattern } from '../sessions/session-registry.js';
 
-const json = (ref: string) => ({ 'application/json': { schema: { $ref: `#/components/schemas/${ref}` } } });
+/**
+ * The admin's own schemas are named `Admin…`, so that they sit beside the API's
+ * schemas (carried whole, for whatever its Error refers to) without a clash.
+ */
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name === 'Error' ? name : `Admin${name}`}` });
+const json = (name: string) => ({ 'application/json': { schema: ref(name) } });
 const ok = (description: string, ref: string) => ({ '200': { description, content: json(ref) } });
 const errors = (...statuses: Array<'400' | '404'>) =>
   Object.fromEntries([
@@ -15,12 +20,13 @@ const body = (ref: string) => ({ required: true, content: json(ref) });
  * The admin API, described as its own small OpenAPI document so that it runs
  * through the same pipeline (route match, auth, validation of requests and
  * responses) as the animals API. It is served under `/__admin` and is not
- * part of openapi.yaml. Its Error schema is the API's own. Every operation
+ * part of openapi.yaml. Its Error schema is the API's own, with every schema
+ * of the API's document beside it so that Error's references resolve. Every operation
  * acts on the session the request names (`Petstore-Session`), the default one
  * without the header; `security: []` marks the few that need no key.
  */
 export function createAdminDocument(
-  errorSchema: OpenAPIV3.SchemaObject | OpenAPIV3.ReferenceObject,
+  apiSchemas: Readonly<Record<string, OpenAPIV3.SchemaObject | OpenAPIV3.ReferenceObject>>,
 ): OpenAPIV3.Document {
   return {
     openapi: '3.0.3',
@@ -119,24 +125,24 @@ export function createAdminDocument(
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
       schemas: {
-        Error: errorSchema,
-        Health: {
+        ...apiSchemas,
+        AdminHealth: {
           type: 'object',
           required: ['status'],
           properties: { status: { type: 'string', enum: ['ok'] } },
         },
-        ScenarioChoice: {
+        AdminScenarioChoice: {
           type: 'object',
           required: ['name'],
           additionalProperties: false,
           properties: { name: { type: 'string', minLength: 1 } },
         },
-        StoreState: {
+        AdminStoreState: {
           type: 'object',
           required: ['scenario', 'pets'],
           properties: { scenario: { type: 'string' }, pets: { type: 'integer', minimum: 0 } },
         },
-        Scenarios: {
+        AdminScenarios: {
           type: 'object',
           required: ['current', 'scenarios'],
           properties: {
@@ -151,7 +157,7 @@ export function createAdminDocument(
             },
           },
         },
-        Journal: {
+        AdminJournal: {
           type: 'object',
           required: ['capacity', 'dropped', 'requests'],
           properties: {
@@ -160,8 +166,8 @@ export function createAdminDocument(
             requests: { type: 'array', items: { type: 'object', required: ['method', 'url', 'status'] } },
           },
         },
-        Cleared: { type: 'object', required: ['cleared'], properties: { cleared: { type: 'integer' } } },
-        Sessions: {
+        AdminCleared: { type: 'object', required: ['cleared'], properties: { cleared: { type: 'integer' } } },
+        AdminSessions: {
           type: 'object',
           required: ['max', 'sessions'],
           properties: {
@@ -178,14 +184,14 @@ export function createAdminDocument(
                   copied: { type: 'boolean' },
                   requests: { type: 'integer', minimum: 0 },
                   faults: { type: 'integer', minimum: 0 },
-                  latency: { $ref: '#/components/schemas/Latency' },
+                  latency: ref('Latency'),
                 },
               },
             },
           },
         },
-        Dropped: { type: 'object', required: ['dropped'], properties: { dropped: { type: 'string' } } },
-        NewFault: {
+        AdminDropped: { type: 'object', required: ['dropped'], properties: { dropped: { type: 'string' } } },
+        AdminNewFault: {
           type: 'object',
           additionalProperties: false,
           description: 'Exactly one of status (an HTTP error) and fault (a broken connection).',
@@ -197,7 +203,7 @@ export function createAdminDocument(
             probability: { type: 'number', minimum: 0, maximum: 1 },
           },
         },
-        Fault: {
+        AdminFault: {
           type: 'object',
           required: ['id'],
           properties: {
@@ -209,12 +215,12 @@ export function createAdminDocument(
             probability: { type: 'number' },
           },
         },
-        Faults: {
+        AdminFaults: {
           type: 'object',
           required: ['faults'],
-          properties: { faults: { type: 'array', items: { $ref: '#/components/schemas/Fault' } } },
+          properties: { faults: { type: 'array', items: ref('Fault') } },
         },
-        ProxyReport: {
+        AdminProxyReport: {
           type: 'object',
           required: ['upstream', 'exchanges', 'violations', 'coverage'],
           properties: {
@@ -224,7 +230,7 @@ export function createAdminDocument(
             coverage: { type: 'array', items: { type: 'object', required: ['operationId', 'status', 'count'] } },
           },
         },
-        Latency: {
+        AdminLatency: {
           type: 'object',
           required: ['min', 'max'],
           additionalProperties: false,

@@ -1,11 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { OpenAPIV3 } from 'openapi-types';
 import { describe, expect, it } from 'vitest';
 import { compileDocument, type CompiledOperation } from '../../../src/core/openapi/compile-document.js';
 import { DocumentError } from '../../../src/core/openapi/document-error.js';
-import { parseDocument } from '../../../src/core/openapi/parse-document.js';
 import { judgeResponseValue } from '../../../src/core/rules/response-rules.js';
 import { loadDocument } from '../../../src/node/load-document.js';
 import { defaultDocumentPath } from '../../../src/package-root.js';
@@ -354,52 +350,5 @@ describe('compileDocument on a broken document', () => {
       }),
     );
     expect(error.message).toBe("broken.yaml: path 'pets' must start with '/'");
-  });
-});
-
-describe('parseDocument and loadDocument', () => {
-  const valid = 'openapi: 3.0.3\ninfo: { title: t, version: "1" }\npaths: {}\n';
-
-  it('parses a minimal 3.0 document in YAML or JSON', () => {
-    expect(parseDocument(valid, 'doc.yaml').openapi).toBe('3.0.3');
-    expect(parseDocument('{"openapi": "3.0.0", "paths": {}}', 'doc.json').openapi).toBe('3.0.0');
-  });
-
-  it('stops with a DocumentError naming the file and the line of invalid YAML', () => {
-    expect(() => parseDocument('openapi: 3.0.3\npaths: {\n', 'doc.yaml')).toThrow(DocumentError);
-    expect(() => parseDocument('openapi: 3.0.3\npaths: {\n', 'doc.yaml')).toThrow(
-      /^doc\.yaml: not valid YAML or JSON: .+ at line \d+, column \d+: /,
-    );
-  });
-
-  it('stops with a DocumentError on a repeated key rather than keeping the last value', () => {
-    expect(() => parseDocument(`${valid}paths: {}\n`, 'doc.yaml')).toThrow(/^doc\.yaml: not valid YAML or JSON/);
-  });
-
-  it('stops with a DocumentError naming an OpenAPI version other than 3.0', () => {
-    expect(() => parseDocument(valid.replace('3.0.3', '3.1.0'), 'doc.yaml')).toThrow(
-      new DocumentError(`doc.yaml: 'openapi' must be a 3.0.x version, found "3.1.0"`),
-    );
-    expect(() => parseDocument('swagger: "2.0"\npaths: {}\n', 'doc.yaml')).toThrow(
-      new DocumentError(`doc.yaml: 'openapi' must be a 3.0.x version, found null`),
-    );
-  });
-
-  it('stops with a DocumentError when the document is not an object or has no paths', () => {
-    expect(() => parseDocument('- 1\n', 'doc.yaml')).toThrow('doc.yaml: the document must be an object');
-    expect(() => parseDocument('openapi: 3.0.3\n', 'doc.yaml')).toThrow("doc.yaml: 'paths' must be an object");
-  });
-
-  it('loads a document file, and names a file it cannot read', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'petstore-document-'));
-    try {
-      writeFileSync(join(dir, 'doc.yaml'), valid);
-      expect(loadDocument(join(dir, 'doc.yaml')).openapi).toBe('3.0.3');
-      expect(() => loadDocument(join(dir, 'missing.yaml'))).toThrow(
-        new DocumentError(`${join(dir, 'missing.yaml')}: cannot be read (ENOENT)`),
-      );
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
   });
 });

@@ -1,4 +1,3 @@
-import type { OpenAPIV3 } from 'openapi-types';
 import { createAdminDocument } from '../../../src/core/admin/admin-document.js';
 import { adminBasePath, defaultBasePath as apiBasePath } from '../../../src/core/create-mock-core.js';
 import { parseExactJson, stringifyJson, toInt64 } from '../../../src/core/json/exact-json.js';
@@ -153,10 +152,12 @@ function checkSemantics(
  */
 export function createExchangeChecker(options: ExchangeCheckerOptions): ExchangeChecker {
   const compiled = compileDocument(loadDocument(defaultDocumentPath), defaultDocumentPath);
-  const errorSchema = compiled.document.components?.schemas?.Error as OpenAPIV3.SchemaObject;
   const apis: Api[] = [
     { base: apiBasePath, compiled },
-    { base: adminBasePath, compiled: compileDocument(createAdminDocument(errorSchema), 'admin API') },
+    {
+      base: adminBasePath,
+      compiled: compileDocument(createAdminDocument(compiled.document.components?.schemas ?? {}), 'admin API'),
+    },
   ];
 
   return function checkExchange(request, response) {

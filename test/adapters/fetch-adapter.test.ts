@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import { createFetchHandler, toFetchResponse, toPlainRequest } from '../../src/adapters/fetch-adapter.js';
+import { HttpError } from '../../src/core/errors/http-error.js';
+import type { BodyReader, PlainRequest, PlainResponse } from '../../src/core/http/plain-http.js';
+
+const encoder = new TextEncoder();
+
+/** A body stream of `chunks` chunks of `size` bytes that counts how many it handed out and whether it was cancelled. */
+function countingStream(chunks: number, size: number) {
+  const state = { pulled: 0, cancelled: false };
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (state.pulled === chunks) {
+        controller.close();
+        return;
+      }
+      state.pulled++;
+      controller.enqueue(new Uint8Array(size).fill(0x61));
+    },
+    cancel() {
+      state.cancelled = true;
+    },
+  });
+  return { stream, state };
+}
+
+const streamed = (stream: ReadableStream<Uint8Array>) =>
+  new Request('http://petstore.test/v1/pets', { method: 'POST', body: stream, duplex: 'half' } as RequestInit);
+
+const reader = (request: PlainRequest): BodyReader => {
+  if (typeof request.body !== 'function') throw new Error('the request has no body reader');
+  return request.body;
+};
+
+describe('toPlainRequest', () => {
+  it('takes the method in upper case, the path as sent, the query without its ?, and lower-case header names', () => {
+    const plain = toPlainRequest(
+      new Request('http://petstore.test/v1/pets/%E5%B0%8F?limit=5&status=sold', {
+        method: 'get',
+        headers: { Authorization: 'Bearer k', 'X-Request-Id': 'r-1' },
+      }),
+    );
+    expect(plain).toEqual({
+      method: 'GET',
+      path: '/v1/pets/%E5%B0%8F',
+      query: 'limit=5&status=sold',
+      headers: { authorization: 'Bearer k', 'x-request-id': 'r-1' },
+    });
+  });
+
+  it('gives a request without a body no body, and one with a body a reader', async () => {
+    expect(toPlainRequest(new Request('http://petstore.test/v1/pets'))).not.toHaveProperty('body');
+    const plain = toPlainRequest(new Request('http://petstore.test/v1/pets', { method: 'POST', body: '{"a":1}' }));
+    expect(new TextDecoder().decode(await reader(plain)(100))).toBe('{"a":1}');
+  });
+
+  it('reads a body streamed in many chunks whole, in order', async () => {
+    const { stream } = countingStream(10, 1000);
+    const body = await reader(toPlainRequest(streamed(stream)))(10_000);
+    expect(body.length).toBe(10_000);
+    expect(body.every((byte) => byte === 0x61)).toBe(true);
+  });
+
+  it('stops reading as soon as a body grows beyond the limit, cancels the stream, and refuses it with 413', async () => {
+    const { stream, state } = countingStream(1_000_000, 1024);
+    const error = await reader(toPlainRequest(streamed(stream)))(10 * 1024).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(HttpError);
+    expect(error).toMatchObject({
+      code: 'payload_too_large',
+      message: 'the body is larger than the limit of 10240 bytes',
+    });
+    expect(state.cancelled).toBe(true);
+    expect(state.pulled).toBeLessThan(20);
+  });
+
+  it('takes a body exactly as large as the limit', async () => {
+    const { stream } = countingStream(4, 256);
+    expect((await reader(toPlainRequest(streamed(stream)))(1024)).length).toBe(1024);
+  });
+
+  it('answers 400 request_aborted when the body stream breaks off', async () => {
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(encoder.encode('{"name":'));
+        controller.error(new Error('the client went away'));
+      },
+    });
+    await expect(reader(toPlainRequest(streamed(stream)))(100)).rejects.toMatchObject({
+      status: 400,
+      code: 'request_aborted',
+      message: 'the client stopped sending the body',
+    });
+  });
+});
+
+describe('toFetchResponse', () => {
+  it('carries the status, the headers and the body bytes', async () => {
+    const response = toFetchResponse({
+      status: 201,
+      headers: { 'content-type': 'application/json', 'content-length': '2', 'x-request-id': 'r-1' },
+      body: encoder.encode('{}'),
+    });
+    expect(response.status).toBe(201);
+    expect(response.headers.get('x-request-id')).toBe('r-1');
+    expect(await response.text()).toBe('{}');
+  });
+
+  it('sends no body for a response without one, such as a 204', async () => {
+    const response = toFetchResponse({ status: 204, headers: { 'content-length': '0' } });
+    expect(response.status).toBe(204);
+    expect(response.body).toBeNull();
+  });
+
+  it.each(['connection_reset', 'empty_response', 'malformed_response', 'timeout'] as const)(
+    'throws a TypeError, as fetch does for a broken connection, for the injected fault %s',
+    (fault) => {
+      expect(() => toFetchResponse({ status: 200, headers: {}, fault })).toThrow(
+        new TypeError(`fetch failed (${fault}, injected by the mock)`),
+      );
+    },
+  );
+});
+
+describe('createFetchHandler', () => {
+  it('hands the core a plain request and gives back its plain response as a Response', async () => {
+    const seen: PlainRequest[] = [];
+    const fetchFromMock = createFetchHandler(async (request) => {
+      seen.push(request);
+      return { status: 200, headers: { 'content-type': 'application/json' }, body: encoder.encode('[]') };
+    });
+    const response = await fetchFromMock(new Request('http://petstore.test/v1/pets?limit=1'));
+    expect(await response.text()).toBe('[]');
+    expect(seen.map(({ method, path, query }) => ({ method, path, query }))).toEqual([
+      { method: 'GET', path: '/v1/pets', query: 'limit=1' },
+    ]);
+  });
+
+  it('rejects with a TypeError when the core answers with a fault', async () => {
+    const fault: PlainResponse = { status: 200, headers: {}, fault: 'connection_reset' };
+    const fetchFromMock = createFetchHandler(async () => fault);
+    await expect(fetchFromMock(new Request('http://petstore.test/v1/pets'))).rejects.toThrow(TypeError);
+  });
+});

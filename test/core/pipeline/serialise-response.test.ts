@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { NumberLiteral } from '../../../src/core/json/exact-json.js';
+import { serialiseResponse } from '../../../src/core/pipeline/serialise-response.js';
+
+const text = (body: Uint8Array | undefined) => new TextDecoder().decode(body);
+
+describe('serialiseResponse', () => {
+  it('writes the body as JSON with application/json, no charset, and the byte length', () => {
+    const response = serialiseResponse({ status: 200, body: { name: 'Zoë 🐶' } });
+    expect(response.status).toBe(200);
+    expect(text(response.body)).toBe('{"name":"Zoë 🐶"}');
+    // 9 ASCII bytes, 'Zoë ' in 5, the dog in 4, then 2: 20 bytes for 17 characters.
+    expect(response.headers).toEqual({ 'content-type': 'application/json', 'content-length': '20' });
+    expect(response.body?.length).toBe(20);
+  });
+
+  it('writes bigints and number literals digit for digit', () => {
+    const body = { id: 9223372036854775807n, categoryId: -9007199254740993n, weight: new NumberLiteral('1.0') };
+    expect(text(serialiseResponse({ status: 200, body }).body)).toBe(
+      '{"id":9223372036854775807,"categoryId":-9007199254740993,"weight":1.0}',
+    );
+  });
+
+  it('lower-cases the names of the handler’s own headers', () => {
+    const response = serialiseResponse({ status: 405, headers: { Allow: 'GET', 'WWW-Authenticate': 'Bearer' } });
+    expect(response.headers).toEqual({ allow: 'GET', 'www-authenticate': 'Bearer' });
+  });
+
+  it('sends no body, no Content-Type and no Content-Length for a response without a body', () => {
+    expect(serialiseResponse({ status: 204 })).toEqual({ status: 204, headers: {}, body: undefined });
+  });
+
+  it('writes a body that is JSON null as null, not as nothing', () => {
+    expect(text(serialiseResponse({ status: 200, body: null }).body)).toBe('null');
+  });
+});

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { compileDocument } from '../../../src/core/openapi/compile-document.js';
+import { ScenarioCatalogue } from '../../../src/core/scenarios/scenario-catalogue.js';
+import { generatePets } from '../../../src/core/seed/generate-pets.js';
+import { Session } from '../../../src/core/sessions/session.js';
+import { resetSession, switchScenario } from '../../../src/core/sessions/session-actions.js';
+import { createRevisionCounter, type Scenario } from '../../../src/core/store/pet-store.js';
+import { defaultDocument } from '../../../src/generated/default-document.js';
+
+const revisions = createRevisionCounter();
+const catalogue = new ScenarioCatalogue({
+  compiled: compileDocument(defaultDocument),
+  revisions,
+  pets: 50,
+  seed: 1,
+  // Generated pets arrive later, as in a browser that loads Faker on demand.
+  generatePets: async (options) => generatePets(options),
+});
+catalogue.add(
+  'three',
+  { description: 'three', pets: [1, 2, 3].map((id) => ({ id, name: `P${id}`, categoryId: 1 })) },
+  'x',
+);
+catalogue.add('none', { description: 'none', pets: [] }, 'x');
+catalogue.add('many', { description: 'many', generate: { count: 40 } }, 'x');
+
+const three = catalogue.load('three') as Scenario;
+const session = (maxPets = 100) =>
+  new Session({ name: 'test', scenario: three, maxPets, revisions, journalSize: 5, latency: undefined, seed: 1 });
+
+describe('Session', () => {
+  it("starts on its scenario's shared pets, with an empty journal of its own size", () => {
+    const current = session();
+    expect(current.state).toEqual({ scenario: 'three', pets: 3 });
+    expect(current.store.isCopied).toBe(false);
+    expect(current.store.revision).toBe(three.revision);
+    expect(current.journal.capacity).toBe(5);
+    expect(current.journal.size).toBe(0);
+  });
+
+  it('keeps its own store: one session’s pets never show in another of the same scenario', () => {
+    const first = session();
+    const second = session();
+    first.store.create({ name: 'Mine', categoryId: 1 });
+    expect(first.state.pets).toBe(4);
+    expect(second.state.pets).toBe(3);
+  });
+});
+
+describe('switchScenario', () => {
+  it('loads a known scenario into the session and says what the store holds', async () => {
+    const current = session();
+    await expect(switchScenario(current, catalogue, 'none')).resolves.toEqual({ scenario: 'none', pets: 0 });
+    expect(current.store.scenarioName).toBe('none');
+  });
+
+  it('waits for a scenario whose pets are generated on demand', async () => {
+    const current = session();
+    await expect(switchScenario(current, catalogue, 'many')).resolves.toEqual({ scenario: 'many', pets: 40 });
+  });
+
+  it('answers 404 scenario_not_found naming the known scenarios, and keeps the store', async () => {
+    const current = session();
+    await expect(switchScenario(current, catalogue, 'nope')).rejects.toMatchObject({
+      status: 404,
+      code: 'scenario_not_found',
+      message: "no scenario is named 'nope' (scenarios: three, none, many)",
+    });
+    expect(current.state).toEqual({ scenario: 'three', pets: 3 });
+  });
+
+  it('answers 507 store_full for a scenario larger than the store may hold, and keeps the store', async () => {
+    const current = session(10);
+    await expect(switchScenario(current, catalogue, 'many')).rejects.toMatchObject({ status: 507, code: 'store_full' });
+    expect(current.state).toEqual({ scenario: 'three', pets: 3 });
+  });
+});
+
+describe('resetSession', () => {
+  it("takes the store back to its scenario's pets and says what it holds", () => {
+    const current = session();
+    current.store.create({ name: 'Gone soon', categoryId: 1 });
+    expect(resetSession(current)).toEqual({ scenario: 'three', pets: 3 });
+    expect(current.store.isCopied).toBe(false);
+  });
+});
