@@ -85,6 +85,9 @@ interface Pet {
   status?: string;
 }
 
+/** The scenario the switcher last showed as current. */
+let scenarioShown: string | undefined;
+
 async function showScenario(): Promise<void> {
   const { current, scenarios } = await api<{
     current: string;
@@ -92,10 +95,13 @@ async function showScenario(): Promise<void> {
   }>('/__admin/scenarios');
   byId('scenario-current').textContent = current;
   const select = byId<HTMLSelectElement>('scenario-choice');
+  // A choice the user made and has not switched to yet survives a refresh, unless the scenario changed meanwhile.
+  const picked = select.value !== '' && select.value !== scenarioShown && current === scenarioShown ? select.value : '';
   select.replaceChildren(
     ...scenarios.map((scenario) => el('option', { value: scenario.name, title: scenario.description }, scenario.name)),
   );
-  select.value = current;
+  select.value = scenarios.some((scenario) => scenario.name === picked) ? picked : current;
+  scenarioShown = current;
 }
 
 async function showPets(): Promise<void> {

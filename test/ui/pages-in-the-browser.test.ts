@@ -118,6 +118,7 @@ describe.skipIf(noBrowser !== undefined)('the web pages in headless Chromium', (
       await page.waitForFunction(() => document.getElementById('scenario-current')?.textContent === 'empty');
       expect(await page.locator('#pets-rows').textContent()).toContain('No pets.');
       await page.getByRole('button', { name: 'Reset to the scenario' }).click();
+      await page.waitForFunction(() => document.getElementById('status')?.textContent?.includes('Back to the'));
       await page.locator('#scenario-choice').selectOption('one-of-each-status');
       await page.getByRole('button', { name: 'Switch' }).click();
       await page.waitForFunction(() => document.querySelectorAll('#pets-rows tr').length === 3);
