@@ -64,8 +64,8 @@ type Answer = { handled: HandlerResponse } | { forwarded: ForwardedResponse };
  *   elsewhere) → body (413) → latency → route (404, 405) → authenticate
  *   (401, unless the operation's security is empty) → a bad session name
  *   (400) → injected fault (an Error of any status, or a broken connection)
- *   → Content-Encoding (415, 400) → Prefer (400) → validate the request
- *   (400, 415) → the middle: the handler (or the documented example Prefer
+ *   → Content-Encoding (415, 400) → validate the request (400, 415) →
+ *   Prefer (400) → the middle: the handler (or the documented example Prefer
  *   asked for), or, in the proxy, the upstream → judge the response by the
  *   one rule set (the mock's own: 500 when it breaks the document) →
  *   serialise (cached by the handler's key) → headers → journal and log.
