@@ -127,7 +127,7 @@ describe('the Markdown link checker', () => {
     ]);
   });
 
-  it('follows images, reference definitions and root-relative links, and leaves URLs and code alone', () => {
+  it('follows images, reference definitions, HTML images and links, and root-relative links, and leaves URLs and code alone', () => {
     const page = [
       '![banner](images/banner.png) ![gone](images/gone.png)',
       '[ref]: ../missing.md',
@@ -138,9 +138,17 @@ describe('the Markdown link checker', () => {
       '```',
       '<!-- [in a comment](nowhere.md) -->',
       '[outside](../../etc/passwd)',
+      '<img src="images/banner.png" alt="kept" width="49%"> <img alt="lost" src="images/lost.png">',
+      '<a href="cli.md#nowhere">flags</a>',
     ].join('\n');
     const problems = checkMarkdownLinks('docs/guide.md', page, files).map(({ line, target }) => `${line} ${target}`);
-    expect(problems).toEqual(['1 images/gone.png', '2 ../missing.md', '9 ../../etc/passwd']);
+    expect(problems).toEqual([
+      '1 images/gone.png',
+      '2 ../missing.md',
+      '9 ../../etc/passwd',
+      '10 images/lost.png',
+      '11 cli.md#nowhere',
+    ]);
   });
 
   it("computes GitHub's anchors for headings with code, punctuation and links", () => {

@@ -93,7 +93,10 @@ function unwrap(target: string): string {
   return target.startsWith('<') && target.endsWith('>') ? target.slice(1, -1) : target;
 }
 
-/** Every link target written in the Markdown, with its line: inline links, images and reference definitions. */
+/**
+ * Every link target written in the Markdown, with its line: inline links,
+ * images, reference definitions, and `src`/`href` of HTML images and links.
+ */
 export function linkTargets(markdown: string): Array<{ target: string; line: number }> {
   const text = withoutCodeSpans(proseOnly(markdown));
   const lineAt = (offset: number): number => text.slice(0, offset).split('\n').length;
@@ -105,6 +108,10 @@ export function linkTargets(markdown: string): Array<{ target: string; line: num
   }
   for (const match of text.matchAll(/^ {0,3}\[[^\]]+\]:\s*(<[^>\n]*>|\S+)/gm)) {
     found.push({ target: unwrap(match[1] as string), line: lineAt(match.index ?? 0) });
+  }
+  // HTML in the Markdown: <img src="…">, <a href="…">.
+  for (const match of text.matchAll(/<(?:img|a|source)\b[^>]*?\s(?:src|href|srcset)="([^"]+)"/gi)) {
+    found.push({ target: match[1] as string, line: lineAt(match.index ?? 0) });
   }
   return found.sort((a, b) => a.line - b.line);
 }
