@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createRevisionCounter, createScenario, PetStore } from '../../src/core/store/pet-store.js';
 import type { Pet } from '../../src/core/types/api-types.js';
 import { createNodeMock } from '../../src/node/create-node-mock.js';
@@ -187,8 +187,7 @@ describe('StateFile', () => {
       await sleep(50);
       expect(readFileSync(path, 'utf8')).toBe(content);
       store.create({ name: 'Rex', categoryId: 3 });
-      await sleep(100);
-      expect(saved().pets).toHaveLength(3);
+      await vi.waitFor(() => expect(saved().pets).toHaveLength(3), { timeout: 5_000 });
     });
 
     it('saves a change within the debounce time, coalescing a burst into one write', async () => {
@@ -198,8 +197,8 @@ describe('StateFile', () => {
       const before = file.writes;
       for (let index = 0; index < 20; index++) store.create({ name: `pet ${index}`, categoryId: 1 });
       expect(saved().pets).toHaveLength(2);
-      await sleep(200);
-      expect(saved().pets).toHaveLength(22);
+      await vi.waitFor(() => expect(saved().pets).toHaveLength(22), { timeout: 5_000 });
+      await sleep(100);
       expect(file.writes - before).toBe(1);
     });
 
@@ -208,11 +207,11 @@ describe('StateFile', () => {
       const file = stateFile(50);
       file.watch(store);
       const ticker = setInterval(() => store.create({ name: 'tick', categoryId: 1 }), 10);
-      await sleep(400);
-      const seen = saved().pets.length;
-      clearInterval(ticker);
-      expect(seen).toBeGreaterThan(2 + 10);
-      expect(file.writes).toBeGreaterThanOrEqual(4);
+      // A timer pushed back by each change would never fire while the changes go on: wait for four writes.
+      await vi
+        .waitFor(() => expect(file.writes).toBeGreaterThanOrEqual(4), { timeout: 5_000, interval: 20 })
+        .finally(() => clearInterval(ticker));
+      expect(saved().pets.length).toBeGreaterThan(2 + 3);
     });
 
     it('saves resets and scenario loads too', async () => {
