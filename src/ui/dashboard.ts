@@ -1,6 +1,8 @@
 // The dashboard (GET /__admin/ui): a small page of the kit's own that drives the admin API with the key the
 // user enters (kept in sessionStorage, never in the URL). Every text from the mock goes in as textContent.
 
+import { parseExactJson } from '../core/json/exact-json.js';
+
 const keyStorage = 'petstore-kit:key';
 const sessionStorageKey = 'petstore-kit:session';
 
@@ -41,7 +43,8 @@ async function api<T>(path: string, init: RequestInit = {}): Promise<T> {
   if (init.body !== undefined) headers.set('Content-Type', 'application/json');
   const response = await fetch(path, { ...init, headers });
   const text = await response.text();
-  const body = text === '' ? undefined : (JSON.parse(text) as unknown);
+  // Read exactly, as the mock wrote it: ids beyond 2^53 become bigints, not rounded numbers.
+  const body = text === '' ? undefined : parseExactJson(text);
   if (!response.ok) {
     const message = (body as { message?: string } | undefined)?.message ?? response.statusText;
     throw new ApiError(response.status, message);
@@ -79,20 +82,21 @@ function fillTable(tbody: HTMLTableSectionElement, rows: Array<Array<Node | stri
 // ------------------------------------------------------------------------------------------------ scenario and pets
 
 interface Pet {
-  id: number | string;
+  id: number | bigint;
   name: string;
-  categoryId: number | string;
+  categoryId: number | bigint;
   status?: string;
 }
 
 /** The scenario the switcher last showed as current. */
 let scenarioShown: string | undefined;
 
-async function showScenario(): Promise<void> {
-  const { current, scenarios } = await api<{
-    current: string;
-    scenarios: Array<{ name: string; description: string }>;
-  }>('/__admin/scenarios');
+interface Scenarios {
+  current: string;
+  scenarios: Array<{ name: string; description: string }>;
+}
+
+function renderScenario({ current, scenarios }: Scenarios): void {
   byId('scenario-current').textContent = current;
   const select = byId<HTMLSelectElement>('scenario-choice');
   // A choice the user made and has not switched to yet survives a refresh, unless the scenario changed meanwhile.
@@ -104,15 +108,29 @@ async function showScenario(): Promise<void> {
   scenarioShown = current;
 }
 
-async function showPets(): Promise<void> {
+function loadPets(): Promise<Pet[]> {
   const status = byId<HTMLSelectElement>('pets-status').value;
-  // Read as text and shown as text: ids beyond 2^53 are shown as they came.
-  const text = await api<Pet[]>(`/v1/pets?limit=100${status === '' ? '' : `&status=${status}`}`);
+  return api<Pet[]>(`/v1/pets?limit=100${status === '' ? '' : `&status=${status}`}`);
+}
+
+function renderPets(pets: Pet[]): void {
+  // Ids beyond 2^53 arrive as bigints (see api()) and are shown with every digit.
   fillTable(
     byId<HTMLTableSectionElement>('pets-rows'),
-    text.map((pet) => [String(pet.id), pet.name, String(pet.categoryId), pet.status ?? '—']),
+    pets.map((pet) => [String(pet.id), pet.name, String(pet.categoryId), pet.status ?? '—']),
     'No pets.',
   );
+}
+
+async function showPets(): Promise<void> {
+  renderPets(await loadPets());
+}
+
+/** The scenario's name and its pets, read first and shown together, so that the page never shows one without the other. */
+async function showScenarioAndPets(): Promise<void> {
+  const [scenarios, pets] = await Promise.all([api<Scenarios>('/__admin/scenarios'), loadPets()]);
+  renderScenario(scenarios);
+  renderPets(pets);
 }
 
 // ------------------------------------------------------------------------------------------------ journal
@@ -298,7 +316,7 @@ async function showViolations(): Promise<void> {
 
 async function refresh(): Promise<void> {
   try {
-    await Promise.all([showScenario(), showPets(), showJournal(), showSessions(), showFaults(), showViolations()]);
+    await Promise.all([showScenarioAndPets(), showJournal(), showSessions(), showFaults(), showViolations()]);
     byId('panels').hidden = false;
   } catch (error) {
     failed(error);

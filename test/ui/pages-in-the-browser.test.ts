@@ -45,7 +45,15 @@ describe.skipIf(noBrowser !== undefined)('the web pages in headless Chromium', (
   const outside: string[] = [];
 
   beforeAll(async () => {
-    mock = await startMockWithPages({ scenario: 'one-of-each-status' });
+    mock = await startMockWithPages({
+      scenario: 'one-of-each-status',
+      fixtures: {
+        'big-ids': {
+          description: 'Ids beyond 2^53',
+          pets: [{ id: 9223372036854775807n, name: 'Largest', categoryId: 9007199254740993n, status: 'sold' }],
+        },
+      },
+    });
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     context.on('request', (request) => {
@@ -188,6 +196,21 @@ describe.skipIf(noBrowser !== undefined)('the web pages in headless Chromium', (
     expect(await fitsWidth(page)).toBe(true);
     await page.screenshot({ path: join(screenshots, `reference-${width}.png`) });
     await small.close();
+  });
+
+  it('shows ids beyond 2^53 with every digit, as the mock sent them', async () => {
+    const page = await context.newPage();
+    await page.goto(`${mock.origin}/__admin/ui`);
+    await page.getByLabel('API key').fill('dev-key');
+    await page.locator('#session').fill('big-ids-check');
+    await page.getByRole('button', { name: 'Use this key' }).click();
+    await page.locator('#panels').waitFor({ state: 'visible' });
+    await page.locator('#scenario-choice').selectOption('big-ids');
+    await page.getByRole('button', { name: 'Switch' }).click();
+    await page.waitForFunction(() => document.getElementById('scenario-current')?.textContent === 'big-ids');
+    // JSON.parse would show 9223372036854776000 and 9007199254740992.
+    expect(await page.locator('#pets-rows').textContent()).toBe('9223372036854775807Largest9007199254740993sold');
+    await page.close();
   });
 
   it('shows the violations and the coverage when the mock runs as the proxy', async () => {
