@@ -93,6 +93,9 @@ describe('the Markdown link checker', () => {
     'docs/cli.md': '# The CLI\n\n## Flags and environment\n\n## Flags and environment\n\nSetext\n------\n',
     'docs/images/banner.png': '',
   });
+  /** What the checker reports for a page at docs/guide.md, as `line target`. */
+  const problemsIn = (page: string): string[] =>
+    checkMarkdownLinks('docs/guide.md', page, files).map(({ line, target }) => `${line} ${target}`);
 
   it('reports a link to a file that does not exist, with its line', () => {
     const page = '# Guide\n\nSee [the flags](cli.md) and\n[the options](options.md).\n';
@@ -118,8 +121,7 @@ describe('the Markdown link checker', () => {
       '- [here](#guide) and [nowhere here](#nowhere)',
       '- [up](../README.md#set-up), [up, wrong](../README.md#setup)',
     ].join('\n');
-    const problems = checkMarkdownLinks('docs/guide.md', page, files).map(({ line, target }) => `${line} ${target}`);
-    expect(problems).toEqual([
+    expect(problemsIn(page)).toEqual([
       '6 cli.md#flags-and-enviroment',
       '7 cli.md#flags-and-environment-2',
       '8 #nowhere',
@@ -141,8 +143,7 @@ describe('the Markdown link checker', () => {
       '<img src="images/banner.png" alt="kept" width="49%"> <img alt="lost" src="images/lost.png">',
       '<a href="cli.md#nowhere">flags</a>',
     ].join('\n');
-    const problems = checkMarkdownLinks('docs/guide.md', page, files).map(({ line, target }) => `${line} ${target}`);
-    expect(problems).toEqual([
+    expect(problemsIn(page)).toEqual([
       '1 images/gone.png',
       '2 ../missing.md',
       '9 ../../etc/passwd',

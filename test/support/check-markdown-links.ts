@@ -1,3 +1,4 @@
+import GithubSlugger, { slug } from 'github-slugger';
 import { posix } from 'node:path';
 
 /** What the link checker may look at: files by repository-relative POSIX path. */
@@ -40,33 +41,25 @@ function withoutCodeSpans(text: string): string {
   return text.replace(/(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/g, (span) => 'x'.repeat(span.length));
 }
 
-/**
- * GitHub's anchor for a heading: its text as rendered (code, links and
- * emphasis reduced to their text), lower-cased, without punctuation or
- * symbols, spaces turned into hyphens.
- */
-export function githubSlug(heading: string): string {
-  const text = heading
+/** A heading's text as GitHub renders it: code, links and HTML reduced to their text. */
+function headingText(heading: string): string {
+  return heading
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/<[^>]+>/g, '')
-    .replace(/`/g, '');
-  return text
-    .trim()
-    .toLowerCase()
-    .replace(/[^\p{L}\p{M}\p{N}\p{Pc}\- ]/gu, '')
-    .replace(/ /g, '-');
+    .replace(/`/g, '')
+    .trim();
+}
+
+/** GitHub's anchor for a heading (github-slugger, on the heading's rendered text). */
+export function githubSlug(heading: string): string {
+  return slug(headingText(heading));
 }
 
 /** Every anchor a Markdown file offers: one per heading (ATX or setext), `-1`, `-2`… for repeats. */
 export function headingAnchors(markdown: string): Set<string> {
   const anchors = new Set<string>();
-  const seen = new Map<string, number>();
-  const add = (heading: string): void => {
-    const slug = githubSlug(heading);
-    const count = seen.get(slug) ?? 0;
-    seen.set(slug, count + 1);
-    anchors.add(count === 0 ? slug : `${slug}-${count}`);
-  };
+  const slugger = new GithubSlugger();
+  const add = (heading: string): void => void anchors.add(slugger.slug(headingText(heading)));
   const lines = proseOnly(markdown).split('\n');
   lines.forEach((line, index) => {
     const atx = /^ {0,3}#{1,6}(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/.exec(line);
