@@ -3,7 +3,7 @@
 // that `npm run contract:dredd` (src/contract/dredd-cli.ts) computes from
 // openapi.yaml and names in PETSTORE_DREDD_PLAN; the key comes from CONTRACT_TOKEN,
 // extra headers from PETSTORE_DREDD_HEADERS. Response bodies are never parsed
-// here: the response rules of the contract suite read them exactly (dredd-judge).
+// here: the oracle of the contract suite and the proxy reads them exactly (dredd-judge).
 'use strict';
 
 const fs = require('node:fs');
@@ -26,6 +26,7 @@ const result = {
   finished: false,
   createdIds: [],
   responses: [],
+  warnings: [],
 };
 let judge;
 
@@ -104,12 +105,19 @@ for (const entry of plan.entries) {
       transaction.fail = 'the response rules could not be loaded';
       return;
     }
-    // Dredd reads bodies with JSON.parse (ids beyond 2^53 rounded, 1.0 taken for an integer): judge the text exactly.
-    const verdict = judge(entry.operationId, {
-      status: real.statusCode,
-      contentType: headerValue(real.headers, 'content-type'),
-      text: real.body || '',
-    });
+    // Dredd reads bodies with JSON.parse (ids beyond 2^53 rounded, 1.0 taken for an integer) and knows nothing of
+    // the request: the oracle judges the exchange exactly, request and all.
+    const verdict = judge(
+      entry.operationId,
+      { uri: transaction.request.uri, body: transaction.request.body || undefined, auth: entry.auth },
+      {
+        status: real.statusCode,
+        contentType: headerValue(real.headers, 'content-type'),
+        text: real.body || '',
+        headers: real.headers || {},
+      },
+    );
+    result.warnings.push(...verdict.warnings.map((warning) => `${entry.operationId}: ${warning}`));
     const problems = verdict.violations.slice();
     if (entry.expectId !== undefined && real.statusCode === 200 && verdict.id !== entry.expectId) {
       problems.push(

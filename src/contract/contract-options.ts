@@ -1,4 +1,5 @@
 import { parseFlags, UsageError } from '../config/usage-error.js';
+import { defaultBudget, defaultSettleMs } from './contract-settings.js';
 
 export { UsageError };
 
@@ -14,22 +15,47 @@ export interface ContractOptions {
   timeoutMs: number;
   /** Extra headers sent with every request (`--header`), names in lower case, in the order given. */
   headers: Record<string, string>;
+  /** Warnings fail too. */
+  strict: boolean;
+  /** How long a created pet may take to be readable, in ms. */
+  settleMs: number;
+  /** Requests the stateful exploration may send. */
+  budget: number;
+  /** Seed of the generated bodies and of the exploration (default: a fixed one, so runs repeat). */
+  seed: number | undefined;
 }
 
 export const defaultTimeoutMs = 5000;
 
-export function usageText(command: string, withJson = true): string {
+const flagLines: Array<[string, string]> = [
+  ['--base-url URL', 'the deployment, including /v1 (or CONTRACT_BASE_URL)'],
+  ['--token KEY', 'the API key sent as a bearer token (or CONTRACT_TOKEN)'],
+  ['--read-only', 'skip every check that creates data; the exploration only reads'],
+  ['--strict', 'warnings fail too (a strict reading of OpenAPI 3.0 and RFC 9110)'],
+  ['--junit FILE', 'write a JUnit XML report'],
+  ['--json FILE', 'write a JSON report: findings by level, coverage, ids, exploration'],
+  ['--timeout MS', `per-request timeout (default ${defaultTimeoutMs})`],
+  ['--settle MS', `how long a created pet may take to be readable (default ${defaultSettleMs})`],
+  ['--budget N', `requests the stateful exploration may send (default ${defaultBudget}; 0: none)`],
+  ['--seed N', 'seed of the generated bodies and the exploration (replays a run)'],
+  ["--header 'N: V'", "send this header with every request (repeatable), e.g. 'Petstore-Session: w1'"],
+  ['--version', 'print the version and exit'],
+];
+
+export function usageText(command: string, full = true): string {
+  const shown = full ? flagLines : flagLines.filter(([flag]) => !/^--(json|strict|settle|budget|seed)/.test(flag));
+  const width = Math.max(...shown.map(([flag]) => flag.length)) + 2;
   return [
-    `usage: ${command} --base-url URL --token KEY [--read-only] [--junit FILE]${withJson ? ' [--json FILE]' : ''}`,
-    `       ${' '.repeat(command.length)} [--timeout MS] [--header 'NAME: VALUE']... | --version | --help`,
-    '  --base-url URL   the deployment, including /v1 (or CONTRACT_BASE_URL)',
-    '  --token KEY      the API key sent as a bearer token (or CONTRACT_TOKEN)',
-    '  --read-only      skip every check that creates data',
-    '  --junit FILE     write a JUnit XML report',
-    ...(withJson ? ['  --json FILE      write a JSON report, including observed behaviour and coverage'] : []),
-    `  --timeout MS     per-request timeout (default ${defaultTimeoutMs})`,
-    "  --header 'N: V'  send this header with every request (repeatable), e.g. 'Petstore-Session: w1'",
-    '  --version        print the version and exit',
+    `usage: ${command} --base-url URL --token KEY [flags] | --version | --help`,
+    ...shown.map(([flag, meaning]) => `  ${flag.padEnd(width)}${meaning}`),
+    ...(full
+      ? [
+          '',
+          'Every finding has a level: fail (the spec or a standard forbids it), warn (a strict',
+          'reading forbids it) or observed (the spec leaves it open). Exit codes: 0 nothing fails,',
+          '1 a check fails, 2 the deployment cannot be checked (unreachable, not the base URL, key refused).',
+        ]
+      : []),
   ].join('\n');
 }
 
@@ -85,7 +111,15 @@ export function parseContractOptions(
     token: { type: 'string' },
     'read-only': { type: 'boolean' },
     junit: { type: 'string' },
-    ...(allowJson ? { json: { type: 'string' } } : {}),
+    ...(allowJson
+      ? {
+          json: { type: 'string' },
+          strict: { type: 'boolean' },
+          settle: { type: 'string' },
+          budget: { type: 'string' },
+          seed: { type: 'string' },
+        }
+      : {}),
     timeout: { type: 'string' },
     header: { type: 'string', multiple: true },
     help: { type: 'boolean', short: 'h' },
@@ -131,7 +165,20 @@ export function parseContractOptions(
     }
   }
 
+  const whole = (flag: string, fallback: number, max: number): number => {
+    const raw = values[flag] as string | undefined;
+    if (raw === undefined) return fallback;
+    if (!/^\d+$/.test(raw) || Number(raw) > max) {
+      throw new UsageError(`--${flag} must be a whole number from 0 to ${max}, found '${raw}'`);
+    }
+    return Number(raw);
+  };
+  const seed = values.seed === undefined ? undefined : whole('seed', 0, 2 ** 31 - 1);
   return {
+    strict: values.strict === true,
+    settleMs: whole('settle', defaultSettleMs, 600_000),
+    budget: whole('budget', defaultBudget, 100_000),
+    seed,
     baseUrl: url.href.replace(/\/+$/, ''),
     token,
     readOnly: values['read-only'] === true,

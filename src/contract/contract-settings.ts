@@ -1,56 +1,32 @@
-/** What the runner hands to the checks in `contracts/` for one deployment (through vitest's `provide`). */
+/** What the checks run with against one deployment. */
 export interface ContractSettings {
-  /**
-   * Names the deployment's checks when one run checks several deployments (the
-   * self-test's batches); empty when it checks one, so that check names stay as they are.
-   */
-  label: string;
   baseUrl: string;
   token: string;
   readOnly: boolean;
+  /** Warnings fail too. */
+  strict: boolean;
   timeoutMs: number;
   /** Extra headers sent with every request, names in lower case. */
   headers: Record<string, string>;
-  /** A JSON-lines file the checks append observations, warnings, created ids and statuses seen to. */
-  recordFile: string;
   /** Every pet the checks create has a name starting with this (but the one probing an empty name). */
   namePrefix: string;
-  /** Seed of the generated request bodies. */
+  /** Seed of the generated request bodies and of the exploration. */
   seed: number;
+  /** How long a created pet may take to be readable (read-after-write timing is not shown by the spec). */
+  settleMs: number;
+  /** Requests the stateful exploration may send (0: no exploration). */
+  budget: number;
+  /** Bounds on honouring Retry-After (429, 503): one wait, and all waits of the run together. */
+  patience: { maxWaitMs: number; totalMs: number; retries: number };
 }
-
-/** A line of the record file that a report shows as it is. */
-export interface NoteRecord {
-  kind: 'observed' | 'warning' | 'unproven';
-  operationId: string;
-  /** The check that recorded it. */
-  check: string;
-  message: string;
-}
-
-/** A pet a check created: its id as the exact decimal text the deployment wrote. */
-export interface CreatedRecord {
-  kind: 'created';
-  operationId: string;
-  check: string;
-  id: string;
-}
-
-/** A response a check received, for the coverage table. */
-export interface ResponseRecord {
-  kind: 'response';
-  operationId: string;
-  status: number;
-}
-
-/** One line of the record file. */
-export type ContractRecord = NoteRecord | CreatedRecord | ResponseRecord;
 
 export const namePrefixBase = 'contract-test-';
 
-declare module 'vitest' {
-  interface ProvidedContext {
-    /** One entry per deployment the run checks. */
-    contract: ContractSettings[];
-  }
-}
+/** How long a created pet may take to be readable, by default: a replica or a cache a moment behind. */
+export const defaultSettleMs = 5_000;
+
+/** Requests the stateful exploration sends by default. */
+export const defaultBudget = 150;
+
+/** Retry-After is honoured up to 10 s a wait, 3 retries a request, 60 s a run. */
+export const defaultPatience = { maxWaitMs: 10_000, totalMs: 60_000, retries: 3 };

@@ -1,39 +1,81 @@
 import { compileDocument } from '../core/openapi/compile-document.js';
-import { judgeReceivedResponse } from '../core/rules/response-rules.js';
+import { classifyRequest } from '../core/oracle/classify-request.js';
+import { fails } from '../core/oracle/finding.js';
+import { judgeExchange } from '../core/oracle/judge-exchange.js';
+import { matchRoute } from '../core/pipeline/match-route.js';
 import { loadDocument } from '../node/load-document.js';
 import { defaultDocumentPath } from '../package-root.js';
 import { idOf, idText } from './exact-ids.js';
 
-/** What the Dredd hooks learn from one response. */
+/** What the Dredd hooks learn from one exchange. */
 export interface DreddVerdict {
-  /** What the response rules found wrong with it, one sentence each. */
+  /** The oracle's failing findings, one sentence each: they fail the transaction. */
   violations: string[];
+  /** Its warnings: reported, never a failure. */
+  warnings: string[];
   /** The body's `id`, as exact decimal text, when it has an int64 one. */
   id: string | undefined;
+}
+
+/** The request a transaction sent, as the hooks set it up. */
+export interface DreddRequest {
+  /** The path and query below the base URL (`/pets/3`, `/pets?limit=20`). */
+  uri: string;
+  /** The body text sent, if any. */
+  body: string | undefined;
+  /** The key was sent, or no Authorization header at all. */
+  auth: 'token' | 'none';
 }
 
 const compiledByPath = new Map<string, ReturnType<typeof compileDocument>>();
 
 export type DreddJudge = (
   operationId: string,
-  response: { status: number; contentType: string | undefined; text: string },
+  request: DreddRequest,
+  response: { status: number; contentType: string | undefined; text: string; headers?: Record<string, string> },
 ) => DreddVerdict;
 
 /**
- * The response rules for the Dredd hooks (contracts/dredd-hooks.cjs), which
- * load this module from dist/ in Dredd's process: Dredd's own checks read
- * bodies with JSON.parse, which rounds integers beyond 2^53 and takes 1.0 for
- * an integer; these read them exactly, with the same rules as the contract suite.
+ * The oracle for the Dredd hooks (contracts/dredd-hooks.cjs), which load this
+ * module from dist/ in Dredd's process: Dredd's own checks read bodies with
+ * JSON.parse, which rounds integers beyond 2^53 and takes 1.0 for an
+ * integer, and know nothing of what a request was; these judge each
+ * exchange exactly, with the same rules as the contract suite and the proxy.
  */
 export function createDreddJudge(documentPath: string = defaultDocumentPath): DreddJudge {
   // A batch of Dredd runs in one process compiles the document once.
   const compiled = compiledByPath.get(documentPath) ?? compileDocument(loadDocument(documentPath));
   compiledByPath.set(documentPath, compiled);
-  return (operationId, response) => {
-    const { violations, body } = judgeReceivedResponse(compiled, compiled.byId.get(operationId), response);
-    const id = idOf(body);
+  return (operationId, request, response) => {
+    const operation = compiled.byId.get(operationId);
+    if (!operation) return { violations: [`openapi.yaml has no operation '${operationId}'`], warnings: [], id: undefined };
+    const question = request.uri.indexOf('?');
+    const path = question === -1 ? request.uri : request.uri.slice(0, question);
+    const match = matchRoute(compiled, operation.method, path, { basePath: '', path });
+    const headers: Record<string, string> = {};
+    if (request.auth === 'token') headers.authorization = 'Bearer (the key)';
+    if (request.body !== undefined) headers['content-type'] = 'application/json';
+    const classified = classifyRequest({
+      operation,
+      pathParams: match.pathParams,
+      query: question === -1 ? '' : request.uri.slice(question + 1),
+      headers,
+      body: request.body === undefined ? undefined : new TextEncoder().encode(request.body),
+    });
+    const judged = judgeExchange(
+      compiled,
+      { ...classified, credential: request.auth === 'token' ? 'valid' : 'none', scheme: 'Bearer' },
+      {
+        status: response.status,
+        contentType: response.contentType,
+        body: response.text,
+        headers: Object.fromEntries(Object.entries(response.headers ?? {}).map(([n, v]) => [n.toLowerCase(), v])),
+      },
+    );
+    const id = idOf(judged.body);
     return {
-      violations: violations.map((violation) => violation.message),
+      violations: judged.findings.filter((found) => fails(found)).map((found) => found.message),
+      warnings: judged.findings.filter((found) => found.level === 'warn').map((found) => found.message),
       id: id === undefined ? undefined : idText(id),
     };
   };

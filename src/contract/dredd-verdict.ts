@@ -14,6 +14,8 @@ export interface DreddHookResult {
   finished: boolean;
   /** Ids of the pets created, as the exact decimal text the deployment wrote. */
   createdIds: string[];
+  /** The oracle's warnings, `operationId: message`: reported, never a failure. */
+  warnings?: string[];
   /** Each response received, for the coverage table. */
   responses: Array<{ operationId: string; status: number }>;
   /** Set when the hooks could not load the response rules (the reason). */

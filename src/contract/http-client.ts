@@ -19,8 +19,9 @@ export interface ContractRequest {
 
 /**
  * A response as it came over the wire. The client never parses the body: the
- * response rules (src/core/rules/response-rules.ts) do, exactly, for whoever
- * needs it, so no number is ever rounded on the way.
+ * oracle (src/core/oracle/) does, exactly, for whoever needs it, so no number
+ * is ever rounded on the way, and a byte order mark or a byte that is not
+ * UTF-8 is seen, not smoothed over.
  */
 export interface RawResponse {
   status: number;
@@ -29,6 +30,9 @@ export interface RawResponse {
   /** The media type without parameters, lower case; empty when there is no Content-Type. */
   mediaType: string;
   contentType: string;
+  /** The body's bytes as received. */
+  bytes: Uint8Array;
+  /** The body as text, for messages (a byte order mark kept, bytes that are not UTF-8 replaced). */
   text: string;
   durationMs: number;
 }
@@ -72,6 +76,8 @@ function transportReason(error: unknown, timeoutMs: number): string {
   return err.cause?.message ?? err.message;
 }
 
+const lenientUtf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+
 /** Sends one request at a time, with a per-request timeout; JSON in, the body's text out. */
 export function createHttpClient(options: HttpClientOptions) {
   return async function send(request: ContractRequest): Promise<RawResponse> {
@@ -88,7 +94,7 @@ export function createHttpClient(options: HttpClientOptions) {
     }
     const started = performance.now();
     let response: Response;
-    let text: string;
+    let bytes: Uint8Array;
     try {
       response = await fetch(url, {
         method: request.method,
@@ -97,7 +103,7 @@ export function createHttpClient(options: HttpClientOptions) {
         redirect: 'manual',
         signal: AbortSignal.timeout(options.timeoutMs),
       });
-      text = await response.text();
+      bytes = new Uint8Array(await response.arrayBuffer());
     } catch (error) {
       throw new TransportError(`${describeRequest(request)}: ${transportReason(error, options.timeoutMs)}`);
     }
@@ -111,7 +117,8 @@ export function createHttpClient(options: HttpClientOptions) {
       headers: responseHeaders,
       mediaType: mediaTypeEssence(contentType),
       contentType,
-      text,
+      bytes,
+      text: lenientUtf8.decode(bytes),
       durationMs: Math.round(performance.now() - started),
     };
   };

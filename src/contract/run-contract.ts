@@ -1,16 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { stringify } from 'lossless-json';
-import { toInt64 } from '../core/json/exact-json.js';
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { compileDocument, type CompiledDocument } from '../core/openapi/compile-document.js';
 import { loadDocument } from '../node/load-document.js';
-import { defaultDocumentPath, packageRoot } from '../package-root.js';
-import { type CheckResult, ContractReporter, type ContractResults } from './contract-reporter.js';
+import { defaultDocumentPath } from '../package-root.js';
+import { type CheckResult, runChecks } from './check-runner.js';
 import type { ContractOptions } from './contract-options.js';
-import { type ContractRecord, type ContractSettings, namePrefixBase, type NoteRecord } from './contract-settings.js';
-import { type Coverage, computeCoverage, coverageLines } from './coverage.js';
-import { probeTarget } from './http-client.js';
+import { type ContractOutcome, jsonReport, junitForRunError, junitReport, summaryLines, totals } from './contract-report.js';
+import { createContractSession } from './contract-session.js';
+import { type ContractSettings, defaultPatience, namePrefixBase } from './contract-settings.js';
+import { contractSuite } from './contract-suite.js';
+import { computeCoverage } from './coverage.js';
+import { idText } from './exact-ids.js';
+import { createHttpClient, probeTarget } from './http-client.js';
 import { createRedactor, describeHeaders, secretsOf, shortSecretLength } from './redact.js';
 
 export interface RunOutput {
@@ -27,65 +29,7 @@ export interface ContractTarget {
 /** The seed of the generated request bodies: fixed, so a failure can be replayed. */
 export const defaultSeed = 20301205;
 
-export const contractsDir = join(packageRoot, 'contracts');
-
-function junitReporter(outputFile: string): ['junit', { outputFile: string; suiteName: string }] {
-  return ['junit', { outputFile, suiteName: 'petstore-contract' }];
-}
-
-function readRecords(file: string): ContractRecord[] {
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as ContractRecord);
-}
-
-function groupByOperation(checks: readonly CheckResult[]): Map<string, CheckResult[]> {
-  const groups = new Map<string, CheckResult[]>();
-  for (const check of checks) groups.set(check.operationId, [...(groups.get(check.operationId) ?? []), check]);
-  return groups;
-}
-
-/** The end of the output: counts by operation, warnings, what could not be proven, observations, coverage, created pets. */
-function printSummary(
-  out: (line: string) => void,
-  checks: readonly CheckResult[],
-  notes: readonly NoteRecord[],
-  coverage: Coverage,
-  namePrefix: string,
-  createdIds: readonly string[],
-): void {
-  out('');
-  out('Summary by operation:');
-  for (const [operationId, group] of groupByOperation(checks)) {
-    const count = (state: string): number => group.filter((c) => c.state === state).length;
-    const parts = [`${count('passed')} passed`, `${count('failed')} failed`];
-    if (count('skipped') > 0) parts.push(`${count('skipped')} skipped`);
-    out(`  ${operationId.padEnd(12)} ${parts.join(', ')}`);
-    for (const check of group.filter((c) => c.state === 'failed')) {
-      out(`    ✗ ${check.name}: ${check.errors[0]?.split('\n')[0] ?? 'failed'}`);
-    }
-  }
-  const section = (title: string, kind: NoteRecord['kind']): void => {
-    const lines = notes.filter((r) => r.kind === kind);
-    if (lines.length === 0) return;
-    out('');
-    out(title);
-    for (const r of lines) out(`  ${r.operationId}: ${r.message}`);
-  };
-  section('Warnings (not failures):', 'warning');
-  section('Not provable with the data present (not failures):', 'unproven');
-  section('Observed, not specified (never a failure):', 'observed');
-  out('');
-  for (const line of coverageLines(coverage)) out(line);
-  out('');
-  out(
-    createdIds.length === 0
-      ? 'Created pets: none'
-      : `Created pets (name prefix '${namePrefix}'): ${createdIds.join(', ')}`,
-  );
-}
+let compiledDocument: CompiledDocument | undefined;
 
 /** A target's redacting output, and the warnings it gets before any request. */
 function prepare(target: ContractTarget) {
@@ -101,11 +45,37 @@ function prepare(target: ContractTarget) {
   return { options, redact, out, err };
 }
 
+function settingsOf(options: ContractOptions): ContractSettings {
+  return {
+    baseUrl: options.baseUrl,
+    token: options.token,
+    readOnly: options.readOnly,
+    strict: options.strict,
+    timeoutMs: options.timeoutMs,
+    headers: options.headers,
+    namePrefix: `${namePrefixBase}${randomBytes(3).toString('hex')}-`,
+    seed: options.seed ?? defaultSeed,
+    settleMs: options.settleMs,
+    budget: options.budget,
+    patience: defaultPatience,
+  };
+}
+
+/** `  ✓ listPets › returns at most 1 pet for limit=1 (3 ms)`, then the reasons it failed. */
+function resultLines(result: CheckResult): string[] {
+  const mark = result.state === 'passed' ? '✓' : result.state === 'failed' ? '✗' : '-';
+  const suffix = result.state === 'skipped' ? ' (skipped)' : ` (${result.durationMs} ms)`;
+  const lines = [`  ${mark} ${result.operationId} › ${result.name}${suffix}`];
+  for (const error of result.errors) for (const line of error.split('\n')) lines.push(`      ${line}`);
+  return lines;
+}
+
 /**
- * Runs the vitest checks in `contracts/` against a deployment. Returns the exit
- * code: 0 all passed, 1 a check failed, 2 the target cannot be reached, is not
- * the API's base URL, refuses the key, or the run could not start. Every line it
- * prints and every file it writes is redacted.
+ * Runs the contract suite against a deployment. Returns the exit code: 0
+ * nothing failed (warnings and observations are reported, not failures,
+ * unless `--strict`), 1 a check failed, 2 the target cannot be reached, is
+ * not the API's base URL, refuses the key, or the run could not start. Every
+ * line it prints and every file it writes is redacted.
  */
 export async function runContract(options: ContractOptions, output: RunOutput): Promise<number> {
   const [code = 2] = await runContractBatch([{ options, output }]);
@@ -113,167 +83,64 @@ export async function runContract(options: ContractOptions, output: RunOutput): 
 }
 
 /**
- * Checks several deployments in one vitest run (the self-test's catalogue
- * uses it: one start instead of one per deployment). Each deployment gets the
- * same checks, output, summary, report and exit code as `runContract` would
- * give it, on its own output; JUnit reports need a run of their own.
+ * Checks several deployments side by side in one process (the self-test's
+ * catalogue uses it). Each deployment gets the checks, output, summary,
+ * reports and exit code `runContract` would give it, on its own output; each
+ * is sent one request at a time.
  */
 export async function runContractBatch(targets: readonly ContractTarget[]): Promise<number[]> {
-  const started = performance.now();
-  const codes = targets.map(() => 2);
-  const prepared = targets.map(prepare);
-  if (targets.length > 1 && targets.some((t) => t.options.junitFile !== undefined)) {
-    throw new Error('a JUnit report needs a run of its own: check that deployment alone');
-  }
-
-  const runnable: number[] = [];
-  await Promise.all(
-    prepared.map(async (target, index) => {
-      const unreachable = await probeTarget(target.options);
-      if (unreachable) target.err(`error: ${unreachable}`);
-      else runnable.push(index);
-    }),
-  );
-  runnable.sort((a, b) => a - b);
-  if (runnable.length === 0) return codes;
-  if (!existsSync(contractsDir)) {
-    for (const index of runnable)
-      prepared[index]?.err(`error: the contract checks are missing: ${contractsDir} does not exist`);
-    return codes;
-  }
-
-  const workDir = mkdtempSync(join(tmpdir(), 'petstore-contract-'));
-  const settings: ContractSettings[] = runnable.map((index, position) => {
-    const { options } = prepared[index] as (typeof prepared)[number];
-    return {
-      label: runnable.length === 1 ? '' : `deployment ${position + 1}`,
-      baseUrl: options.baseUrl,
-      token: options.token,
-      readOnly: options.readOnly,
-      timeoutMs: options.timeoutMs,
-      headers: options.headers,
-      recordFile: join(workDir, `records-${position + 1}.jsonl`),
-      namePrefix: `${namePrefixBase}${randomBytes(3).toString('hex')}-`,
-      seed: defaultSeed,
-    };
-  });
-  const first = prepared[runnable[0] ?? 0];
-  const junitFile = runnable.length === 1 && first?.options.junitFile ? resolve(first.options.junitFile) : undefined;
-  const reporter = new ContractReporter(
-    runnable.map((index, position) => ({
-      label: settings[position]?.label ?? '',
-      print: prepared[index]?.out ?? (() => undefined),
-      redact: prepared[index]?.redact ?? ((text: string) => text),
-    })),
-  );
-  for (const index of runnable) {
-    const { options, out } = prepared[index] as (typeof prepared)[number];
-    const extra =
-      Object.keys(options.headers).length > 0 ? ` with extra headers ${describeHeaders(options.headers)}` : '';
-    out(`petstore-contract: checking ${options.baseUrl}${options.readOnly ? ' (read-only)' : ''}${extra}`);
-  }
-
-  const slowest = Math.max(...runnable.map((index) => prepared[index]?.options.timeoutMs ?? 0));
-  // vitest sets the process's exit code when a check fails; the verdict is ours to give.
-  const exitCode = process.exitCode;
-  try {
-    const { startVitest } = await import('vitest/node');
-    const vitest = await startVitest(
-      'test',
-      [],
-      {
-        config: false,
-        root: packageRoot,
-        dir: contractsDir,
-        include: ['**/*.contract.ts'],
-        // When the kit is installed as a package, the checks live under node_modules: neither exclude
-        // them (vitest's default) nor leave their TypeScript imports to Node (which cannot load it).
-        exclude: [],
-        server: { deps: { inline: [/petstore-kit/, packageRoot] } },
-        watch: false,
-        reporters: junitFile ? [reporter, junitReporter(junitFile)] : [reporter],
-        fileParallelism: false,
-        isolate: false,
-        maxWorkers: 1,
-        testTimeout: slowest * 80 + 10_000,
-        hookTimeout: slowest * 5 + 10_000,
-        provide: { contract: settings },
-        passWithNoTests: false,
-      },
-      { cacheDir: join(workDir, 'vite'), logLevel: 'silent', clearScreen: false },
-    );
-    await vitest.close();
-    process.exitCode = exitCode;
-  } catch (error) {
-    process.exitCode = exitCode;
-    for (const index of runnable) {
-      prepared[index]?.err(`error: the contract checks could not run: ${(error as Error).message.split('\n')[0]}`);
-    }
-    rmSync(workDir, { recursive: true, force: true });
-    return codes;
-  }
-
-  const document = loadDocument(defaultDocumentPath);
-  runnable.forEach((index, position) => {
-    const target = prepared[index] as (typeof prepared)[number];
-    const setting = settings[position] as ContractSettings;
-    const results = reporter.results[position] as ContractResults;
-    codes[index] = finish(target, setting, results, document, started, junitFile);
-  });
-  rmSync(workDir, { recursive: true, force: true });
-  return codes;
+  compiledDocument ??= compileDocument(loadDocument(defaultDocumentPath));
+  const compiled = compiledDocument;
+  return Promise.all(targets.map((target) => checkOne(compiled, prepare(target))));
 }
 
-/** Prints one deployment's summary, writes its reports, and gives its exit code. */
-function finish(
-  target: ReturnType<typeof prepare>,
-  settings: ContractSettings,
-  { checks, runErrors }: ContractResults,
-  document: ReturnType<typeof loadDocument>,
-  started: number,
-  junitFile: string | undefined,
-): number {
+async function checkOne(compiled: CompiledDocument, target: ReturnType<typeof prepare>): Promise<number> {
+  const started = performance.now();
   const { options, out, err, redact } = target;
-  const records = readRecords(settings.recordFile);
-  const notes = records.filter(
-    (r): r is NoteRecord => r.kind === 'observed' || r.kind === 'warning' || r.kind === 'unproven',
-  );
-  const createdIds = records.flatMap((r) => (r.kind === 'created' ? [r.id] : []));
-  const coverage = computeCoverage(
-    document,
-    records.flatMap((r) => (r.kind === 'response' ? [r] : [])),
-  );
-  const failed = checks.filter((c) => c.state === 'failed').length;
-  const passed = checks.filter((c) => c.state === 'passed').length;
-  const skipped = checks.filter((c) => c.state === 'skipped').length;
-  const durationMs = Math.round(performance.now() - started);
-
-  printSummary(out, checks, notes, coverage, settings.namePrefix, createdIds);
-  for (const error of runErrors) err(`error: ${error}`);
-  if (checks.length === 0 && runErrors.length === 0) err('error: no contract check ran');
-  out('');
-  out(`${passed} passed, ${failed} failed, ${skipped} skipped in ${(durationMs / 1000).toFixed(1)} s`);
-
-  if (junitFile && existsSync(junitFile)) writeFileSync(junitFile, redact(readFileSync(junitFile, 'utf8')));
-  if (options.jsonFile) {
-    const report = {
-      baseUrl: options.baseUrl,
-      readOnly: options.readOnly,
-      namePrefix: settings.namePrefix,
-      seed: settings.seed,
-      durationMs,
-      totals: { passed, failed, skipped },
-      operations: Object.fromEntries(groupByOperation(checks)),
-      runErrors,
-      warnings: notes.filter((r) => r.kind === 'warning'),
-      unproven: notes.filter((r) => r.kind === 'unproven'),
-      observed: notes.filter((r) => r.kind === 'observed'),
-      coverage,
-      // Exact: ids beyond 2^53 are written as the deployment wrote them (read them with a lossless parser).
-      createdPetIds: createdIds.map((id) => toInt64(id) ?? id),
-    };
-    writeFileSync(resolve(options.jsonFile), redact(`${stringify(report, null, 2) ?? '{}'}\n`));
+  const unreachable = await probeTarget(options);
+  if (unreachable) {
+    err(`error: ${unreachable}`);
+    if (options.junitFile) writeFileSync(resolve(options.junitFile), redact(junitForRunError(unreachable)));
+    return 2;
   }
-  if (checks.length === 0) return 2;
+  const settings = settingsOf(options);
+  const extra = Object.keys(options.headers).length > 0 ? ` with extra headers ${describeHeaders(options.headers)}` : '';
+  out(`petstore-contract: checking ${options.baseUrl}${options.readOnly ? ' (read-only)' : ''}${extra}`);
+
+  const api = createContractSession({ settings, compiled, send: createHttpClient(options), redact });
+  const runErrors: string[] = [];
+  let results: CheckResult[] = [];
+  try {
+    results = await runChecks(api, contractSuite(api), {
+      readOnly: settings.readOnly,
+      strict: settings.strict,
+      // A check sends at most a few dozen requests, each within the timeout, and may wait out a settle window.
+      timeoutMs: settings.timeoutMs * 80 + settings.settleMs * 2 + settings.patience.totalMs + 10_000,
+      onResult: (result) => resultLines(result).forEach(out),
+    });
+  } catch (error) {
+    runErrors.push(redact((error as Error).message.split('\n')[0] ?? 'the checks could not run'));
+  }
+  const outcome: ContractOutcome = {
+    settings,
+    results,
+    coverage: computeCoverage(compiled.document, api.responses),
+    createdIds: api.createdIds.map(idText),
+    durationMs: Math.round(performance.now() - started),
+  };
+  for (const line of summaryLines(outcome)) out(line);
+  for (const error of runErrors) err(`error: ${error}`);
+  const { passed, failed, skipped } = totals(results);
+  const warned = results.reduce((count, result) => count + result.findings.filter((f) => f.level === 'warn').length, 0);
+  out('');
+  out(
+    `${passed} passed, ${failed} failed, ${skipped} skipped in ${(outcome.durationMs / 1000).toFixed(1)} s${warned > 0 ? ` (${warned} warning${warned === 1 ? '' : 's'})` : ''}`,
+  );
+  if (options.jsonFile) writeFileSync(resolve(options.jsonFile), redact(jsonReport(outcome, runErrors)));
+  if (options.junitFile) writeFileSync(resolve(options.junitFile), redact(junitReport(outcome)));
+  if (results.length === 0) {
+    err('error: no contract check ran');
+    return 2;
+  }
   return failed > 0 || runErrors.length > 0 ? 1 : 0;
 }

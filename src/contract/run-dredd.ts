@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { OpenAPIV3 } from 'openapi-types';
 import { type CompiledDocument, type CompiledOperation, compileDocument } from '../core/openapi/compile-document.js';
 import { resolveRef } from '../core/openapi/resolve-ref.js';
-import { judgeReceivedResponse } from '../core/rules/response-rules.js';
+import { judgeReceivedResponse } from '../core/oracle/judge-response.js';
 import { loadDocument } from '../node/load-document.js';
 import { defaultDocumentPath } from '../package-root.js';
 import type { ContractOptions } from './contract-options.js';
@@ -61,7 +61,7 @@ async function discoverIds(compiled: CompiledDocument, options: ContractOptions,
   const { body: listed } = judgeReceivedResponse(compiled, listPets, {
     status: listing.status,
     contentType: listing.headers['content-type'],
-    text: listing.text,
+    body: listing.bytes,
   });
   const knownIds: Int64[] = Array.isArray(listed) ? listed.flatMap((pet) => idOf(pet) ?? []) : [];
   const created: string[] = [];
@@ -75,7 +75,7 @@ async function discoverIds(compiled: CompiledDocument, options: ContractOptions,
     const { body } = judgeReceivedResponse(compiled, createPet, {
       status: response.status,
       contentType: response.headers['content-type'],
-      text: response.text,
+      body: response.bytes,
     });
     const id = idOf(body);
     if (response.status === 201 && id !== undefined) {
@@ -280,6 +280,12 @@ export async function runDreddBatch(targets: readonly ContractTarget[]): Promise
 
     const problems = dreddRunProblems(result, dreddHooksPath);
     const created = [...run.created, ...(result?.createdIds ?? [])];
+    const warnings = [...new Set(result?.warnings ?? [])];
+    if (warnings.length > 0) {
+      out('');
+      out('Warnings (not failures):');
+      for (const warning of warnings) out(`  ${warning}`);
+    }
     out('');
     for (const line of coverageLines(computeCoverage(compiled.document, result?.responses ?? []))) out(line);
     out('');

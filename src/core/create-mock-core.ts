@@ -12,18 +12,23 @@ import { compileDocument, type CompiledDocument, type CompiledOperation } from '
 import { DocumentError } from './openapi/document-error.js';
 import { HttpError } from './errors/http-error.js';
 import type { Latency } from './pipeline/apply-latency.js';
-import { createAuthenticator } from './pipeline/authenticate.js';
+import { createAuthenticator, type Authenticator } from './pipeline/authenticate.js';
 import { deprecationHeaders } from './pipeline/deprecation-headers.js';
 import { ResponseCache } from './pipeline/response-cache.js';
 import { runHandler, type FallbackMocker } from './pipeline/run-handler.js';
-import type { Mount } from './pipeline/select-mount.js';
+import type { Answer, MiddleInput, Mount } from './pipeline/select-mount.js';
 import { FixtureError } from './scenarios/fixture.js';
 import { ScenarioCatalogue, type GeneratePets, type ScenarioInfo } from './scenarios/scenario-catalogue.js';
 import { Session, type StoreState } from './sessions/session.js';
 import { resetSession, switchScenario } from './sessions/session-actions.js';
 import { defaultSessionName, SessionRegistry } from './sessions/session-registry.js';
 import type { PublicFile } from './pipeline/serve-public-file.js';
-import type { Upstream } from './pipeline/forward-upstream.js';
+import { createForwardingMiddle, type Forwarder } from './pipeline/forward-upstream.js';
+import type { ReportedExchange } from './pipeline/observe-exchange.js';
+import { readPreference } from './pipeline/read-preference.js';
+import { refuse, report, reportAndRefuse, type RequestPolicy } from './pipeline/request-policy.js';
+import { ExchangeMemory } from './oracle/exchange-memory.js';
+import { headerValue } from './http/plain-http.js';
 import { stringifyJson } from './json/exact-json.js';
 import { createPetListCheck, schemaFields } from './store/check-pet-list.js';
 import { createRevisionCounter, type PetStore, type Scenario } from './store/pet-store.js';
@@ -75,9 +80,7 @@ export interface MockCoreOptions {
   /** More files served to anyone, by path (the web pages, in Node). */
   publicFiles?: Readonly<Record<string, PublicFile>>;
   /** Makes the mock the validating proxy: the API's requests go upstream, judged on the way (see the proxy). */
-  upstream?: Upstream;
-  /** The proxy's report so far, for `GET /__admin/violations`. */
-  proxyReport?: () => unknown;
+  proxy?: ProxyCoreOptions;
   /** Where the API is served. Default `/v1`. */
   basePath?: string;
   /** Default: silent. */
@@ -93,6 +96,21 @@ export interface MockCoreOptions {
    * reset still goes back to the scenario. Checked like a fixture's pets.
    */
   saved?: { pets: unknown; source: string };
+}
+
+/** The proxy in place of the handlers: where requests go, and what becomes of the verdicts. */
+export interface ProxyCoreOptions {
+  forward: Forwarder;
+  /** Refuse an invalid request (400, not forwarded) and replace an answer that fails a rule (502). */
+  enforce: boolean;
+  /** How long a created pet may take to be readable before a 404 for it is a lost write. */
+  settleMs: number;
+  /** Pets the proxy remembers across exchanges at most. Default 10,000. */
+  memoryItems?: number;
+  /** Told of every judged exchange under the API's base path. */
+  onExchange(exchange: ReportedExchange): void;
+  /** The report so far, for `GET /__admin/violations`. */
+  report(): unknown;
 }
 
 /** The in-process face of one session: what the admin API does, as typed calls. */
@@ -132,9 +150,12 @@ function checkHandlers(compiled: CompiledDocument, handlers: HandlerTable<never>
 
 function createMount<Context>(options: {
   basePath: string;
-  upstream?: Upstream | undefined;
   compile: () => CompiledDocument;
   handlers: HandlerTable<Context>;
+  policy: RequestPolicy;
+  authenticate: Authenticator;
+  /** Answers instead of the handlers (the proxy's upstream). */
+  middle?: (compiled: CompiledDocument) => Mount['middle'];
   context: (session: Session) => Context;
   fallback: ((compiled: CompiledDocument) => FallbackMocker) | undefined;
   admin: boolean;
@@ -144,6 +165,7 @@ function createMount<Context>(options: {
   let compiled: CompiledDocument | undefined;
   let operationHeaders: Map<CompiledOperation, Record<string, string>> | undefined;
   let fallback: FallbackMocker | undefined;
+  let middle: Mount['middle'] | undefined;
   const prepare = (): CompiledDocument => {
     if (compiled) return compiled;
     const ready = options.compile();
@@ -154,15 +176,33 @@ function createMount<Context>(options: {
     if (options.fallback && ready.operations.some((operation) => !options.handlers[operation.operationId])) {
       fallback = options.fallback(ready);
     }
+    middle = options.middle?.(ready);
     compiled = ready;
     return ready;
   };
   // A check that fails on the first request would answer 500 to every request instead of stopping start-up.
   if (!options.lazy) prepare();
+  const handle = async ({ operation, classified, request, session }: MiddleInput): Promise<Answer> => {
+    if (!operation || !classified?.valid) throw new Error('a request the policy refuses reached the handlers');
+    const preference = readPreference(operation, headerValue(request, 'prefer'));
+    let response = await runHandler({
+      operation,
+      request: classified.valid,
+      preference,
+      handlers: options.handlers,
+      context: options.context(session),
+      fallback,
+    });
+    if (preference.status !== undefined) {
+      response = { ...response, headers: { ...response.headers, 'preference-applied': `code=${preference.status}` } };
+    }
+    return { kind: 'handled', response };
+  };
   return {
     basePath: options.basePath,
     admin: options.admin,
-    ...(options.upstream ? { upstream: options.upstream } : {}),
+    policy: options.policy,
+    authenticate: options.authenticate,
     cache: new ResponseCache(),
     get compiled() {
       return prepare();
@@ -171,17 +211,15 @@ function createMount<Context>(options: {
       prepare();
       return operationHeaders as Map<CompiledOperation, Record<string, string>>;
     },
-    middle: ({ operation, request, preference, session }) =>
-      runHandler({
-        operation,
-        request,
-        preference,
-        handlers: options.handlers,
-        context: options.context(session),
-        fallback,
-      }),
+    middle: (input) => {
+      prepare();
+      return middle ? middle(input) : handle(input);
+    },
   };
 }
+
+/** Keys are the upstream's to judge: the proxy's API checks none. */
+const leaveKeysUpstream: Authenticator = () => undefined;
 
 /**
  * Builds the mock from objects: the document, the fixtures, the options. It
@@ -262,14 +300,33 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   });
 
   const basePath = options.basePath ?? defaultBasePath;
+  const authenticate = createAuthenticator(options.keys ?? ['dev-key']);
+  const { proxy } = options;
   const api = createMount<PetHandlerContext>({
     basePath,
     compile: () => compiled,
     handlers: petHandlers,
+    policy: proxy ? (proxy.enforce ? reportAndRefuse : report) : refuse,
+    authenticate: proxy ? leaveKeysUpstream : authenticate,
+    ...(proxy
+      ? {
+          middle: (ready: CompiledDocument) =>
+            createForwardingMiddle({
+              compiled: ready,
+              forward: proxy.forward,
+              enforce: proxy.enforce,
+              memory: new ExchangeMemory({
+                compiled: ready,
+                settleMs: proxy.settleMs,
+                ...(proxy.memoryItems === undefined ? {} : { maxItems: proxy.memoryItems }),
+              }),
+              now: () => performance.now(),
+            }),
+        }
+      : {}),
     context: (current) => ({ store: current.store, newPetFields }),
-    fallback: options.upstream ? undefined : options.fallback,
+    fallback: proxy ? undefined : options.fallback,
     admin: false,
-    upstream: options.upstream,
     lazy: false,
   });
   // The admin API is the kit's own small document: compiled on its first request, not at every start.
@@ -277,12 +334,14 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     basePath: adminBasePath,
     compile: () => compileDocument(createAdminDocument(compiled.document.components?.schemas ?? {}), 'admin API'),
     handlers: adminHandlers,
+    policy: refuse,
+    authenticate,
     context: (current) => ({
       session: current,
       sessions: registry(),
       scenarios: catalogue,
       api: compiled,
-      proxyReport: options.proxyReport,
+      proxyReport: proxy?.report,
     }),
     fallback: undefined,
     admin: true,
@@ -300,13 +359,19 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   const pipeline: Pipeline = {
     mounts: [api, admin],
     publicFiles,
-    selectSession: (request) => registry().select(request),
-    authenticate: createAuthenticator(options.keys ?? ['dev-key']),
+    selectSession: (request) => {
+      // The proxy passes the session header on: the upstream judges it, as it judges the key.
+      if (proxy) return registry().defaultSession;
+      const { session, problem } = registry().select(request);
+      if (problem) throw problem;
+      return session;
+    },
     inflate: options.inflate ?? inflateWithWebStreams,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     logger,
     logRequests: logger.isLevelEnabled?.('info') ?? true,
     ready: pending,
+    ...(proxy ? { onExchange: proxy.onExchange } : {}),
   };
   if (pending)
     pending.then(

@@ -1,43 +1,38 @@
-import { HttpError } from './errors/http-error.js';
-import { errorBody, toErrorResponse } from './errors/to-error-response.js';
-import type { HandlerResponse, ValidRequest } from './handlers/handler-types.js';
+import { toErrorResponse } from './errors/to-error-response.js';
+import type { HandlerResponse } from './handlers/handler-types.js';
 import type { Inflate } from './http/inflate.js';
 import { headerValue, type NetworkFault, type PlainRequest, type PlainResponse } from './http/plain-http.js';
-import type { RequestJournal } from './journal/request-journal.js';
 import type { MockLogger } from './mock-logger.js';
+import { classifyRequest } from './oracle/classify-request.js';
+import { fails, type Finding } from './oracle/finding.js';
 import type { CompiledOperation } from './openapi/compile-document.js';
 import { applyLatency } from './pipeline/apply-latency.js';
 import { assignRequestId } from './pipeline/assign-request-id.js';
-import { bearerChallenge, type Authenticator } from './pipeline/authenticate.js';
+import { bearerChallenge } from './pipeline/authenticate.js';
 import { corsHeaders, preflightResponse } from './pipeline/cors-policy.js';
 import { decodeBody } from './pipeline/decode-body.js';
-import {
-  responseViolations,
-  type ForwardedResponse,
-  type ProxyViolation,
-  type Upstream,
-} from './pipeline/forward-upstream.js';
 import { injectFault } from './pipeline/inject-fault.js';
-import { matchRoute, type RouteMatch } from './pipeline/match-route.js';
+import { matchRoute } from './pipeline/match-route.js';
+import { type EndedExchange, observeExchange, type ReportedExchange } from './pipeline/observe-exchange.js';
 import { readBody } from './pipeline/read-body.js';
-import { readPreference } from './pipeline/read-preference.js';
-import { selectMount, type Mount } from './pipeline/select-mount.js';
+import { attempt, attemptLater } from './pipeline/request-policy.js';
+import { type Answer, type Mount, selectMount } from './pipeline/select-mount.js';
 import { serialiseResponse, type SerialisedResponse } from './pipeline/serialise-response.js';
 import { servePublicFile, type PublicFile } from './pipeline/serve-public-file.js';
-import { validateRequest } from './pipeline/validate-request.js';
 import { validateResponse } from './pipeline/validate-response.js';
-import { judgeReceivedResponse } from './rules/response-rules.js';
 import type { Session } from './sessions/session.js';
 
 /** What the pipeline runs with: everything is built once, at start-up (see create-mock-core.ts). */
 export interface Pipeline {
-  /** The APIs served, by base path: the animals API and the admin API. */
+  /** The APIs served, by base path: the animals API (the mock's, or the proxy's) and the admin API. */
   mounts: readonly Mount[];
   /** Files served to anyone, by path: the document, and the pages in Node. */
   publicFiles: ReadonlyMap<string, PublicFile>;
-  /** The session a request belongs to, and the problem with the name it sent, if any. */
-  selectSession(request: PlainRequest): { session: Session; problem?: HttpError };
-  authenticate: Authenticator;
+  /**
+   * The session of an authenticated request: the one `Petstore-Session` names
+   * (made on first use) or the default one. Throws 400 for a bad name.
+   */
+  selectSession(request: PlainRequest): Session;
   inflate: Inflate;
   bodyLimit: number;
   logger: MockLogger;
@@ -45,35 +40,43 @@ export interface Pipeline {
   logRequests: boolean;
   /** Pending while the first scenario is generated (in a browser, Faker loads on demand). */
   ready: Promise<void> | undefined;
+  /** Told of every judged exchange of the API (the proxy's report and recording). */
+  onExchange?: (exchange: ReportedExchange) => void;
 }
 
 /** Headers every response carries: no sniffing, no caching of a stateful mock's answers. */
 const commonHeaders = { 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' };
 
-/** What the middle answered: a value the pipeline serialises (the mock), or bytes it passes on (the proxy). */
-type Answer = { handled: HandlerResponse } | { forwarded: ForwardedResponse };
+/** How far a request got: what the answer's headers, the journal and the report need to know. */
+interface Progress {
+  mount?: Mount;
+  operation?: CompiledOperation;
+  session?: Session;
+  body?: Uint8Array;
+  /** What the oracle found: the request's problems let through, and the upstream's answer judged. */
+  findings: Finding[];
+}
 
 /**
  * The request pipeline, in the order every request meets it. Each stage is a
- * function in ./pipeline/, and each throws an `HttpError` to answer an
- * error; whatever is thrown becomes an Error body in `toErrorResponse` and
- * goes through the same response validation and write as any answer.
+ * function in ./pipeline/ (or names its folder), and each throws an
+ * `HttpError` to answer an error; whatever is thrown becomes an Error body
+ * in `toErrorResponse` and is judged and sent like any answer.
  *
  *   request id → CORS (a preflight is answered here) → public files (the
- *   document) → session (Petstore-Session) → mount (/v1, /__admin; 404
- *   elsewhere) → body (413) → latency → route (404, 405) → authenticate
- *   (401, unless the operation's security is empty) → a bad session name
- *   (400) → injected fault (an Error of any status, or a broken connection)
- *   → Content-Encoding (415, 400) → validate the request (400, 415) →
- *   Prefer (400) → the middle: the handler (or the documented example Prefer
- *   asked for), or, in the proxy, the upstream → judge the response by the
- *   one rule set (the mock's own: 500 when it breaks the document) →
- *   serialise (cached by the handler's key) → headers → journal and log.
+ *   document, the pages) → mount (/v1, /__admin; 404 elsewhere) → body size
+ *   (413) → route (404, 405) → authenticate (401, unless the operation's
+ *   security is empty) → session (Petstore-Session; 400 for a bad name) →
+ *   latency (the API's calls only) → injected fault → Content-Encoding (415,
+ *   400) → classify the request by the document (400, 415) → the middle:
+ *   the handler (Prefer may ask for a documented example), or the upstream,
+ *   whose answer comes back judged by the oracle → the mock's own answer
+ *   judged (500 when it breaks the document) and serialised (cached by the
+ *   handler's key) → headers → journal, log and report.
  *
- * In the proxy the same stages judge instead of refusing: an unknown route,
- * an invalid request or response is reported (`Petstore-Violations`) and
- * the traffic passes unchanged, unless `--enforce` asks to refuse it; keys
- * are the upstream's to judge.
+ * Each mount's policy says what becomes of a problem with the request: the
+ * mock refuses it; the proxy notes it as a request-side finding and lets the
+ * request through as it came (or, with --enforce, refuses it).
  */
 export async function handleRequest(pipeline: Pipeline, request: PlainRequest): Promise<PlainResponse> {
   const started = performance.now();
@@ -85,247 +88,116 @@ export async function handleRequest(pipeline: Pipeline, request: PlainRequest): 
   const file = servePublicFile(pipeline.publicFiles, request);
   if (file) return { ...file, headers: { ...file.headers, ...commonHeaders, 'x-request-id': id, ...cors } };
 
-  let mount: Mount | undefined;
-  let session: Session | undefined;
-  let operation: CompiledOperation | undefined;
-  let body: Uint8Array | undefined;
+  const progress: Progress = { findings: [] };
   let answer: Answer;
-  let serialised: SerialisedResponse | undefined;
-  const violations: ProxyViolation[] = [];
   try {
     if (pipeline.ready) await pipeline.ready;
-    // Problems a client without a key must not learn about wait until it is authenticated: a bad session name,
-    // and (below) any problem reading the body but its size.
-    const selected = pipeline.selectSession(request);
-    session = selected.session;
     const under = selectMount(pipeline.mounts, request.method, request.path);
-    mount = under.mount;
-    const { upstream } = mount;
-    // An over-size body is refused at once.
-    let readError: unknown;
-    body = await readBody(request, pipeline.bodyLimit).catch((error: unknown) => {
-      if (error instanceof HttpError && error.code === 'payload_too_large') throw error;
-      readError = error;
+    const mount = (progress.mount = under.mount);
+    const { policy, compiled } = mount;
+    const { findings } = progress;
+    // An over-size body is refused at once; any other problem reading it waits for the key.
+    let unreadable: unknown;
+    const sent = await readBody(request, pipeline.bodyLimit).catch((error: unknown) => {
+      if ((error as { code?: unknown }).code === 'payload_too_large') throw error;
+      unreadable = error;
       return undefined;
     });
-    const sentBody = body;
-    await applyLatency(session.latency, session.random);
-    const match = findRoute(mount, request, under.path, violations);
-    operation = match?.operation;
-    if (operation?.secured && !upstream) pipeline.authenticate(headerValue(request, 'authorization'));
-    // The proxy forwards the session header: the upstream judges it, as it judges the key.
-    if (selected.problem && !upstream) throw selected.problem;
-    const fault = mount.admin || !operation ? undefined : injectFault(session, operation);
-    if (fault) return observe(pipeline, session, exchangeOf(request, id, startedAt, started, body), broken(fault));
-    if (readError !== undefined) throw readError;
-    const decoded = await decodeRequestBody(request, body, pipeline, upstream, violations);
-    if (decoded !== null) body = decoded;
-    const valid = match && decoded !== null ? checkRequest(match, request, body, upstream, violations) : undefined;
-    if (upstream) {
-      answer = { forwarded: await upstream.forward({ request, body: sentBody, operation }) };
-    } else {
-      const preference = readPreference(match!.operation, headerValue(request, 'prefer'));
-      answer = { handled: await mount.middle({ operation: match!.operation, request: valid!, preference, session }) };
-      if (preference.status !== undefined) answer = { handled: preferenceApplied(answer.handled, preference.status) };
-      if (answer.handled.cacheKey !== undefined) serialised = mount.cache.get(answer.handled.cacheKey);
-    }
-  } catch (error) {
-    answer = { handled: toErrorResponse(error, pipeline.logger) };
-  }
-  if ('forwarded' in answer) {
-    const judged = judgeForwarded(mount!, operation, answer.forwarded, violations, id, cors);
-    return observeProxied(
-      pipeline,
-      session,
-      request,
-      exchangeOf(request, id, startedAt, started, body),
-      judged.response,
-      {
-        operation,
-        violations,
-        body: judged.body,
-        forwarded: true,
-      },
+    progress.body = sent;
+    const match = attempt(policy, findings, () =>
+      matchRoute(compiled, request.method, under.path, { basePath: mount.basePath, path: request.path }),
     );
+    const operation = (progress.operation = match?.operation);
+    if (operation?.secured) mount.authenticate(headerValue(request, 'authorization'));
+    const session = (progress.session = pipeline.selectSession(request));
+    if (!mount.admin) await applyLatency(session.latency, session.random);
+    const fault = mount.admin || !operation ? undefined : injectFault(session, operation);
+    if (fault) return observeExchange(pipeline, session, ended(request, id, startedAt, started, sent), broken(fault));
+    if (unreadable !== undefined) throw unreadable;
+    const decoded = await attemptLater(policy, findings, () =>
+      decodeBody(request, sent, pipeline.inflate, pipeline.bodyLimit),
+    );
+    // A body the policy let through undecoded (the proxy) is forwarded as it came, but not classified.
+    const readable = sent === undefined || decoded !== undefined;
+    if (readable) progress.body = decoded;
+    const classified =
+      match && readable
+        ? classifyRequest({
+            operation: match.operation,
+            pathParams: match.pathParams,
+            query: request.query,
+            headers: request.headers,
+            body: decoded,
+          })
+        : undefined;
+    if (classified?.problem) policy.meet(classified.problem, findings);
+    answer = await mount.middle({ operation, request, sent, classified, session, findings });
+  } catch (error) {
+    answer = { kind: 'handled', response: toErrorResponse(error, pipeline.logger) };
   }
-  const response = answer.handled;
+
+  const { mount, operation } = progress;
+  const plain = answer.kind === 'forwarded' ? answer.response : sendHandled(pipeline, progress, answer.response);
+  const headers: Record<string, string> = { ...plain.headers, 'x-request-id': id };
+  if (cors) Object.assign(headers, cors);
+  if (plain.status === 401 && headers['www-authenticate'] === undefined) headers['www-authenticate'] = bearerChallenge;
+  const failed = progress.findings.filter((found) => fails(found)).length;
+  if (failed > 0) headers['petstore-violations'] = String(failed);
+  const response: PlainResponse = { ...plain, headers };
+
+  const exchange = ended(request, id, startedAt, started, progress.body, mount?.admin === true);
+  if (mount && !mount.admin && pipeline.onExchange) {
+    pipeline.onExchange({
+      operationId: operation?.operationId,
+      method: request.method,
+      path: request.path,
+      query: request.query,
+      status: response.status,
+      ownAnswer: answer.kind === 'handled',
+      findings: progress.findings,
+      body: answer.kind === 'forwarded' ? answer.body : undefined,
+    });
+  }
+  const session = progress.session && journals(request, mount, operation) ? progress.session : undefined;
+  return observeExchange(pipeline, session, exchange, response);
+}
+
+/**
+ * A handled answer (a handler's, or an Error body) as it is sent: judged by
+ * the document first (the mock's own bug becomes a 500 naming it), then
+ * serialised, exactly, with the headers of its operation. An answer the
+ * handler keyed is judged and serialised once, then served from the cache.
+ */
+function sendHandled(pipeline: Pipeline, progress: Progress, response: HandlerResponse): PlainResponse {
+  const { operation } = progress;
+  const mount = progress.mount ?? pipeline.mounts[0];
+  let serialised: SerialisedResponse | undefined =
+    response.cacheKey === undefined ? undefined : mount?.cache.get(response.cacheKey);
   if (!serialised) {
-    const checked = validateResponse((mount ?? pipeline.mounts[0])!.compiled, operation, response, pipeline.logger);
+    const checked = mount ? validateResponse(mount.compiled, operation, response, pipeline.logger) : response;
     serialised = serialiseResponse(checked);
     // Only a response that passed validation unchanged is remembered under its key.
     if (checked === response && response.cacheKey !== undefined) mount?.cache.remember(response.cacheKey, serialised);
   }
-
   serialised.sentHeaders ??= {
     ...serialised.headers,
     ...commonHeaders,
     ...(operation ? mount?.operationHeaders.get(operation) : undefined),
   };
-  const headers: Record<string, string> = { ...serialised.sentHeaders, 'x-request-id': id };
-  if (cors) Object.assign(headers, cors);
-  if (serialised.status === 401 && headers['www-authenticate'] === undefined) {
-    headers['www-authenticate'] = bearerChallenge;
-  }
-  if (violations.length > 0) headers['petstore-violations'] = String(violations.length);
-  const plain: PlainResponse = { status: serialised.status, headers };
+  const plain: PlainResponse = { status: serialised.status, headers: serialised.sentHeaders };
   if (serialised.body) plain.body = serialised.body;
-
-  const exchange = exchangeOf(request, id, startedAt, started, body, mount?.admin === true);
-  if (mount?.upstream) {
-    // The proxy answered itself (an unreachable upstream, or --enforce): still an exchange to report.
-    return observeProxied(pipeline, session, request, exchange, plain, {
-      operation,
-      violations,
-      body: undefined,
-      forwarded: false,
-    });
-  }
-  return observe(pipeline, session && journals(request, mount, operation) ? session : undefined, exchange, plain);
-}
-
-/**
- * The route of the request. The mock refuses a path or method the document
- * does not have (404, 405); the proxy reports it and forwards it all the same.
- */
-function findRoute(mount: Mount, request: PlainRequest, path: string, violations: ProxyViolation[]) {
-  try {
-    return matchRoute(mount.compiled, request.method, path, { basePath: mount.basePath, path: request.path });
-  } catch (error) {
-    if (!mount.upstream || !(error instanceof HttpError)) throw error;
-    violations.push({ where: 'request', rule: 'documented-operation', message: error.message });
-    return undefined;
-  }
-}
-
-/**
- * The body with its Content-Encoding undone. The mock refuses a body it
- * cannot decode (415, 400, 413); the proxy reports it (null: nothing more to
- * judge in it) and forwards the bytes as they came, for the upstream to judge.
- */
-async function decodeRequestBody(
-  request: PlainRequest,
-  body: Uint8Array | undefined,
-  pipeline: Pipeline,
-  upstream: Upstream | undefined,
-  violations: ProxyViolation[],
-): Promise<Uint8Array | undefined | null> {
-  try {
-    return await decodeBody(request, body, pipeline.inflate, pipeline.bodyLimit);
-  } catch (error) {
-    if (!upstream || upstream.enforce || !(error instanceof HttpError)) throw error;
-    violations.push({ where: 'request', rule: error.code, message: error.message });
-    return null;
-  }
-}
-
-/**
- * The request, checked against its operation. The mock (and the proxy with
- * --enforce) refuses an invalid one with a 400 or 415; the proxy reports it
- * and forwards it as it came.
- */
-function checkRequest(
-  match: RouteMatch,
-  request: PlainRequest,
-  body: Uint8Array | undefined,
-  upstream: Upstream | undefined,
-  violations: ProxyViolation[],
-): ValidRequest | undefined {
-  try {
-    return validateRequest(match.operation, {
-      pathParams: match.pathParams,
-      search: request.query,
-      headers: request.headers,
-      body,
-    });
-  } catch (error) {
-    if (!upstream || upstream.enforce || !(error instanceof HttpError)) throw error;
-    violations.push({ where: 'request', rule: error.code, message: error.message });
-    return undefined;
-  }
-}
-
-/** `Preference-Applied` on the documented example a `Prefer: code=` asked for. */
-function preferenceApplied(response: HandlerResponse, status: number): HandlerResponse {
-  return { ...response, headers: { ...response.headers, 'preference-applied': `code=${status}` } };
-}
-
-/** Headers that describe one hop, not the message: never passed on (RFC 9110 §7.6.1). */
-const hopByHop = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'transfer-encoding',
-  'te',
-  'trailer',
-  'upgrade',
-  'proxy-authenticate',
-]);
-
-/**
- * The upstream's answer, judged by the one rule set on its decoded bytes and
- * passed on unchanged (its own headers but hop-by-hop ones, its body byte for
- * byte) with `Petstore-Violations: N` when anything broke the document. With
- * --enforce, an answer that breaks the document becomes `502
- * upstream_violation` naming the first violation.
- */
-function judgeForwarded(
-  mount: Mount,
-  operation: CompiledOperation | undefined,
-  forwarded: ForwardedResponse,
-  violations: ProxyViolation[],
-  id: string,
-  cors: Record<string, string> | undefined,
-): { response: PlainResponse; body: unknown } {
-  const { violations: found, body } = judgeReceivedResponse(
-    mount.compiled,
-    operation,
-    {
-      status: forwarded.status,
-      contentType: forwarded.headers['content-type'],
-      text: new TextDecoder().decode(forwarded.decoded),
-    },
-    // An unknown route has no documented statuses to hold the answer to; its 404 or 405 is judged as an Error.
-    { allowUndocumentedStatus: operation === undefined },
-  );
-  violations.push(...responseViolations(found));
-  const [first] = found;
-  if (mount.upstream?.enforce && first) {
-    const refusal = new HttpError('upstream_violation', `the upstream's answer breaks the document: ${first.message}`);
-    const text = new TextEncoder().encode(JSON.stringify(errorBody(refusal)));
-    const response: PlainResponse = {
-      status: refusal.status,
-      headers: {
-        'content-type': 'application/json',
-        'content-length': String(text.length),
-        ...commonHeaders,
-        'x-request-id': id,
-        'petstore-violations': String(violations.length),
-        ...cors,
-      },
-      body: text,
-    };
-    return { response, body };
-  }
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(forwarded.headers)) if (!hopByHop.has(name)) headers[name] = value;
-  headers['content-length'] = String(forwarded.body.length);
-  if (violations.length > 0) headers['petstore-violations'] = String(violations.length);
-  if (cors) Object.assign(headers, cors);
-  return { response: { status: forwarded.status, headers, body: forwarded.body }, body };
+  return plain;
 }
 
 function broken(fault: NetworkFault): PlainResponse {
   return { status: 0, headers: {}, fault };
 }
 
-function fullPath(request: PlainRequest): string {
-  return request.query === '' ? request.path : `${request.path}?${request.query}`;
-}
-
 /**
  * Whether an exchange goes into the journal: every call of the API, and the
  * admin calls that change something (not reads, and not an operation marked
- * `x-petstore-journal: false`, such as emptying the journal itself).
+ * `x-petstore-journal: false`, such as emptying the journal itself). A
+ * request that never got a session (no key, a bad session name) goes into none.
  */
 function journals(request: PlainRequest, mount: Mount | undefined, operation: CompiledOperation | undefined): boolean {
   if (!mount?.admin) return true;
@@ -333,90 +205,13 @@ function journals(request: PlainRequest, mount: Mount | undefined, operation: Co
   return (operation?.definition as Record<string, unknown> | undefined)?.['x-petstore-journal'] !== false;
 }
 
-interface Exchanged {
-  request: PlainRequest;
-  id: string;
-  startedAt: number;
-  started: number;
-  body: Uint8Array | undefined;
-  admin: boolean;
-}
-
-function exchangeOf(
+function ended(
   request: PlainRequest,
   id: string,
   startedAt: number,
   started: number,
   body: Uint8Array | undefined,
   admin = false,
-): Exchanged {
+): EndedExchange {
   return { request, id, startedAt, started, body, admin };
-}
-
-/** The proxy's last point: the judged exchange goes to its report, then to the journal and the log like any other. */
-function observeProxied(
-  pipeline: Pipeline,
-  session: Session | undefined,
-  request: PlainRequest,
-  exchange: Exchanged,
-  response: PlainResponse,
-  judged: { operation: CompiledOperation | undefined; violations: ProxyViolation[]; body: unknown; forwarded: boolean },
-): PlainResponse {
-  const upstream = pipeline.mounts.find((mount) => mount.upstream)?.upstream;
-  upstream?.observe({
-    operationId: judged.operation?.operationId,
-    method: request.method,
-    path: request.path,
-    query: request.query,
-    status: response.status,
-    ownAnswer: !judged.forwarded,
-    violations: judged.violations,
-    body: judged.body,
-  });
-  return observe(pipeline, session, exchange, response);
-}
-
-/** The pipeline's last point: the exchange goes into the session's journal (when there is one) and the log. */
-function observe(
-  pipeline: Pipeline,
-  session: Session | undefined,
-  exchange: Exchanged,
-  response: PlainResponse,
-): PlainResponse {
-  const { request, id } = exchange;
-  const durationMs = performance.now() - exchange.started;
-  if (session) record(session.journal, request, response, { ...exchange, durationMs });
-  if (pipeline.logRequests) {
-    pipeline.logger.info(
-      {
-        req: { id, method: request.method, url: fullPath(request) },
-        res: response.fault ? { fault: response.fault } : { statusCode: response.status },
-        responseTime: Math.round(durationMs * 100) / 100,
-      },
-      'request completed',
-    );
-  }
-  return response;
-}
-
-/** Keeps the exchange in the session's journal. */
-function record(
-  journal: RequestJournal,
-  request: PlainRequest,
-  response: PlainResponse,
-  facts: Exchanged & { durationMs: number },
-): void {
-  journal.record({
-    id: facts.id,
-    startedAt: facts.startedAt,
-    method: request.method,
-    url: fullPath(request),
-    headers: request.headers,
-    body: facts.body,
-    status: response.status,
-    responseBody: response.body,
-    durationMs: facts.durationMs,
-    admin: facts.admin,
-    ...(response.fault ? { fault: response.fault } : {}),
-  });
 }

@@ -5,13 +5,22 @@ import { createNodeMock } from '../node/create-node-mock.js';
 import { createNodeListener } from '../node/node-listener.js';
 import { createNodeForwarder } from './node-forwarder.js';
 import { PetRecording } from './pet-recording.js';
-import { ProxyReport } from './proxy-report.js';
+import { type FailOn, ProxyReport } from './proxy-report.js';
+
+/** The default of `--settle`: how long a created pet may take to be readable (read-after-write timing is not shown). */
+export const defaultSettleMs = 5_000;
 
 export interface ProxyOptions {
   /** The upstream's base address, ending with `/v1`: `https://staging.example/v1`. */
   upstream: string;
-  /** Refuse invalid requests (400, not forwarded) and replace invalid answers (502). Default: report only. */
+  /** Refuse invalid requests (400, not forwarded) and replace answers that fail a rule (502). Default: report only. */
   enforce?: boolean;
+  /** Whose findings make the proxy exit 1. Default: the deployment's. */
+  failOn?: FailOn;
+  /** `warn` findings fail too. */
+  strict?: boolean;
+  /** How long a created pet may take to be readable before a 404 for it is a lost write, in ms. Default 5 s. */
+  settleMs?: number;
   /** How long the upstream may stay silent, in ms (then 504). Default 30 s. */
   timeoutMs?: number;
   /** Largest request body forwarded, in bytes (then 413, the proxy's own limit). Default 16 MiB. */
@@ -57,9 +66,11 @@ export function checkUpstream(text: string): URL {
 
 /**
  * The validating proxy: the mock's pipeline with the upstream in place of the
- * handlers. Every request and answer under /v1 is judged by the one rule set
- * and passed on unchanged (or refused, with `enforce`); the report collects
- * violations and coverage; a recording, if asked for, collects pets.
+ * handlers. Every request and answer under /v1 is judged by the oracle (the
+ * same rules as the contract suite, across exchanges too) and passed on
+ * unchanged (or refused, with `enforce`); the report collects the findings,
+ * the client's apart from the deployment's, and the coverage; a recording, if
+ * asked for, collects pets.
  */
 export function createProxy(options: ProxyOptions): Proxy {
   const upstream = checkUpstream(options.upstream);
@@ -71,7 +82,7 @@ export function createProxy(options: ProxyOptions): Proxy {
     ...(options.keys ? { keys: options.keys } : {}),
     ...(options.publicFiles ? { publicFiles: options.publicFiles } : {}),
     ...(logger ? { logger } : {}),
-    upstream: {
+    proxy: {
       forward: createNodeForwarder({
         upstream,
         basePath: '/v1',
@@ -79,17 +90,23 @@ export function createProxy(options: ProxyOptions): Proxy {
         maxResponseBytes: 64 * 1024 * 1024,
       }),
       enforce: options.enforce === true,
-      observe: (exchange) => {
+      settleMs: options.settleMs ?? defaultSettleMs,
+      onExchange: (exchange) => {
         late.report?.add(exchange);
         late.recording?.add(exchange);
       },
+      report: () => late.report?.toJson(),
     },
-    proxyReport: () => late.report?.toJson(),
   });
   const report = new ProxyReport({
     compiled: mock.compiled,
     upstream: upstream.href,
-    onViolation: (violation) => logger?.warn({ violation }, 'the traffic breaks the document'),
+    ...(options.failOn ? { failOn: options.failOn } : {}),
+    strict: options.strict === true,
+    onFinding: (found) => {
+      if (found.level === 'observed') logger?.info({ finding: found }, 'observed in the traffic');
+      else logger?.warn({ finding: found }, `the ${found.side === 'request' ? 'client' : 'deployment'} breaks the document`);
+    },
   });
   const recording = options.record ? new PetRecording(mock.compiled, options.record) : undefined;
   Object.assign(late, { report, recording });

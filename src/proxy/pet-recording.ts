@@ -4,7 +4,8 @@ import { basename, dirname, extname, join } from 'node:path';
 import { stringify as stringifyYaml } from 'yaml';
 import { stringifyJson } from '../core/json/exact-json.js';
 import type { CompiledDocument } from '../core/openapi/compile-document.js';
-import type { JudgedExchange } from '../core/pipeline/forward-upstream.js';
+import { fails } from '../core/oracle/finding.js';
+import type { ReportedExchange } from '../core/pipeline/observe-exchange.js';
 import { createPetListCheck, PetListError } from '../core/store/check-pet-list.js';
 import type { Pet } from '../core/types/api-types.js';
 
@@ -66,12 +67,12 @@ export class PetRecording {
     else this.#skipped.set(reason, { reason, count: 1, example });
   }
 
-  add(exchange: JudgedExchange): void {
+  add(exchange: ReportedExchange): void {
     if (!exchange.operationId || !this.#petOperations.has(exchange.operationId)) return;
     if (exchange.ownAnswer || exchange.status < 200 || exchange.status > 299) return;
     const where = `${exchange.method} ${exchange.path}`;
-    if (exchange.violations.some((violation) => violation.where === 'response')) {
-      this.#skip('the answer breaks the document (see the violations)', where);
+    if (exchange.findings.some((found) => found.side === 'response' && fails(found))) {
+      this.#skip('the answer breaks the document (see the findings)', where);
       return;
     }
     const pets = Array.isArray(exchange.body) ? exchange.body : [exchange.body];

@@ -5,7 +5,8 @@ import { pino } from 'pino';
 import { parseFlags, UsageError } from '../config/usage-error.js';
 import { createServer } from '../node/create-server.js';
 import { loadWebPages } from '../node/web-pages.js';
-import { checkUpstream, createProxy } from './create-proxy.js';
+import { checkUpstream, createProxy, defaultSettleMs } from './create-proxy.js';
+import { type FailOn, failOnChoices } from './proxy-report.js';
 import { RecordingError } from './pet-recording.js';
 
 export interface ProxyCliOptions {
@@ -14,6 +15,9 @@ export interface ProxyCliOptions {
   port: number;
   logLevel: string;
   enforce: boolean;
+  failOn: FailOn;
+  strict: boolean;
+  settleMs: number;
   timeoutMs: number;
   report: string | undefined;
   junit: string | undefined;
@@ -28,14 +32,20 @@ judges each request and answer against openapi.yaml, and reports what breaks it.
   --upstream URL   the deployment to forward to (env PETSTORE_UPSTREAM)
   --host HOST      address to bind (default 127.0.0.1)
   --port PORT      port to listen on (default 4011; 0 picks a free one)
-  --enforce        refuse invalid requests (400) and replace invalid answers (502)
+  --enforce        refuse invalid requests (400) and replace answers that fail a rule (502)
+  --fail-on WHO    whose failing findings make it exit 1: deployment (default), client, any, none
+  --strict         warnings fail too (a strict reading of the document)
+  --settle MS      how long a created pet may take to be readable (default ${defaultSettleMs})
   --report FILE    write the violations and coverage as JSON when the proxy stops
   --junit FILE     write JUnit XML (one case per operation and status seen) when it stops
   --record FILE    collect the pets of valid answers into a fixture file when it stops
   --timeout MS     how long the upstream may stay silent (default 30000; then 504)
   --log-level LVL  fatal, error, warn, info, debug, trace or silent (default info)
 
-The proxy exits 1 when it stops after seeing violations, 0 otherwise.
+Every finding has a level: fail (the spec or a standard forbids it), warn (a
+strict reading forbids it) or observed (the spec leaves it open), and a side:
+the deployment's answers or the client's requests. The proxy exits 1 when it
+stops after a failing finding of the side --fail-on names, 0 otherwise.
 `;
 
 const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -46,6 +56,9 @@ export function parseProxyOptions(argv: readonly string[], env: NodeJS.ProcessEn
     host: { type: 'string' },
     port: { type: 'string' },
     enforce: { type: 'boolean' },
+    'fail-on': { type: 'string' },
+    strict: { type: 'boolean' },
+    settle: { type: 'string' },
     report: { type: 'string' },
     junit: { type: 'string' },
     record: { type: 'string' },
@@ -73,8 +86,15 @@ export function parseProxyOptions(argv: readonly string[], env: NodeJS.ProcessEn
   if (!levels.includes(logLevel)) {
     throw new UsageError(`--log-level must be one of ${levels.join(', ')}, got ${JSON.stringify(logLevel)}`);
   }
+  const failOn = (values['fail-on'] as string | undefined) ?? 'deployment';
+  if (!(failOnChoices as readonly string[]).includes(failOn)) {
+    throw new UsageError(`--fail-on must be one of ${failOnChoices.join(', ')}, got ${JSON.stringify(failOn)}`);
+  }
   return {
     upstream,
+    failOn: failOn as FailOn,
+    strict: values.strict === true,
+    settleMs: whole('settle', (values.settle as string | undefined) ?? String(defaultSettleMs), 0, 600_000),
     host: (values.host as string | undefined) ?? '127.0.0.1',
     port: whole('port', (values.port as string | undefined) ?? '4011', 0, 65_535),
     logLevel,
@@ -105,6 +125,9 @@ export function runProxy(argv: readonly string[]): void {
   const proxy = createProxy({
     upstream: settings.upstream,
     enforce: settings.enforce,
+    failOn: settings.failOn,
+    strict: settings.strict,
+    settleMs: settings.settleMs,
     timeoutMs: settings.timeoutMs,
     logger,
     publicFiles: loadWebPages({ defaultKey: 'dev-key' }),
@@ -124,7 +147,10 @@ export function runProxy(argv: readonly string[]): void {
         `petstore-mock proxy: judging the traffic to ${settings.upstream} against openapi.yaml`,
         `  Proxy      http://${host}:${address.port}/v1`,
         `  Mode       ${settings.enforce ? 'enforce (invalid requests refused, invalid answers replaced)' : 'report (traffic passes unchanged)'}`,
+        `  Fails on   ${settings.failOn === 'none' ? 'nothing' : `${settings.failOn === 'any' ? 'the client’s or the deployment’s' : `the ${settings.failOn}’s`} failing findings${settings.strict ? ' and warnings' : ''}`}`,
         `  Report     ${settings.report ?? 'GET /__admin/violations (no file)'}`,
+        ...(settings.junit ? [`  JUnit      ${settings.junit}`] : []),
+        ...(settings.record ? [`  Recording  ${settings.record}`] : []),
         `  Dashboard  http://${host}:${address.port}/__admin/ui (key dev-key)`,
         '',
       ].join('\n'),
@@ -153,11 +179,20 @@ export function runProxy(argv: readonly string[]): void {
           failed = true;
         }
       }
-      const count = report.violationCount;
-      lines.push(count === 0 ? 'No violation of the document.' : `${count} violation(s) of the document.`, '');
+      const levels = report.levels();
+      const side = (name: string, counts: Record<string, number>) =>
+        `${name}: ${counts.fail} fail, ${counts.warn} warn, ${counts.observed} observed`;
+      lines.push(side('Deployment', levels.deployment), side('Client', levels.client));
+      const failing = report.failingCount;
+      lines.push(
+        failing === 0
+          ? `Nothing fails (--fail-on ${report.failOn}${report.strict ? ', --strict' : ''}).`
+          : `${failing} failing finding(s) (--fail-on ${report.failOn}${report.strict ? ', --strict' : ''}).`,
+        '',
+      );
       process.stdout.write(lines.join('\n'));
       logger.flush();
-      process.exit(count > 0 || failed ? 1 : 0);
+      process.exit(failing > 0 || failed ? 1 : 0);
     });
     server.closeIdleConnections();
     setTimeout(() => server.closeAllConnections(), 2_000).unref();

@@ -1,6 +1,11 @@
-import type { PlainRequest } from '../http/plain-http.js';
-import type { CompiledOperation } from '../openapi/compile-document.js';
-import type { Violation } from '../rules/response-rules.js';
+import { HttpError } from '../errors/http-error.js';
+import type { PlainRequest, PlainResponse } from '../http/plain-http.js';
+import { type ExchangeMemory } from '../oracle/exchange-memory.js';
+import { fails, type Finding, finding } from '../oracle/finding.js';
+import { judgeExchange } from '../oracle/judge-exchange.js';
+import { judgeReceivedResponse } from '../oracle/judge-response.js';
+import type { CompiledDocument, CompiledOperation } from '../openapi/compile-document.js';
+import type { Answer, MiddleInput } from './select-mount.js';
 
 /** What the proxy forwards: the request as it came, its body as sent (Content-Encoding kept). */
 export interface ForwardInput {
@@ -21,37 +26,83 @@ export interface ForwardedResponse {
 /** Sends a request upstream; throws `HttpError` 502/504 when the upstream cannot be reached or is too slow. */
 export type Forwarder = (input: ForwardInput) => Promise<ForwardedResponse>;
 
-/** A violation of the document, as the proxy reports it: where it was found and by which rule. */
-export interface ProxyViolation {
-  where: 'request' | 'response';
-  rule: string;
-  message: string;
+/** Headers that describe one hop, not the message: never passed on (RFC 9110 §7.6.1). */
+const hopByHop = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'proxy-authenticate',
+]);
+
+/** The upstream's answer as the client gets it: its own headers but hop-by-hop ones, its body byte for byte. */
+function passOn(forwarded: ForwardedResponse): PlainResponse {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(forwarded.headers)) if (!hopByHop.has(name)) headers[name] = value;
+  headers['content-length'] = String(forwarded.body.length);
+  return { status: forwarded.status, headers, body: forwarded.body };
 }
 
-/** One exchange through the proxy, judged: what the report, the log and a recording are made from. */
-export interface JudgedExchange {
-  operationId: string | undefined;
-  method: string;
-  path: string;
-  query: string;
-  /** The status the client got (the upstream's, or the proxy's own 502/504/400). */
-  status: number;
-  /** True when the proxy answered itself (upstream unreachable, or --enforce refused). */
-  ownAnswer: boolean;
-  violations: ProxyViolation[];
-  /** The upstream's body, parsed exactly, when it was JSON (for recordings). */
-  body: unknown;
-}
-
-/** The proxy in place of the handlers: where requests go, and what becomes of the verdicts. */
-export interface Upstream {
+export interface ForwardingOptions {
+  compiled: CompiledDocument;
   forward: Forwarder;
-  /** Refuse an invalid request (400, not forwarded) and replace an invalid response (502). */
+  /** What the traffic showed so far, for the rules no single exchange can show. */
+  memory: ExchangeMemory;
+  /** Replace an answer that breaks the document (a deployment-side `fail`) with `502 upstream_violation`. */
   enforce: boolean;
-  /** Called once per exchange under the API's base path. */
-  observe(exchange: JudgedExchange): void;
+  /** The clock of the memory, in ms. */
+  now: () => number;
 }
 
-export function responseViolations(violations: readonly Violation[]): ProxyViolation[] {
-  return violations.map((violation) => ({ where: 'response', rule: violation.rule, message: violation.message }));
+/**
+ * The judged answer of the upstream: the oracle's rules for one exchange
+ * (given what the request was), then those across exchanges; for an unknown
+ * route, the rules every answer follows.
+ */
+function judge(
+  options: ForwardingOptions,
+  input: MiddleInput,
+  forwarded: ForwardedResponse,
+): { findings: Finding[]; body: unknown } {
+  const response = {
+    status: forwarded.status,
+    contentType: forwarded.headers['content-type'],
+    body: forwarded.decoded,
+    headers: forwarded.headers,
+  };
+  const { classified } = input;
+  if (!classified) {
+    return judgeReceivedResponse(options.compiled, input.operation, response, { allowUndocumentedStatus: true });
+  }
+  const judged = judgeExchange(options.compiled, classified, response);
+  const findings = [...judged.findings];
+  if (classified.operation.secured && (classified.credential === 'none' || classified.credential === 'malformed')) {
+    findings.push(
+      finding('request-credentials', `${classified.operation.operationId} was sent without a bearer credential`),
+    );
+  }
+  findings.push(...options.memory.observe(classified, forwarded.status, judged.body, options.now()));
+  return { findings, body: judged.body };
+}
+
+/**
+ * The proxy's middle, in place of the handlers: the request goes upstream as
+ * it came, and the answer comes back judged by the oracle. It is passed on
+ * unchanged, or, with `enforce`, replaced by `502 upstream_violation` when
+ * the deployment's doing fails a rule.
+ */
+export function createForwardingMiddle(options: ForwardingOptions): (input: MiddleInput) => Promise<Answer> {
+  return async function forwardUpstream(input) {
+    const forwarded = await options.forward({ request: input.request, body: input.sent, operation: input.operation });
+    const { findings, body } = judge(options, input, forwarded);
+    input.findings.push(...findings);
+    const broken = findings.find((found) => found.side === 'response' && fails(found));
+    if (options.enforce && broken) {
+      throw new HttpError('upstream_violation', `the upstream's answer breaks the document: ${broken.message}`);
+    }
+    return { kind: 'forwarded', response: passOn(forwarded), body };
+  };
 }

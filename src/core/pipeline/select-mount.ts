@@ -1,32 +1,56 @@
 import { HttpError } from '../errors/http-error.js';
-import type { HandlerResponse, ValidRequest } from '../handlers/handler-types.js';
+import type { HandlerResponse } from '../handlers/handler-types.js';
+import type { PlainRequest, PlainResponse } from '../http/plain-http.js';
+import type { ClassifiedRequest } from '../oracle/classify-request.js';
+import type { Finding } from '../oracle/finding.js';
 import type { CompiledDocument, CompiledOperation } from '../openapi/compile-document.js';
 import type { Session } from '../sessions/session.js';
-import type { Upstream } from './forward-upstream.js';
-import type { Preference } from './read-preference.js';
+import type { Authenticator } from './authenticate.js';
+import type { RequestPolicy } from './request-policy.js';
 import type { ResponseCache } from './response-cache.js';
 
-/** What the middle of the pipeline gets once a request has passed every check. */
+/** What the middle of the pipeline gets once a request has met every check. */
 export interface MiddleInput {
-  operation: CompiledOperation;
-  request: ValidRequest;
-  preference: Preference;
+  /** The request's operation; undefined only where the policy lets an unknown route through (the proxy). */
+  operation: CompiledOperation | undefined;
+  request: PlainRequest;
+  /** The body as sent, Content-Encoding kept. */
+  sent: Uint8Array | undefined;
+  /** The request as the document sees it (typed when valid); undefined for an unknown route or an undecodable body. */
+  classified: ClassifiedRequest | undefined;
   session: Session;
+  /** Where the middle notes what it finds (the proxy: the upstream's answer, judged). */
+  findings: Finding[];
 }
 
-/** An API served under a base path: its document, what answers its operations, and its response cache. */
+/**
+ * What the middle answered: a value for the pipeline to judge and serialise
+ * (the handlers, and every Error body), or an answer already judged and
+ * passed on as it came, bytes and all (the upstream's, through the proxy).
+ */
+export type Answer =
+  | { kind: 'handled'; response: HandlerResponse }
+  | { kind: 'forwarded'; response: PlainResponse; body: unknown };
+
+/**
+ * An API served under a base path: its document, how it treats a problem
+ * with a request, who checks keys, and what answers its operations. The
+ * mock's API and admin API, and the proxy's API, are each one.
+ */
 export interface Mount {
   basePath: string;
   readonly compiled: CompiledDocument;
   /** Headers every response of an operation carries (deprecation). */
   readonly operationHeaders: ReadonlyMap<CompiledOperation, Record<string, string>>;
-  /** Answers a valid request: the operation's handler, or the example `Prefer` asked for. */
-  middle(input: MiddleInput): Promise<HandlerResponse>;
+  /** Refuse a problem with a request, or report it and let the request through. */
+  policy: RequestPolicy;
+  /** Checks the key of a secured operation (the proxy leaves keys to the upstream: it checks nothing). */
+  authenticate: Authenticator;
+  /** Answers the request: the operation's handler, or the upstream. */
+  middle(input: MiddleInput): Promise<Answer>;
   readonly cache: ResponseCache;
   /** The kit's own admin API, rather than the API it mocks. */
   admin: boolean;
-  /** Set when the mount is the validating proxy: requests go upstream instead of to the handlers. */
-  upstream?: Upstream;
 }
 
 /**

@@ -4,11 +4,11 @@ import { errorBody } from '../errors/to-error-response.js';
 import type { HandlerResponse } from '../handlers/handler-types.js';
 import type { MockLogger } from '../mock-logger.js';
 import type { CompiledDocument, CompiledOperation } from '../openapi/compile-document.js';
-import { judgeResponseValue } from '../rules/response-rules.js';
+import { judgeResponseValue } from '../oracle/judge-response.js';
 
 /**
- * Judges the mock's own response with the one rule set (see
- * response-rules.ts) before it leaves. Statuses the document does not list
+ * Judges the kit's own response with the oracle's response rules (see
+ * src/core/oracle/judge-response.ts) before it leaves. Statuses the document does not list
  * for an operation (400 on listPets, 405, 413, ...) are sent by design, with
  * an Error body. A response that breaks the document otherwise is the mock's
  * bug: it is logged and replaced by a 500 whose code, `invalid_response`, and
@@ -20,13 +20,13 @@ export function validateResponse(
   response: HandlerResponse,
   logger: MockLogger,
 ): HandlerResponse {
-  const violations = judgeResponseValue(compiled, operation, response.status, 'application/json', response.body, {
+  const findings = judgeResponseValue(compiled, operation, response.status, 'application/json', response.body, {
     allowUndocumentedStatus: true,
   });
-  if (violations.length === 0) return response;
+  if (findings.length === 0) return response;
   const where = operation ? `${operation.operationId} ${response.status}` : `status ${response.status}`;
-  const details = violations.flatMap(
-    (violation) => violation.details ?? [{ location: 'response', field: '', message: violation.message }],
+  const details = findings.flatMap(
+    (found) => found.details ?? [{ location: 'response', field: '', message: found.message }],
   );
   logger.error(
     { operationId: operation?.operationId, status: response.status, details },

@@ -1,6 +1,6 @@
-import { type Int64, idOf, idText } from '../../src/contract/exact-ids.js';
-import { stringifyJson } from '../../src/core/json/exact-json.js';
-import type { ContractResponse, ContractSession } from './contract-session.js';
+import { type Int64, idOf, idText } from '../exact-ids.js';
+import { stringifyJson } from '../../core/json/exact-json.js';
+import type { ContractResponse, ContractSession } from '../contract-session.js';
 import { limitFacts } from './document-facts.js';
 
 export interface PetLike {

@@ -1,5 +1,5 @@
 import type { OpenAPIV3 } from 'openapi-types';
-import { type Int64, int64Max, int64Min, normaliseInt64, NumberLiteral } from '../../src/core/json/exact-json.js';
+import { type Int64, int64Max, int64Min, normaliseInt64, NumberLiteral } from '../../core/json/exact-json.js';
 
 /**
  * Values derived from a schema, the way a coverage phase derives them (as
@@ -89,10 +89,8 @@ export function decimalLiterals(schema: OpenAPIV3.SchemaObject): NumberLiteral[]
 
 export interface TextProbe {
   what: string;
-  /** The text to send (the name prefix is put before it by the caller, unless `prefixed` is false). */
+  /** The text to send, name prefix included where it can be (every probe but the empty string). */
   text: string;
-  /** False for the one probe that must stay as it is (the empty string). */
-  prefixed: boolean;
 }
 
 /** The length of the long-text probe, prefix included: 10 KB. */
@@ -102,24 +100,25 @@ export const longTextLength = 10_240;
  * Text a correct deployment stores and returns byte for byte: non-ASCII scripts
  * (accents, CJK, emoji with joiners, right-to-left, combining marks that must not
  * be normalised), quotes and backslashes (with a literal `\u0041` that a double
- * decoder would turn into `A`), the empty string and 10 KB.
+ * decoder would turn into `A`), spaces around the text (never to be trimmed),
+ * the empty string and 10 KB.
  */
 export function textProbes(prefix: string): TextProbe[] {
   const filler = 'Long pet name 0123456789 ';
   const long = filler.repeat(Math.ceil(longTextLength / filler.length)).slice(0, longTextLength - prefix.length);
   return [
-    { what: 'accented Latin', text: 'Zoë Café Ñandú Øre straße', prefixed: true },
-    { what: 'CJK', text: '熊猫 パンダ 판다', prefixed: true },
-    { what: 'emoji with joiners and a flag', text: '🐶🐱🦜 👩‍👩‍👧 🏳️‍🌈', prefixed: true },
-    { what: 'right-to-left scripts', text: 'قطة חתול', prefixed: true },
-    { what: 'combining marks (not to be normalised)', text: 'Zoe\u0308 Cafe\u0301 n\u0303', prefixed: true },
+    { what: 'accented Latin', text: `${prefix}Zoë Café Ñandú Øre straße` },
+    { what: 'CJK', text: `${prefix}熊猫 パンダ 판다` },
+    { what: 'emoji with joiners and a flag', text: `${prefix}🐶🐱🦜 👩‍👩‍👧 🏳️‍🌈` },
+    { what: 'right-to-left scripts', text: `${prefix}قطة חתול` },
+    { what: 'combining marks (not to be normalised)', text: `${prefix}Zoe\u0308 Cafe\u0301 n\u0303` },
     {
       what: 'quotes and backslashes',
-      text: `say "hi" 'there' back\\slash \\"escaped\\" \\u0041 C:\\pets\\`,
-      prefixed: true,
+      text: `${prefix}say "hi" 'there' back\\slash \\"escaped\\" \\u0041 C:\\pets\\`,
     },
-    { what: 'the empty string', text: '', prefixed: false },
-    { what: '10 KB of text', text: long, prefixed: true },
+    { what: 'leading and trailing spaces (not to be trimmed)', text: `  ${prefix}spaced \t ` },
+    { what: 'the empty string', text: '' },
+    { what: '10 KB of text', text: `${prefix}${long}` },
   ];
 }
 

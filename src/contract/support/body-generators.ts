@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import type { ValidateFunction } from 'ajv';
 import type { OpenAPIV3 } from 'openapi-types';
-import { normaliseInt64, NumberLiteral } from '../../src/core/json/exact-json.js';
-import type { CompiledDocument } from '../../src/core/openapi/compile-document.js';
+import { normaliseInt64, NumberLiteral } from '../../core/json/exact-json.js';
+import type { CompiledDocument } from '../../core/openapi/compile-document.js';
 import { resolveSchema } from './document-facts.js';
 import { integerRange } from './schema-probes.js';
 

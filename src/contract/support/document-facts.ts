@@ -1,6 +1,6 @@
 import type { OpenAPIV3 } from 'openapi-types';
-import type { CompiledDocument, CompiledOperation } from '../../src/core/openapi/compile-document.js';
-import { resolveRef } from '../../src/core/openapi/resolve-ref.js';
+import type { CompiledDocument, CompiledOperation } from '../../core/openapi/compile-document.js';
+import { resolveRef } from '../../core/openapi/resolve-ref.js';
 
 /** A schema with its `$ref`s followed, one level at a time. */
 export function resolveSchema(compiled: CompiledDocument, schema: OpenAPIV3.SchemaObject | OpenAPIV3.ReferenceObject) {

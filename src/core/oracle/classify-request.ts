@@ -1,0 +1,187 @@
+import { HttpError } from '../errors/http-error.js';
+import type { ValidRequest } from '../handlers/handler-types.js';
+import { headerValue, type PlainRequest } from '../http/plain-http.js';
+import {
+  type Int64,
+  int64Max,
+  int64Min,
+  normaliseInt64,
+  NumberLiteral,
+  parseExactJson,
+  stringifyJson,
+} from '../json/exact-json.js';
+import type { CompiledOperation } from '../openapi/compile-document.js';
+import { validateRequest } from '../pipeline/validate-request.js';
+import { type Finding, finding } from './finding.js';
+
+/**
+ * How a request stands by the document, which decides what its answer may be:
+ *
+ * - `valid`: the document names its answers; only those may come back;
+ * - `lenient`: it is invalid only because an integer is written `7.0` or
+ *   `1e0` (OpenAPI 3.0 says it is not an integer; later JSON Schema says it
+ *   is): accepting it is lenient, refusing it is right;
+ * - `invalid`: it breaks the document where the document names the refusal
+ *   (createPet's body: 400);
+ * - `open`: it breaks the document where the document names no refusal (an
+ *   out-of-range `limit`, an unknown `status` filter, a `petId` that is not an
+ *   int64): whatever comes back is observed.
+ */
+export type Validity = 'valid' | 'lenient' | 'invalid' | 'open';
+
+/**
+ * What the request carried for authentication: nothing, something that is not
+ * a bearer credential, or a bearer key (whose validity only the deployment
+ * knows, unless the caller knows it: `valid` or `wrong`).
+ */
+export type Credential = 'none' | 'malformed' | 'bearer' | 'valid' | 'wrong';
+
+export interface ClassifiedRequest {
+  operation: CompiledOperation;
+  validity: Validity;
+  credential: Credential;
+  /** The path parameters as sent (percent-decoded text). */
+  pathParams: Record<string, string>;
+  /** The authentication scheme as written (`Bearer`, `bearer`, `Basic`), if any. */
+  scheme: string | undefined;
+  /** The request is a conditional GET (If-None-Match or If-Modified-Since). */
+  conditional: boolean;
+  /** Parameters typed and the body parsed exactly, when it is valid (or lenient, with its integers read). */
+  valid: ValidRequest | undefined;
+  /** What breaks the document in it, as request-side findings. */
+  findings: Finding[];
+  /** The first problem, as the mock refuses it (400 or 415 with an Error body). */
+  problem: HttpError | undefined;
+}
+
+/** What the classification works on: the request as sent, its route's path parameters, its body decoded. */
+export interface RequestToClassify {
+  operation: CompiledOperation;
+  pathParams: Record<string, string>;
+  query: string;
+  headers: PlainRequest['headers'];
+  /** The body bytes with any Content-Encoding undone; undefined for none. */
+  body: Uint8Array | undefined;
+}
+
+const decimalInteger = /^(-?)(\d+)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
+
+/**
+ * The int64 a number literal denotes when it is whole (`7.0`, `1e0`, `70e-1`),
+ * read exactly; undefined when it has a fraction or lies outside int64.
+ */
+export function wholeValueOf(text: string): Int64 | undefined {
+  const match = decimalInteger.exec(text);
+  if (!match) return undefined;
+  const [, sign = '', whole = '', fraction = '', exponent = '0'] = match;
+  const shift = Number(exponent) - fraction.length;
+  if (shift > 19) return undefined;
+  let value = BigInt(`${whole}${fraction}`);
+  if (shift >= 0) value *= 10n ** BigInt(shift);
+  else {
+    const divisor = 10n ** BigInt(-shift);
+    if (value % divisor !== 0n) return undefined;
+    value /= divisor;
+  }
+  if (sign === '-') value = -value;
+  return value < int64Min || value > int64Max ? undefined : normaliseInt64(value);
+}
+
+/** The value with every whole decimal literal read as the integer it denotes; `changed` when there was one. */
+function readWholeLiterals(value: unknown): { value: unknown; changed: boolean } {
+  const seen = { changed: false };
+  const walk = (item: unknown): unknown => {
+    if (item instanceof NumberLiteral) {
+      const whole = item.isInteger ? undefined : wholeValueOf(item.text);
+      if (whole === undefined) return item;
+      seen.changed = true;
+      return whole;
+    }
+    if (Array.isArray(item)) return item.map(walk);
+    if (typeof item === 'object' && item !== null) {
+      return Object.fromEntries(Object.entries(item).map(([key, child]) => [key, walk(child)]));
+    }
+    return item;
+  };
+  return { value: walk(value), changed: seen.changed };
+}
+
+/** A request whose whole-number texts (`7.0`, `1e0`) in parameters and body are written as integers. */
+function asWholeNumbers(request: RequestToClassify): RequestToClassify | undefined {
+  let changed = false;
+  const whole = (text: string): string => {
+    const value = /^-?\d+$/.test(text) ? undefined : wholeValueOf(text);
+    if (value === undefined) return text;
+    changed = true;
+    return String(value);
+  };
+  const pathParams = Object.fromEntries(Object.entries(request.pathParams).map(([name, text]) => [name, whole(text)]));
+  const query = new URLSearchParams(request.query);
+  for (const [name, text] of [...query]) query.set(name, whole(text));
+  let body = request.body;
+  if (body !== undefined && body.length > 0) {
+    try {
+      const read = readWholeLiterals(parseExactJson(new TextDecoder('utf-8', { fatal: true }).decode(body)));
+      if (read.changed) {
+        changed = true;
+        body = new TextEncoder().encode(stringifyJson(read.value));
+      }
+    } catch {
+      // Not JSON: nothing to read leniently.
+    }
+  }
+  return changed ? { ...request, pathParams, query: query.toString(), body } : undefined;
+}
+
+function credentialOf(header: string | undefined): Credential {
+  if (header === undefined) return 'none';
+  return /^bearer +\S+ *$/i.test(header) ? 'bearer' : 'malformed';
+}
+
+/** The request-side findings of a refused request: parameters, or body (media type and encoding included). */
+export function requestFindings(error: HttpError): Finding[] {
+  const rule = error.code === 'invalid_parameter' ? 'request-parameters' : 'request-body';
+  return [finding(rule, error.message, error.details)];
+}
+
+function documentsRefusal(operation: CompiledOperation): boolean {
+  return operation.responses.has('400');
+}
+
+/**
+ * Classifies a request by the document (see `Validity`), with the same
+ * validation the mock refuses requests with, so that the mock, the contract
+ * suite and the proxy agree on what a request is.
+ */
+export function classifyRequest(request: RequestToClassify): ClassifiedRequest {
+  const { operation } = request;
+  const conditionalHeaders = ['if-none-match', 'if-modified-since'];
+  const conditional =
+    operation.method === 'GET' && conditionalHeaders.some((name) => request.headers[name] !== undefined);
+  const authorization = headerValue({ headers: request.headers } as PlainRequest, 'authorization');
+  const scheme = authorization?.trim().split(/\s+/)[0];
+  const base = { operation, pathParams: request.pathParams, credential: credentialOf(authorization), scheme, conditional };
+  const attempt = (candidate: RequestToClassify): ValidRequest =>
+    validateRequest(operation, {
+      pathParams: candidate.pathParams,
+      search: candidate.query,
+      headers: candidate.headers,
+      body: candidate.body,
+    });
+  try {
+    return { ...base, validity: 'valid', valid: attempt(request), findings: [], problem: undefined };
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    const findings = requestFindings(error);
+    const whole = asWholeNumbers(request);
+    if (whole) {
+      try {
+        return { ...base, validity: 'lenient', valid: attempt(whole), findings, problem: error };
+      } catch {
+        // Invalid for more than how its integers are written.
+      }
+    }
+    const refused = error.code !== 'invalid_parameter' && documentsRefusal(operation);
+    return { ...base, validity: refused ? 'invalid' : 'open', valid: undefined, findings, problem: error };
+  }
+}

@@ -1,0 +1,204 @@
+import { describeDetail, fromAjvErrors } from '../errors/from-ajv-errors.js';
+import { isJsonMediaType, mediaTypeEssence } from '../http/media-type.js';
+import { JsonSyntaxError, parseExactJson } from '../json/exact-json.js';
+import type { CompiledDocument, CompiledOperation } from '../openapi/compile-document.js';
+import { type Finding, finding } from './finding.js';
+
+/**
+ * The rules every response is held to on its own (see rule-catalogue.ts):
+ * documented status, body presence, media type, JSON syntax, no byte order
+ * mark, schema (numbers exactly), Error body and Error status. The mock
+ * judges its own answers with them before sending; `judge-exchange.ts` adds
+ * what depends on the request.
+ */
+
+/** A response as it came over the wire. */
+export interface ReceivedResponse {
+  status: number;
+  /** The Content-Type header as sent, if any. */
+  contentType: string | undefined;
+  /** The body: its bytes as received (UTF-8 expected, a byte order mark kept), or its text; empty for none. */
+  body: Uint8Array | string;
+}
+
+export interface JudgeOptions {
+  /**
+   * Whether a status the document does not list is let pass. The mock sends
+   * some by design (400 on listPets, 405, 413, ...), always with an Error
+   * body; for a deployment, `judge-exchange.ts` decides which statuses are
+   * open, given the request.
+   */
+  allowUndocumentedStatus?: boolean;
+}
+
+/** The start of a text on one line. */
+function flatten(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
+/** The start of a body that is not JSON, quoted, so that any character in it reads plainly. */
+function excerpt(text: string, max = 60): string {
+  return JSON.stringify(flatten(text, max));
+}
+
+function documentedResponse(operation: CompiledOperation | undefined, status: number) {
+  return operation?.responses.get(String(status)) ?? operation?.responses.get('default');
+}
+
+function statusFinding(operation: CompiledOperation | undefined, status: number, options: JudgeOptions): Finding[] {
+  if (!operation || documentedResponse(operation, status) || options.allowUndocumentedStatus === true) return [];
+  return [
+    finding(
+      'documented-status',
+      `status ${status} is not documented for ${operation.operationId} (documented: ${[...operation.responses.keys()].join(', ')})`,
+    ),
+  ];
+}
+
+/**
+ * Judges a response body that is already a value (the mock's own, before it
+ * is written): status, body presence, media type, schema, Error body and
+ * Error status.
+ */
+export function judgeResponseValue(
+  compiled: CompiledDocument,
+  operation: CompiledOperation | undefined,
+  status: number,
+  mediaType: string,
+  body: unknown,
+  options: JudgeOptions = {},
+): Finding[] {
+  const findings = statusFinding(operation, status, options);
+  const response = documentedResponse(operation, status);
+  if (response && response.validators.size === 0) {
+    if (body !== undefined) {
+      findings.push(finding('body-presence', `status ${status} is documented without a body, but one was sent`));
+    }
+    return findings;
+  }
+  if (body === undefined) {
+    // An undocumented success or redirect (304, 204) may have no body; an error never may.
+    if (response || status >= 400) {
+      findings.push(
+        response
+          ? finding('body-presence', `status ${status} came without a body`)
+          : finding('error-body', `the ${status} answer has no body, so no Error body`),
+      );
+    }
+    return findings;
+  }
+  const essence = mediaTypeEssence(mediaType);
+  let validate = response?.validators.get(essence);
+  if (!response) {
+    // An undocumented status, or no operation at all (an unknown path): an error must carry an Error body.
+    if (status < 400) return findings;
+    if (!isJsonMediaType(essence)) {
+      findings.push(
+        finding('error-body', `the ${status} answer is '${mediaType || '(no Content-Type)'}', not an Error body`),
+      );
+      return findings;
+    }
+    validate = compiled.validateError;
+  } else if (!validate) {
+    findings.push(
+      finding(
+        'media-type',
+        `Content-Type '${mediaType || '(none)'}' is not documented for status ${status} (documented: ${[...response.validators.keys()].join(', ')})`,
+      ),
+    );
+    return findings;
+  }
+  if (!validate(body)) {
+    const details = fromAjvErrors(validate.errors ?? [], 'response');
+    const first = details[0];
+    const problem = `${first ? describeDetail(first) : 'invalid'}${details.length > 1 ? ` (and ${details.length - 1} more)` : ''}`;
+    findings.push(
+      response
+        ? finding('schema', `the ${status} body does not match the documented schema: ${problem}`, details)
+        : finding('error-body', `the ${status} body is not an Error: ${problem}`, details),
+    );
+    return findings;
+  }
+  if (status >= 400 && compiled.validateError(body)) {
+    const stated = (body as { status: unknown }).status;
+    if (String(stated) !== String(status)) {
+      findings.push(
+        finding('error-status', `the Error body says status ${String(stated)} but the HTTP status is ${status}`),
+      );
+    }
+  }
+  return findings;
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** The body as text, the byte order mark kept; a body that is not UTF-8 is a syntax problem. */
+function bodyText(body: Uint8Array | string): { text: string; problem?: string } {
+  if (typeof body === 'string') return { text: body };
+  try {
+    return { text: strictUtf8.decode(body) };
+  } catch {
+    return { text: new TextDecoder().decode(body), problem: 'it is not UTF-8 (RFC 8259 §8.1)' };
+  }
+}
+
+/**
+ * Judges a response as received: its bytes are decoded strictly (UTF-8, a
+ * byte order mark reported), parsed exactly (integers beyond 2^53 kept,
+ * `1.0` not taken for an integer), then judged as a value. Returns the parsed
+ * body too, so that callers never parse it a second, lossy way.
+ */
+export function judgeReceivedResponse(
+  compiled: CompiledDocument,
+  operation: CompiledOperation | undefined,
+  response: ReceivedResponse,
+  options: JudgeOptions = {},
+): { findings: Finding[]; body: unknown } {
+  const mediaType = response.contentType ?? '';
+  const { status } = response;
+  const decoded = bodyText(response.body);
+  let { text } = decoded;
+  if (text === '') {
+    return { findings: judgeResponseValue(compiled, operation, status, mediaType, undefined, options), body: undefined };
+  }
+  if (!isJsonMediaType(mediaTypeEssence(mediaType))) {
+    const shown = `'${mediaType || '(no Content-Type)'}'`;
+    const undocumentedError = status >= 400 && !documentedResponse(operation, status);
+    return {
+      findings: [
+        ...statusFinding(operation, status, options),
+        undocumentedError
+          ? finding('error-body', `the ${status} answer is ${shown}, not an Error body (body starts: ${excerpt(text)})`)
+          : finding('media-type', `Content-Type is ${shown}, not JSON (body starts: ${excerpt(text)})`),
+      ],
+      body: undefined,
+    };
+  }
+  const findings: Finding[] = [];
+  if (text.charCodeAt(0) === 0xfeff) {
+    findings.push(finding('no-byte-order-mark', `the ${status} body starts with a UTF-8 byte order mark`));
+    text = text.slice(1);
+  }
+  let body: unknown;
+  try {
+    if (decoded.problem) throw new JsonSyntaxError(decoded.problem);
+    body = parseExactJson(text);
+  } catch (error) {
+    const reason = error instanceof JsonSyntaxError ? error.message : 'it nests too deeply to read';
+    return {
+      findings: [
+        ...findings,
+        ...statusFinding(operation, status, options),
+        finding('json-syntax', `the body is not valid JSON (${reason}): ${excerpt(text)}`),
+      ],
+      body: undefined,
+    };
+  }
+  // A body that breaks the schema is shown (its start), so that whoever reads the report sees what came back.
+  for (const found of judgeResponseValue(compiled, operation, status, mediaType, body, options)) {
+    const shown = ['schema', 'error-status', 'error-body'].includes(found.rule);
+    findings.push(shown ? { ...found, message: `${found.message} (body: ${flatten(text, 120)})` } : found);
+  }
+  return { findings, body };
+}
