@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
@@ -58,14 +59,59 @@ export const breakages = {
 
 export type Breakage = keyof typeof breakages;
 
+/**
+ * More ways to break the contract, that the catalogue of deployments does not hold yet: the
+ * catalogue must cover every key of `breakages`, so each moves there with its catalogue entry.
+ */
+export const uncataloguedBreakages = {
+  'status-null-echo': "writes 'status': null for a pet created without a status (in the 201 and later reads)",
+  'name-trimmed': 'trims leading and trailing spaces from names (in the 201 and in what it stores)',
+  'bearer-scheme-case-sensitive': "refuses the valid key when the scheme is not written 'Bearer' exactly",
+  'filtered-limit-ignored': 'uses the default page size of 20 whatever limit says when the status filter is given',
+  'empty-filter-returns-all': 'answers the unfiltered list when no pet has the asked status (it seeds no sold pets)',
+  'bom-body': 'starts every JSON answer with a UTF-8 byte order mark',
+  'html-500-for-open-inputs': 'answers an out-of-range limit or an unknown status filter with an HTML 500 page',
+  'read-back-differs': 'echoes the sent name in the 201 but stores it cut to 64 characters',
+  'created-id-reused': 'gives every 3rd created pet the id of the newest pet it holds, overwriting that pet',
+  'create-without-auth-ok': 'answers createPet without an Authorization header with 201 (other requests still 401)',
+  'default-limit-ignored-when-filtered':
+    'returns up to 100 pets for a status-filtered list without limit (it seeds 90 pets, 30 of each status)',
+  'rate-limit-without-retry': 'answers every 10th request with 429, an HTML page and no Retry-After',
+} as const;
+
+export type UncataloguedBreakage = keyof typeof uncataloguedBreakages;
+
+/** How a deployment answers an input the spec leaves open: a 400, 422 or 500 Error body. */
+export type OpenInputRefusal = 'bad-request' | 'unprocessable' | 'server-error';
+
+/** Refusals of a rate limiter (429) or an overloaded gateway (503), each with `Retry-After`. */
+export interface Throttle {
+  /** 429 Too Many Requests (default) or 503 Service Unavailable. */
+  status?: 429 | 503;
+  /**
+   * Refuse every `everyNth` request (at least 2), then every request until `seconds` have passed:
+   * a client that waits as `Retry-After` says is answered on its retry.
+   */
+  everyNth?: number;
+  /** How long `everyNth` refusals ask the client to wait (default 1). */
+  seconds?: number;
+  /** Or: answer at most this many requests in each second of the clock, refuse the rest until the next one. */
+  perSecond?: number;
+  /** `Retry-After` as delay-seconds (default) or as an HTTP-date. */
+  retryAfter?: 'seconds' | 'http-date';
+}
+
 export interface ReferenceOptions {
   token: string;
-  breakage?: Breakage;
-  /** How many pets to seed (default 30). */
+  breakage?: Breakage | UncataloguedBreakage;
+  /** How many pets to seed (default 30; 90 with default-limit-ignored-when-filtered). */
   pets?: number;
   /** The id of the first seeded pet; the next ones follow (default 1). */
   firstId?: bigint;
-  /** Statuses given to the seeded pets in turn (default: the three values in order). */
+  /**
+   * Statuses given to the seeded pets in turn (default: the three values in order; no sold pet with
+   * empty-filter-returns-all, mostly sold ones with unfiltered-hides-sold).
+   */
   statusCycle?: readonly string[];
   /** Send `application/json; charset=utf-8` (as Express does) instead of `application/json`. */
   charset?: boolean;
@@ -83,6 +129,32 @@ export interface ReferenceOptions {
   newestFirst?: boolean;
   /** Send `Deprecation` and `Sunset` on getPet (default true). */
   deprecationHeaders?: boolean;
+  /** Only these categories exist: createPet refuses any other categoryId with a 400 Error ("invalid values"). */
+  knownCategories?: { first: bigint; last: bigint };
+  /** Stores categoryId in a signed integer of this many bits, refusing values outside it with a 400 Error. */
+  categoryIdBits?: number;
+  /** Refuses names longer than this many characters (code points) with a 400 Error. */
+  maxNameLength?: number;
+  /** A created pet is answered 201 at once, but getPet (404 meanwhile) and lists see it only after this long. */
+  readLagMs?: number;
+  /** Refuses some requests with 429 or 503 and `Retry-After`. */
+  throttle?: Throttle;
+  /** Accepts integers written with a zero fraction or an exponent (`7.0`, `1e0`) as categoryId and petId. */
+  lenientIntegers?: boolean;
+  /** Sends a strong `ETag` on GET answers and answers a matching `If-None-Match` with 304. */
+  etags?: boolean;
+  /** The status of a pet created without one (default: none, the field stays absent). */
+  defaultStatus?: string;
+  /** A created pet of status `from` takes status `to` after `afterMs`. */
+  statusTransition?: { from: string; to: string; afterMs: number };
+  /** Send `WWW-Authenticate: Bearer` with every 401 (default true). */
+  wwwAuthenticate?: boolean;
+  /** How listPets answers a limit outside 1..100 or not an integer (default 'bad-request'); 'clamp' answers 200. */
+  outOfRangeLimit?: OpenInputRefusal | 'clamp';
+  /** How listPets answers an unknown status filter (default 'bad-request'); 'empty' answers 200 with `[]`. */
+  unknownStatusFilter?: OpenInputRefusal | 'empty';
+  /** The time in milliseconds (default `Date.now`): tests step it to see lags, transitions and throttling. */
+  clock?: () => number;
 }
 
 export interface RunningServer {
@@ -108,6 +180,10 @@ interface Pet {
   name: string;
   categoryId: bigint;
   status?: string;
+  /** When a lagging replica starts to show the pet (readLagMs). */
+  visibleAt?: number;
+  /** When the pet takes its next status (statusTransition). */
+  changesAt?: number;
 }
 
 const statuses = ['available', 'pending', 'sold'];
@@ -119,8 +195,9 @@ class Reply extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
+    readonly extra: { message?: string; headers?: Record<string, string>; html?: boolean } = {},
   ) {
-    super(code);
+    super(extra.message ?? `${code} (reference server)`);
   }
 }
 
@@ -141,15 +218,54 @@ function int64Of(raw: string): bigint | undefined {
   return value >= int64Min && value <= int64Max ? value : undefined;
 }
 
+/**
+ * An integer written as any JSON number (`7`, `7.0`, `70e-1`, `1e0`) within int64, or undefined:
+ * exact for every digit, and without computing a power of ten larger than int64.
+ */
+function exactInt64Of(raw: string): bigint | undefined {
+  const match = /^(-?)(0|[1-9]\d*)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(raw);
+  if (!match) return undefined;
+  const [, sign = '', whole = '', fraction = '', exponent = '0'] = match;
+  const significant = `${whole}${fraction}`.replace(/^0+/, '');
+  if (significant === '') return 0n;
+  const digits = significant.replace(/0+$/, '');
+  const scale = Number(exponent) - fraction.length + (significant.length - digits.length);
+  if (scale < 0 || digits.length + scale > 19) return undefined;
+  const value = BigInt(`${sign}${digits}`) * 10n ** BigInt(scale);
+  return value >= int64Min && value <= int64Max ? value : undefined;
+}
+
+/** Whether an `If-None-Match` field value matches an entity tag (weak comparison, RFC 9110 §13.1.2). */
+function noneMatchHits(field: string, etag: string): boolean {
+  const opaque = (tag: string): string => tag.trim().replace(/^W\//, '');
+  return field.trim() === '*' || field.split(',').some((tag) => opaque(tag) === opaque(etag));
+}
+
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+const byteOrderMark = Buffer.from([0xef, 0xbb, 0xbf]);
 
 export async function startReferenceServer(options: ReferenceOptions): Promise<ReferenceServer> {
-  const broken = (kind: Breakage): boolean => options.breakage === kind;
+  const broken = (kind: Breakage | UncataloguedBreakage): boolean => options.breakage === kind;
+  const now = options.clock ?? Date.now;
   const basePath = options.basePath ?? '/v1';
   const firstId = options.firstId ?? 1n;
+  const { throttle } = options;
+  if (throttle && (throttle.everyNth === undefined) === (throttle.perSecond === undefined)) {
+    throw new Error('throttle takes one of everyNth and perSecond');
+  }
+  if (throttle?.everyNth !== undefined && throttle.everyNth < 2) {
+    throw new Error('throttle.everyNth must be at least 2, or no retry could ever be answered');
+  }
+  // Some breakages only show with pets to show them: seed those unless told otherwise.
   const cycle =
-    options.statusCycle ?? (broken('unfiltered-hides-sold') ? ['sold', 'sold', 'available', 'pending'] : statuses);
-  const pets: Pet[] = Array.from({ length: options.pets ?? 30 }, (_, i) => ({
+    options.statusCycle ??
+    (broken('unfiltered-hides-sold')
+      ? ['sold', 'sold', 'available', 'pending']
+      : broken('empty-filter-returns-all')
+        ? ['available', 'pending']
+        : statuses);
+  const seeded = options.pets ?? (broken('default-limit-ignored-when-filtered') ? 90 : 30);
+  const pets: Pet[] = Array.from({ length: seeded }, (_, i) => ({
     id: firstId + BigInt(i),
     name: `Pet ${i + 1}`,
     categoryId: BigInt((i % 4) + 1),
@@ -159,7 +275,13 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
   const cache = new Map<string, { expires: number; body: unknown; headers: Record<string, string> }>();
 
   const petView = (pet: Pet): Record<string, unknown> => {
-    const view: Record<string, unknown> = { ...pet };
+    const view: Record<string, unknown> = {
+      id: pet.id,
+      name: pet.name,
+      categoryId: pet.categoryId,
+      status: pet.status,
+    };
+    if (pet.status === undefined && broken('status-null-echo')) view.status = null;
     if (broken('decimal-integers-written')) view.categoryId = new NumberToken(`${pet.categoryId}.0`);
     if (options.extraFields) {
       view.createdAt = '2026-11-22T10:00:00Z';
@@ -178,11 +300,22 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
     const json = options.charset ? 'application/json; charset=utf-8' : 'application/json';
     const type = status === 200 && broken('text-plain-success') ? 'text/plain' : json;
     let payload: Buffer = Buffer.from(writePlainJson(body), 'utf8');
+    if (broken('bom-body')) payload = Buffer.concat([byteOrderMark, payload]);
     const extra: Record<string, string> = {};
     if (options.gzip && /\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) {
       payload = gzipSync(payload);
       extra['content-encoding'] = 'gzip';
       extra.vary = 'Accept-Encoding';
+    }
+    if (options.etags && request.method === 'GET' && status === 200) {
+      // Strong: a hash of the very bytes sent, so the gzip form has a tag of its own.
+      extra.etag = `"${createHash('sha256').update(payload).digest('base64url').slice(0, 27)}"`;
+      const noneMatch = request.headers['if-none-match'];
+      if (noneMatch !== undefined && noneMatchHits(noneMatch, extra.etag)) {
+        response.writeHead(304, { ...extra, ...headers });
+        response.end();
+        return;
+      }
     }
     response.writeHead(status, {
       'content-type': type,
@@ -207,9 +340,15 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
       response.end('<html><body><h1>Not Found</h1></body></html>');
       return;
     }
+    if (error.extra.html) {
+      response.writeHead(error.status, { 'content-type': 'text/html', ...error.extra.headers });
+      response.end(`<html><body><h1>${error.status} ${error.code}</h1></body></html>`);
+      return;
+    }
     const status = broken('error-status-mismatch') ? 400n : BigInt(error.status);
-    const headers: Record<string, string> = error.status === 401 ? { 'www-authenticate': 'Bearer' } : {};
-    const body: Record<string, unknown> = { code: error.code, message: `${error.code} (reference server)`, status };
+    const headers: Record<string, string> = { ...error.extra.headers };
+    if (error.status === 401 && options.wwwAuthenticate !== false) headers['www-authenticate'] = 'Bearer';
+    const body: Record<string, unknown> = { code: error.code, message: error.message, status };
     if (options.extraFields) Object.assign(body, { requestId: 'ref-1', details: [] });
     send(request, response, error.status, body, headers);
   };
@@ -224,15 +363,18 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
     return false;
   };
 
-  const authenticate = (request: IncomingMessage): void => {
+  const authenticate = (request: IncomingMessage, route: string): void => {
     const header = request.headers.authorization;
     if (header === undefined) {
       if (broken('missing-key-accepted')) return;
+      if (broken('create-without-auth-ok') && route === 'createPet') return;
       throw new Reply(401, 'unauthorized');
     }
-    if (broken('unknown-key-accepted') && /^Bearer \S+$/.test(header)) return;
+    // The scheme is case-insensitive (RFC 9110 §11.1); the key is not.
+    const bearer = broken('bearer-scheme-case-sensitive') ? /^Bearer (\S+)$/ : /^Bearer (\S+)$/i;
+    if (broken('unknown-key-accepted') && bearer.test(header)) return;
     if (broken('wrong-scheme-accepted') && header.endsWith(` ${options.token}`)) return;
-    const match = /^Bearer (\S+)$/.exec(header);
+    const match = bearer.exec(header);
     if (!match?.[1] || !keyAccepted(match[1])) throw new Reply(401, 'unauthorized');
   };
 
@@ -240,13 +382,26 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
     if (!(value instanceof NumberToken)) return undefined;
     if (broken('decimal-integers-accepted') && Number.isInteger(Number(value.raw))) return BigInt(Number(value.raw));
     if (broken('int64-range-unchecked') && /^-?\d+$/.test(value.raw)) return BigInt(value.raw);
-    return int64Of(value.raw);
+    return options.lenientIntegers ? exactInt64Of(value.raw) : int64Of(value.raw);
+  };
+
+  const refuseCategory = (categoryId: bigint): void => {
+    const bits = options.categoryIdBits;
+    if (bits !== undefined && BigInt.asIntN(bits, categoryId) !== categoryId) {
+      const message = `invalid values: categoryId ${categoryId} does not fit in ${bits} bits`;
+      throw new Reply(400, 'invalid_body', { message });
+    }
+    const known = options.knownCategories;
+    if (known && (categoryId < known.first || categoryId > known.last)) {
+      throw new Reply(400, 'unknown_category', { message: `invalid values: there is no category ${categoryId}` });
+    }
   };
 
   const storedName = (name: string): string => {
     if (broken('non-ascii-500') && [...name].some((char) => char > '\u007f')) throw new Reply(500, 'internal_error');
     if (broken('empty-name-refused') && name === '') throw new Reply(400, 'invalid_body');
     if (broken('name-truncated-255')) return name.slice(0, 255);
+    if (broken('name-trimmed')) return name.trim();
     if (broken('name-nfc-normalised')) return name.normalize('NFC');
     if (broken('name-unescaped-twice')) {
       return name.replace(/\\(["\\/]|u[0-9a-fA-F]{4})/g, (_, escape: string) =>
@@ -288,30 +443,77 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
       rawCategory = new NumberToken(rawCategory);
     }
     if (typeof input.name !== 'string') throw new Reply(400, 'invalid_body');
+    const maxName = options.maxNameLength;
+    if (maxName !== undefined && [...input.name].length > maxName) {
+      throw new Reply(400, 'invalid_body', { message: `invalid values: name is longer than ${maxName} characters` });
+    }
     let categoryId = readInteger(rawCategory);
     if (categoryId === undefined) throw new Reply(400, 'invalid_body');
+    refuseCategory(categoryId);
     if (broken('category-id-as-double')) categoryId = BigInt(Number(categoryId));
     if (broken('category-id-int32')) categoryId = BigInt.asIntN(32, categoryId);
     const pet: Pet = { id: 0n, name: storedName(input.name), categoryId };
-    const status = storedStatus(input.status);
+    const status = storedStatus(input.status) ?? options.defaultStatus;
     if (status !== undefined) pet.status = status;
     return pet;
+  };
+
+  /** Refuses an input the spec leaves open, as the options or the breakage say. */
+  const refuseOpenInput = (refusal: OpenInputRefusal, what: string): never => {
+    if (broken('html-500-for-open-inputs')) throw new Reply(500, 'internal_error', { html: true });
+    if (refusal === 'unprocessable') throw new Reply(422, 'invalid_parameter', { message: `unprocessable ${what}` });
+    if (refusal === 'server-error') throw new Reply(500, 'internal_error', { message: `could not handle ${what}` });
+    throw new Reply(400, 'invalid_parameter');
+  };
+
+  /** Pets a reader sees now: a lagging replica does not show the newest yet. */
+  const visiblePets = (): Pet[] => {
+    const at = now();
+    return pets.filter((pet) => pet.visibleAt === undefined || pet.visibleAt <= at);
+  };
+
+  /** Gives pets whose transition is due their next status. */
+  const settleTransitions = (): void => {
+    const transition = options.statusTransition;
+    if (!transition) return;
+    for (const pet of pets) {
+      if (pet.changesAt === undefined || pet.changesAt > now()) continue;
+      pet.status = transition.to;
+      delete pet.changesAt;
+    }
+  };
+
+  /** The limit asked for, clamped to 1..100 (text that is no integer at all gives the default). */
+  const clampedLimit = (raw: string, fallback: number): number => {
+    if (!/^-?\d+$/.test(raw)) return fallback;
+    const value = BigInt(raw);
+    return value < 1n ? 1 : value > 100n ? 100 : Number(value);
   };
 
   const listPets = (url: URL): Pet[] => {
     const rawLimit = url.searchParams.get('limit');
     const rawStatus = url.searchParams.get('status');
-    let limit = broken('default-page-50') ? 50 : 20;
+    const defaultLimit = broken('default-page-50') ? 50 : 20;
+    let limit = defaultLimit;
     if (rawLimit !== null) {
-      if (!/^\d+$/.test(rawLimit) || Number(rawLimit) < 1 || Number(rawLimit) > 100)
-        throw new Reply(400, 'invalid_parameter');
-      limit = Number(rawLimit);
+      const limitAnswer = options.outOfRangeLimit ?? 'bad-request';
+      if (/^\d+$/.test(rawLimit) && Number(rawLimit) >= 1 && Number(rawLimit) <= 100) limit = Number(rawLimit);
+      else if (limitAnswer === 'clamp') limit = clampedLimit(rawLimit, defaultLimit);
+      else refuseOpenInput(limitAnswer, `limit ${rawLimit}`);
     }
-    if (rawStatus !== null && !statuses.includes(rawStatus)) throw new Reply(400, 'invalid_parameter');
-    let found = pets.filter((pet) => {
+    if (rawStatus !== null && !statuses.includes(rawStatus)) {
+      const statusAnswer = options.unknownStatusFilter ?? 'bad-request';
+      if (statusAnswer === 'empty') return [];
+      refuseOpenInput(statusAnswer, `status filter ${rawStatus}`);
+    }
+    if (rawStatus !== null && broken('filtered-limit-ignored')) limit = defaultLimit;
+    if (rawStatus !== null && rawLimit === null && broken('default-limit-ignored-when-filtered')) limit = 100;
+    const visible = visiblePets();
+    let found = visible.filter((pet) => {
       if (rawStatus === null) return !(broken('unfiltered-hides-sold') && pet.status === 'sold');
       return broken('status-filter-ignored') || pet.status === rawStatus;
     });
+    if (found.length === 0 && rawStatus !== null && broken('empty-filter-returns-all')) found = visible;
     const order = options.newestFirst ? -1 : 1;
     found = [...found].sort((a, b) => (a.id < b.id ? -order : a.id > b.id ? order : 0));
     if (!broken('limit-ignored')) found = found.slice(0, Math.min(limit, options.pageCap ?? limit));
@@ -337,7 +539,10 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
           : petMatch && request.method === 'GET'
             ? 'getPet'
             : undefined;
+    const retryAt = throttled();
+    if (retryAt !== undefined) throw throttleReply(retryAt);
     if (!route) throw new Reply(404, 'route_not_found');
+    settleTransitions();
 
     const cacheKey = `${url.pathname}${url.search}`;
     if (broken('auth-cache-leak') && request.method === 'GET') {
@@ -349,7 +554,7 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
       if (route === 'createPet') parsePet(text);
       if (route === 'getPet' && int64Of(petMatch?.[1] ?? '') === undefined) throw new Reply(400, 'invalid_parameter');
     }
-    authenticate(request);
+    authenticate(request, route);
     const answer = (status: number, body: unknown, headers: Record<string, string> = {}): void => {
       if (broken('auth-cache-leak') && request.method === 'GET' && status === 200) {
         cache.set(cacheKey, { expires: Date.now() + cacheTtlMs, body, headers });
@@ -360,15 +565,26 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
     if (route === 'listPets') return answer(200, listView(listPets(url)));
     if (route === 'createPet') {
       const pet = parsePet(text);
-      pet.id = nextId;
-      nextId += 1n;
+      creates += 1;
+      const newest = pets.at(-1);
+      if (broken('created-id-reused') && creates % 3 === 0 && newest) {
+        pet.id = newest.id;
+        pets.splice(pets.indexOf(newest), 1);
+      } else {
+        pet.id = nextId;
+        nextId += 1n;
+      }
       if (broken('create-echo-wrong')) pet.status = 'available';
-      if (!broken('lost-writes')) pets.push(pet);
+      const transition = options.statusTransition;
+      if (transition && pet.status === transition.from) pet.changesAt = now() + transition.afterMs;
+      const stored: Pet = broken('read-back-differs') ? { ...pet, name: [...pet.name].slice(0, 64).join('') } : pet;
+      if (options.readLagMs !== undefined) stored.visibleAt = now() + options.readLagMs;
+      if (!broken('lost-writes')) pets.push(stored);
       cache.clear();
       return answer(broken('create-returns-200') ? 200 : 201, petView(pet));
     }
     const rawId = petMatch?.[1] ?? '';
-    let id = int64Of(rawId);
+    let id = options.lenientIntegers ? exactInt64Of(rawId) : int64Of(rawId);
     if (id === undefined && broken('decimal-integers-accepted') && Number.isInteger(Number(rawId))) {
       id = BigInt(Number(rawId));
     }
@@ -380,14 +596,54 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
     }
     const headers: Record<string, string> =
       options.deprecationHeaders === false ? {} : { deprecation: 'true', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' };
-    let lookup = pets.find((pet) => pet.id === id);
-    if (lookup && broken('get-wrong-pet')) lookup = pets.find((pet) => pet.id !== id);
+    const visible = visiblePets();
+    let lookup = visible.find((pet) => pet.id === id);
+    if (lookup && broken('get-wrong-pet')) lookup = visible.find((pet) => pet.id !== id);
     if (lookup) return answer(200, petView(lookup), headers);
     if (broken('unknown-id-200')) {
       return answer(200, petView({ id, name: 'Ghost', categoryId: 1n, status: 'available' }), headers);
     }
     if (broken('unknown-id-410')) throw new Reply(410, 'gone');
     throw new Reply(404, 'pet_not_found');
+  };
+
+  let creates = 0;
+  // Throttling: requests counted towards everyNth, the end of the current wait, the current second's count.
+  let throttleCount = 0;
+  let waitUntil = 0;
+  let second = -1;
+  let inSecond = 0;
+
+  /** When a refused request may be retried, or undefined to answer it. */
+  const throttled = (): number | undefined => {
+    const at = now();
+    if (broken('rate-limit-without-retry')) return ++throttleCount % 10 === 0 ? at : undefined;
+    if (!throttle) return undefined;
+    if (at < waitUntil) return waitUntil;
+    if (throttle.everyNth !== undefined) {
+      throttleCount += 1;
+      if (throttleCount % throttle.everyNth !== 0) return undefined;
+      const wait = at + (throttle.seconds ?? 1) * 1000;
+      // An HTTP-date counts whole seconds: round up so that the date is never before the wait ends.
+      waitUntil = throttle.retryAfter === 'http-date' ? Math.ceil(wait / 1000) * 1000 : wait;
+      return waitUntil;
+    }
+    if (Math.floor(at / 1000) !== second) {
+      second = Math.floor(at / 1000);
+      inSecond = 0;
+    }
+    inSecond += 1;
+    return inSecond > (throttle.perSecond ?? Infinity) ? (second + 1) * 1000 : undefined;
+  };
+
+  const throttleReply = (retryAt: number): Reply => {
+    if (broken('rate-limit-without-retry')) return new Reply(429, 'too_many_requests', { html: true });
+    const status = throttle?.status ?? 429;
+    const code = status === 429 ? 'rate_limited' : 'unavailable';
+    const seconds = Math.max(1, Math.ceil((retryAt - now()) / 1000));
+    const retryAfter = throttle?.retryAfter === 'http-date' ? new Date(retryAt).toUTCString() : String(seconds);
+    const message = `${status === 429 ? 'too many requests' : 'overloaded'}: retry after ${retryAfter}`;
+    return new Reply(status, code, { message, headers: { 'retry-after': retryAfter } });
   };
 
   let requests = 0;
