@@ -42,6 +42,25 @@ export function totals(results: readonly CheckResult[]) {
   return { passed: count('passed'), failed: count('failed'), skipped: count('skipped') };
 }
 
+/**
+ * Findings as summary lines, one per operation, rule and message: the first
+ * exchange it was seen in, and how many more showed the same.
+ */
+function grouped(found: readonly ReportedFinding[]): string[] {
+  const groups = new Map<string, { first: ReportedFinding; count: number }>();
+  for (const item of found) {
+    const key = `${item.operationId}\u0000${item.rule}\u0000${item.message}`;
+    const group = groups.get(key);
+    if (group) group.count++;
+    else groups.set(key, { first: item, count: 1 });
+  }
+  return [...groups.values()].map(({ first, count }) => {
+    const exchange = first.exchange === undefined ? '' : `${first.exchange}: `;
+    const more = count > 1 ? `; ${count - 1} more like it` : '';
+    return `${first.operationId}: ${exchange}${first.message} (${first.rule}${more})`;
+  });
+}
+
 /** The end of the output: counts by operation, warnings, what could not be proven, observations, coverage, created pets. */
 export function summaryLines(outcome: ContractOutcome): string[] {
   const { results, coverage, createdIds, settings } = outcome;
@@ -59,16 +78,15 @@ export function summaryLines(outcome: ContractOutcome): string[] {
     if (entries.length === 0) return;
     lines.push('', title, ...[...new Set(entries)].map((entry) => `  ${entry}`));
   };
-  const line = (found: ReportedFinding) => `${found.operationId}: ${found.message} (${found.rule})`;
   section(
     `Warnings (not failures${settings.strict ? ' — but --strict makes them fail' : ''}):`,
-    findingsOf(results, 'warn').map(line),
+    grouped(findingsOf(results, 'warn')),
   );
   section(
     'Not provable with the data present (not failures):',
     results.flatMap((result) => result.unproven.map((message) => `${result.operationId}: ${message}`)),
   );
-  section('Observed, not specified (never a failure):', findingsOf(results, 'observed').map(line));
+  section('Observed, not specified (never a failure):', grouped(findingsOf(results, 'observed')));
   lines.push('', ...coverageLines(coverage), '');
   lines.push(
     createdIds.length === 0
@@ -139,7 +157,9 @@ export function junitForRunError(reason: string): string {
   return junitXml('petstore-contract', [
     {
       name: 'petstore-contract',
-      cases: [{ classname: 'petstore-contract', name: 'reaches the deployment', error: { message: reason, text: reason } }],
+      cases: [
+        { classname: 'petstore-contract', name: 'reaches the deployment', error: { message: reason, text: reason } },
+      ],
     },
   ]);
 }

@@ -178,52 +178,52 @@ export function createContractSession({ settings, compiled, send, redact }: Sess
       : { ...classified, credential: known };
   };
 
-  const sendPatiently = async (operationId: string, full: ContractRequest): Promise<RawResponse> => {
-    for (let attempt = 0; ; attempt++) {
-      const raw = await send(full);
-      if (raw.status !== 429 && raw.status !== 503) return raw;
-      const asked = retryAfterMs(raw.headers['retry-after']);
-      // A 503 without Retry-After is an answer to judge; a 429 without one is waited out with a short backoff.
-      const wait = asked ?? (raw.status === 429 ? 500 * 2 ** attempt : undefined);
-      if (wait === undefined || attempt >= settings.patience.retries) return raw;
-      const bounded = Math.min(wait, settings.patience.maxWaitMs, patienceLeft);
-      if (bounded < wait) return raw;
-      patienceLeft -= bounded;
-      add(
-        finding(
-          'rate-limited',
-          `${describeRequest(full)} → ${raw.status}${raw.headers['retry-after'] === undefined ? '' : ` (Retry-After: ${raw.headers['retry-after']})`}: waited ${bounded} ms and asked again`,
-        ),
-      );
-      responses.push({ operationId, status: raw.status });
-      await sleep(bounded);
-    }
+  /** How long to wait before asking again after a 429 or 503, or undefined to take the answer as it is. */
+  const retryDelay = (raw: RawResponse, attempt: number): number | undefined => {
+    if ((raw.status !== 429 && raw.status !== 503) || attempt >= settings.patience.retries) return undefined;
+    const asked = retryAfterMs(raw.headers['retry-after']);
+    // A 503 without Retry-After is an answer to judge; a 429 without one is waited out with a short backoff.
+    const wait = asked ?? (raw.status === 429 ? 500 * 2 ** attempt : undefined);
+    if (wait === undefined || wait > Math.min(settings.patience.maxWaitMs, patienceLeft)) return undefined;
+    return wait;
   };
 
   const call: ContractSession['call'] = async (operationId, request, options = {}) => {
     const op = operation(operationId);
     const full: ContractRequest = { ...request, method: op.method, path: request.path ?? pathOf(operationId) };
     const classified = classify(op, full, options.credential);
-    const raw = await sendPatiently(operationId, full);
-    sentRequests.push({ request: full, status: raw.status });
-    const judged = judgeExchange(compiled, classified, {
-      status: raw.status,
-      contentType: raw.headers['content-type'],
-      body: raw.bytes,
-      headers: raw.headers,
-    });
-    const findings = [
-      ...judged.findings,
-      ...memory.observe(classified, raw.status, judged.body, performance.now()),
-    ].map((found) => ({ ...found, message: `${describeRequest(full)} → ${raw.status}: ${found.message}` }));
-    for (const found of findings) add(found);
-    responses.push({ operationId, status: raw.status });
-    if (raw.status === 200 && Array.isArray(judged.body) && op.operationId === 'listPets') {
-      largestPage = Math.max(largestPage, judged.body.length);
+    for (let attempt = 0; ; attempt++) {
+      const raw = await send(full);
+      sentRequests.push({ request: full, status: raw.status });
+      responses.push({ operationId, status: raw.status });
+      // Every answer is judged, a rate limit's too (its body is an Error like any other error's).
+      const judged = judgeExchange(compiled, classified, {
+        status: raw.status,
+        contentType: raw.headers['content-type'],
+        body: raw.bytes,
+        headers: raw.headers,
+      });
+      const wait = retryDelay(raw, attempt);
+      const remembered =
+        wait === undefined ? memory.observe(classified, raw.status, judged.body, performance.now()) : [];
+      const findings = [...judged.findings, ...remembered].map((found) => ({
+        ...found,
+        exchange: `${describeRequest(full)} → ${raw.status}`,
+        message: `${found.message}${found.rule === 'rate-limited' && wait !== undefined ? `; waited ${wait} ms and asked again` : ''}`,
+      }));
+      for (const found of findings) add(found);
+      if (wait !== undefined) {
+        patienceLeft -= wait;
+        await sleep(wait);
+        continue;
+      }
+      if (raw.status === 200 && Array.isArray(judged.body) && op.operationId === 'listPets') {
+        largestPage = Math.max(largestPage, judged.body.length);
+      }
+      const id = idOf(judged.body);
+      if (op.method === 'POST' && raw.status === 201 && id !== undefined) createdIds.push(id);
+      return { ...raw, body: judged.body, findings };
     }
-    const id = idOf(judged.body);
-    if (op.method === 'POST' && raw.status === 201 && id !== undefined) createdIds.push(id);
-    return { ...raw, body: judged.body, findings };
   };
 
   const generators = new Map<string, BodyGenerators>();
@@ -257,7 +257,10 @@ export function createContractSession({ settings, compiled, send, redact }: Sess
     expectStatus(response, status, what) {
       if (response.status === status) return;
       const said = record.findings.find((found) => fails(found, settings.strict));
-      if (!said) record.unproven.push(redact(`${what}: answered ${response.status}, not ${status}, so it was not checked further`));
+      if (!said)
+        record.unproven.push(
+          redact(`${what}: answered ${response.status}, not ${status}, so it was not checked further`),
+        );
       throw new CheckStopped(said);
     },
     note(rule, message) {

@@ -48,10 +48,21 @@ export function createDreddJudge(documentPath: string = defaultDocumentPath): Dr
   compiledByPath.set(documentPath, compiled);
   return (operationId, request, response) => {
     const operation = compiled.byId.get(operationId);
-    if (!operation) return { violations: [`openapi.yaml has no operation '${operationId}'`], warnings: [], id: undefined };
+    if (!operation)
+      return { violations: [`openapi.yaml has no operation '${operationId}'`], warnings: [], id: undefined };
     const question = request.uri.indexOf('?');
     const path = question === -1 ? request.uri : request.uri.slice(0, question);
-    const match = matchRoute(compiled, operation.method, path, { basePath: '', path });
+    let match: ReturnType<typeof matchRoute>;
+    try {
+      match = matchRoute(compiled, operation.method, path, { basePath: '', path });
+    } catch (error) {
+      // The plan sent a path that is not its operation's: the hooks and the document disagree.
+      return {
+        violations: [`${request.uri} is not a path of ${operationId}: ${(error as Error).message}`],
+        warnings: [],
+        id: undefined,
+      };
+    }
     const headers: Record<string, string> = {};
     if (request.auth === 'token') headers.authorization = 'Bearer (the key)';
     if (request.body !== undefined) headers['content-type'] = 'application/json';

@@ -6,7 +6,14 @@ import { loadDocument } from '../node/load-document.js';
 import { defaultDocumentPath } from '../package-root.js';
 import { type CheckResult, runChecks } from './check-runner.js';
 import type { ContractOptions } from './contract-options.js';
-import { type ContractOutcome, jsonReport, junitForRunError, junitReport, summaryLines, totals } from './contract-report.js';
+import {
+  type ContractOutcome,
+  jsonReport,
+  junitForRunError,
+  junitReport,
+  summaryLines,
+  totals,
+} from './contract-report.js';
 import { createContractSession } from './contract-session.js';
 import { type ContractSettings, defaultPatience, namePrefixBase } from './contract-settings.js';
 import { contractSuite } from './contract-suite.js';
@@ -88,10 +95,23 @@ export async function runContract(options: ContractOptions, output: RunOutput): 
  * reports and exit code `runContract` would give it, on its own output; each
  * is sent one request at a time.
  */
-export async function runContractBatch(targets: readonly ContractTarget[]): Promise<number[]> {
+export async function runContractBatch(
+  targets: readonly ContractTarget[],
+  { concurrency = 6 }: { concurrency?: number } = {},
+): Promise<number[]> {
   compiledDocument ??= compileDocument(loadDocument(defaultDocumentPath));
   const compiled = compiledDocument;
-  return Promise.all(targets.map((target) => checkOne(compiled, prepare(target))));
+  const codes: number[] = targets.map(() => 2);
+  let next = 0;
+  // A few deployments at a time, so that a batch does not load what it checks (nor time out its own probes).
+  const worker = async (): Promise<void> => {
+    while (next < targets.length) {
+      const index = next++;
+      codes[index] = await checkOne(compiled, prepare(targets[index] as ContractTarget));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, targets.length) }, worker));
+  return codes;
 }
 
 async function checkOne(compiled: CompiledDocument, target: ReturnType<typeof prepare>): Promise<number> {
@@ -104,7 +124,8 @@ async function checkOne(compiled: CompiledDocument, target: ReturnType<typeof pr
     return 2;
   }
   const settings = settingsOf(options);
-  const extra = Object.keys(options.headers).length > 0 ? ` with extra headers ${describeHeaders(options.headers)}` : '';
+  const extra =
+    Object.keys(options.headers).length > 0 ? ` with extra headers ${describeHeaders(options.headers)}` : '';
   out(`petstore-contract: checking ${options.baseUrl}${options.readOnly ? ' (read-only)' : ''}${extra}`);
 
   const api = createContractSession({ settings, compiled, send: createHttpClient(options), redact });

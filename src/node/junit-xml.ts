@@ -22,7 +22,9 @@ export interface JunitSuite {
  * Characters XML 1.0 cannot hold at all, even escaped: C0 controls but tab,
  * line feed and carriage return; lone surrogates; U+FFFE and U+FFFF.
  */
-const notXml = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const notXml =
+  // eslint-disable-next-line no-control-regex -- these control characters are exactly what XML 1.0 cannot hold
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** A text as XML character data or an attribute value: escaped, and what XML cannot hold shown as `\uXXXX`. */
 export function xmlText(text: string): string {
@@ -46,7 +48,9 @@ function caseXml(testCase: JunitCase, suite: string): string {
     inner.push('      </properties>');
   }
   if (testCase.failure) {
-    inner.push(`      <failure message="${xmlText(testCase.failure.message)}">${xmlText(testCase.failure.text)}</failure>`);
+    inner.push(
+      `      <failure message="${xmlText(testCase.failure.message)}">${xmlText(testCase.failure.text)}</failure>`,
+    );
   }
   if (testCase.error) {
     inner.push(`      <error message="${xmlText(testCase.error.message)}">${xmlText(testCase.error.text)}</error>`);

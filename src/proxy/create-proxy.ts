@@ -105,7 +105,11 @@ export function createProxy(options: ProxyOptions): Proxy {
     strict: options.strict === true,
     onFinding: (found) => {
       if (found.level === 'observed') logger?.info({ finding: found }, 'observed in the traffic');
-      else logger?.warn({ finding: found }, `the ${found.side === 'request' ? 'client' : 'deployment'} breaks the document`);
+      else
+        logger?.warn(
+          { finding: found },
+          `the ${found.side === 'request' ? 'client' : 'deployment'} breaks the document`,
+        );
     },
   });
   const recording = options.record ? new PetRecording(mock.compiled, options.record) : undefined;

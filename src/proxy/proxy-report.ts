@@ -127,7 +127,12 @@ export class ProxyReport {
     const request = redactedRequestLine(exchange.method, exchange.path, exchange.query);
     const max = this.#options.maxFindings ?? 10_000;
     for (const found of exchange.findings) {
-      const reported: ReportedFinding = { ...found, operationId: exchange.operationId, request, status: exchange.status };
+      const reported: ReportedFinding = {
+        ...found,
+        operationId: exchange.operationId,
+        request,
+        status: exchange.status,
+      };
       this.#options.onFinding?.(reported);
       const side = found.side === 'request' ? this.#sides.client : this.#sides.deployment;
       side[found.level]++;
@@ -217,15 +222,21 @@ export class ProxyReport {
       const byCase = new Map<string, ReportedFinding[]>(names.map((name) => [name, []]));
       for (const found of side.findings) byCase.set(caseKey(found), [...(byCase.get(caseKey(found)) ?? []), found]);
       return [...byCase].map(([name, found]) => {
-        const line = (item: ReportedFinding) => `${item.request} → ${item.status}: [${item.level}] ${item.rule}: ${item.message}`;
+        const line = (item: ReportedFinding) =>
+          `${item.request} → ${item.status}: [${item.level}] ${item.rule}: ${item.message}`;
         const failing = found.filter((item) => this.counts(item));
         return {
           name,
           failure:
             failing.length === 0
               ? undefined
-              : { message: `${failing.length} finding(s) fail`, text: failing.map((item) => `${line(item)} (${item.basis})`).join('\n') },
-          properties: found.filter((item) => !this.counts(item)).map((item) => ({ name: item.level, value: line(item) })),
+              : {
+                  message: `${failing.length} finding(s) fail`,
+                  text: failing.map((item) => `${line(item)} (${item.basis})`).join('\n'),
+                },
+          properties: found
+            .filter((item) => !this.counts(item))
+            .map((item) => ({ name: item.level, value: line(item) })),
         };
       });
     };

@@ -273,10 +273,20 @@ async function setLatency(event: SubmitEvent): Promise<void> {
 
 // ------------------------------------------------------------------------------------------------ proxy report
 
+interface ReportedFinding {
+  level: 'fail' | 'warn' | 'observed';
+  rule: string;
+  message: string;
+  request: string;
+  status: number;
+}
+
 interface ProxyReport {
   upstream: string;
   exchanges: number;
-  violations: Array<{ where: string; rule: string; message: string; request: string; status: number }>;
+  failed: boolean;
+  deployment: { fail: number; warn: number; observed: number; findings: ReportedFinding[] };
+  client: { fail: number; warn: number; observed: number; findings: ReportedFinding[] };
   coverage: Array<{ operationId: string; status: string; documented: boolean; count: number }>;
 }
 
@@ -289,16 +299,21 @@ async function showViolations(): Promise<void> {
     throw error;
   }
   byId('violations').hidden = false;
-  byId('violations-upstream').textContent = `${report.exchanges} exchanges with ${report.upstream}`;
+  const { deployment, client } = report;
+  byId('violations-upstream').textContent =
+    `${report.exchanges} exchanges with ${report.upstream}: the deployment ${deployment.fail} fail, ${deployment.warn} warn; ` +
+    `the client ${client.fail} fail, ${client.warn} warn`;
+  // Failures and warnings, the deployment's first; observations stay in the JSON report.
+  const shown = [...deployment.findings, ...client.findings].filter((found) => found.level !== 'observed');
   fillTable(
     byId<HTMLTableSectionElement>('violations-rows'),
-    report.violations.map((violation) => [
-      violation.request,
-      String(violation.status),
-      `${violation.where} ${violation.rule}`,
-      violation.message,
+    shown.map((found) => [
+      found.request,
+      String(found.status),
+      `${found.level} ${found.rule}${deployment.findings.includes(found) ? '' : ' (client)'}`,
+      found.message,
     ]),
-    'No violation so far.',
+    'Nothing fails or warns so far.',
   );
   fillTable(
     byId<HTMLTableSectionElement>('coverage-rows'),

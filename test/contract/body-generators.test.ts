@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createBodyGenerators, sampleWithSeed } from '../../contracts/support/body-generators.js';
-import { requestBodySchema } from '../../contracts/support/document-facts.js';
+import { createBodyGenerators, sampleWithSeed } from '../../src/contract/support/body-generators.js';
+import { requestBodySchema } from '../../src/contract/support/document-facts.js';
 import { compileDocument } from '../../src/core/openapi/compile-document.js';
 import { loadDocument } from '../../src/node/load-document.js';
 import { defaultDocumentPath } from '../../src/package-root.js';

@@ -21,6 +21,13 @@ describe('parseContractOptions', () => {
         'Petstore-Session: w1',
         '--header',
         'X-Trace:  a b ',
+        '--strict',
+        '--settle',
+        '2500',
+        '--budget',
+        '40',
+        '--seed',
+        '7',
       ],
       {},
     );
@@ -28,11 +35,32 @@ describe('parseContractOptions', () => {
       baseUrl: 'https://staging.example/v1',
       token: 'k',
       readOnly: true,
+      strict: true,
+      settleMs: 2500,
+      budget: 40,
+      seed: 7,
       junitFile: 'j.xml',
       jsonFile: 'r.json',
       timeoutMs: 900,
       headers: { 'petstore-session': 'w1', 'x-trace': 'a b' },
     });
+  });
+
+  it('defaults to a 5 s settle window, a budget of 150 exploring requests and the fixed seed', () => {
+    expect(parseContractOptions(['--base-url', 'http://h/v1', '--token', 'k'], {})).toMatchObject({
+      strict: false,
+      settleMs: 5000,
+      budget: 150,
+      seed: undefined,
+    });
+  });
+
+  it.each([
+    [['--settle', 'soon'], "--settle must be a whole number from 0 to 600000, found 'soon'"],
+    [['--budget', 'lots'], "--budget must be a whole number from 0 to 100000, found 'lots'"],
+    [['--seed', '1.5'], "--seed must be a whole number from 0 to 2147483647, found '1.5'"],
+  ])('refuses %j with a message naming the flag', (flags, message) => {
+    expect(() => parseContractOptions(['--base-url', 'http://h/v1', '--token', 'k', ...flags], {})).toThrow(message);
   });
 
   it('answers --version and --help before asking for anything else', () => {

@@ -1,37 +1,60 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CatalogueEntry, catalogue } from './support/catalogue.js';
+import { createProxy, type Proxy } from '../../src/proxy/create-proxy.js';
+import { startServer, type RunningServer } from '../support/start-server.js';
+import { type CatalogueEntry, catalogue, catalogueSettleMs } from './support/catalogue.js';
 import { type ReferenceServer, startReferenceServer } from './support/reference-server.js';
 import { type RunnerResult, runBatch } from './support/run-runner.js';
 
-// Both runners against every deployment of the catalogue: the broken ones must fail the contract
-// suite with a message naming the fault (and Dredd as the catalogue says); the correct but different
-// ones must pass both. All deployments are served from this process (each runner gets its own copy of
-// each), and each runner checks them all in one process of its own (one vitest start, one Dredd
-// load), the two runners side by side.
+// Both runners, and the proxy, against every deployment of the catalogue: the broken ones must fail
+// the contract suite with a message naming the rule and what broke (and Dredd and the proxy as the
+// catalogue says); the correct but different ones must pass all three. All deployments are served
+// from this process (each runner gets its own copy of each), and each runner checks them all in one
+// process of its own; the proxy judges the contract suite's own traffic, sent through it to a third
+// copy of each deployment.
 const token = 'catalogue-secret-3f9a1c';
 const entries = Object.entries(catalogue);
-const servers: Record<'contract' | 'dredd', ReferenceServer[]> = { contract: [], dredd: [] };
+const servers: Record<'contract' | 'dredd' | 'proxied', ReferenceServer[]> = { contract: [], dredd: [], proxied: [] };
+const proxies: Array<{ proxy: Proxy; server: RunningServer }> = [];
 let contract: RunnerResult[] = [];
 let dredd: RunnerResult[] = [];
+let throughProxy: RunnerResult[] = [];
+
+function commandLine(entry: CatalogueEntry, baseUrl: string): string[] {
+  return ['--base-url', baseUrl, '--token', token, ...(entry.readOnly ? ['--read-only'] : [])];
+}
 
 async function checkAll(runner: 'contract' | 'dredd'): Promise<RunnerResult[]> {
   servers[runner] = await Promise.all(entries.map(([, entry]) => startReferenceServer({ token, ...entry.options })));
-  const commandLines = entries.map(([, entry], index) => [
-    '--base-url',
-    servers[runner][index]?.baseUrl ?? '',
-    '--token',
-    token,
-    ...(entry.readOnly ? ['--read-only'] : []),
-  ]);
-  return runBatch(runner, commandLines);
+  const settle = runner === 'contract' ? ['--settle', String(catalogueSettleMs)] : [];
+  return runBatch(
+    runner,
+    entries.map(([, entry], index) => [...commandLine(entry, servers[runner][index]?.baseUrl ?? ''), ...settle]),
+  );
+}
+
+async function checkThroughProxies(): Promise<RunnerResult[]> {
+  servers.proxied = await Promise.all(entries.map(([, entry]) => startReferenceServer({ token, ...entry.options })));
+  for (const upstream of servers.proxied) {
+    const proxy = createProxy({ upstream: upstream.baseUrl, settleMs: catalogueSettleMs });
+    proxies.push({ proxy, server: await startServer(proxy.listener) });
+  }
+  return runBatch(
+    'contract',
+    entries.map(([, entry], index) => [
+      ...commandLine(entry, proxies[index]?.server.baseUrl ?? ''),
+      '--settle',
+      String(catalogueSettleMs),
+    ]),
+  );
 }
 
 beforeAll(async () => {
-  [contract, dredd] = await Promise.all([checkAll('contract'), checkAll('dredd')]);
-}, 240_000);
+  [contract, dredd, throughProxy] = await Promise.all([checkAll('contract'), checkAll('dredd'), checkThroughProxies()]);
+}, 300_000);
 
 afterAll(async () => {
-  await Promise.all([...servers.contract, ...servers.dredd].map((server) => server.close()));
+  await Promise.all([...servers.contract, ...servers.dredd, ...servers.proxied].map((server) => server.close()));
+  await Promise.all(proxies.map(({ server }) => server.close()));
 });
 
 function resultOf(results: RunnerResult[], id: string): RunnerResult {
@@ -44,7 +67,9 @@ function describeEntry(entry: CatalogueEntry): string {
   return `the deployment ${entry.what}`;
 }
 
-describe('the vitest contract suite against the catalogue of deployments', () => {
+const passingTotals = /^\d+ passed, 0 failed, \d+ skipped in \d+\.\d s( \(\d+ warnings?\))?$/m;
+
+describe('the contract suite against the catalogue of deployments', () => {
   for (const [id, entry] of entries) {
     if (entry.kind === 'broken') {
       it(`fails when ${describeEntry(entry)} (${id})`, () => {
@@ -56,7 +81,7 @@ describe('the vitest contract suite against the catalogue of deployments', () =>
     } else {
       it(`passes when ${describeEntry(entry)} (${id})`, () => {
         const result = resultOf(contract, id);
-        expect(result.stdout).toMatch(/^\d+ passed, 0 failed, \d+ skipped in \d+\.\d s$/m);
+        expect(result.stdout).toMatch(passingTotals);
         if (entry.message) expect(result.output).toMatch(entry.message);
         expect(result.code).toBe(0);
         expect(result.output).not.toContain(token);
@@ -100,5 +125,38 @@ describe('the Dredd runner against the catalogue of deployments', () => {
         expect(result.code).toBe(0);
       }
     });
+  }
+});
+
+describe('the validating proxy around the contract suite, against the catalogue of deployments', () => {
+  for (const [id, entry] of entries) {
+    const index = entries.findIndex(([entryId]) => entryId === id);
+    if (entry.kind === 'correct') {
+      it(`finds nothing failing when ${describeEntry(entry)} (${id}), and lists the suite's deliberate invalid requests as the client's`, () => {
+        const report = proxies[index]?.proxy.report.toJson();
+        expect(report?.deployment.findings.filter((found) => found.level === 'fail')).toEqual([]);
+        expect(report?.failed).toBe(false);
+        expect(report?.client.fail).toBeGreaterThan(0);
+        // Through the proxy, the suite still passes: the proxy passes the traffic on unchanged.
+        expect(resultOf(throughProxy, id).code).toBe(0);
+      });
+    } else if (entry.proxy === 'passes') {
+      it(`cannot see in the suite's traffic that ${describeEntry(entry)} (${id}): a documented gap`, () => {
+        expect(proxies[index]?.proxy.report.toJson().failed).toBe(false);
+        expect(resultOf(throughProxy, id).code).toBe(1);
+      });
+    } else {
+      it(`fails when ${describeEntry(entry)} (${id})`, () => {
+        const report = proxies[index]?.proxy.report.toJson();
+        expect(report?.failed).toBe(true);
+        // The proxy fails it by the rule the suite's message names: one oracle, one verdict.
+        const rule = /\\\[fail\\\] ([a-z0-9-]+):/.exec(entry.message?.source ?? '')?.[1];
+        const rules = new Set(report?.deployment.findings.filter((f) => f.level === 'fail').map((f) => f.rule));
+        expect(rule).toBeDefined();
+        expect([...rules]).toContain(rule);
+        expect(JSON.stringify(report)).not.toContain(token);
+        expect(resultOf(throughProxy, id).code).toBe(1);
+      });
+    }
   }
 });

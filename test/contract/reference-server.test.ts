@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  type Breakage,
   type ReferenceOptions,
   type ReferenceServer,
   startReferenceServer,
-  type UncataloguedBreakage,
 } from './support/reference-server.js';
 
 // The reference deployment is what the catalogue of deployments is built from: each option and
@@ -375,8 +375,7 @@ describe('the reference server, correct but different', () => {
 });
 
 describe('the reference server, broken', () => {
-  const broken = (breakage: UncataloguedBreakage, options: Omit<ReferenceOptions, 'token'> = {}) =>
-    start({ breakage, ...options });
+  const broken = (breakage: Breakage, options: Omit<ReferenceOptions, 'token'> = {}) => start({ breakage, ...options });
 
   it('status-null-echo: writes status null for a pet created without one, in the 201 and later reads', async () => {
     const server = await broken('status-null-echo');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parameterSchema, requestBodySchema, resolveSchema } from '../../contracts/support/document-facts.js';
+import { parameterSchema, requestBodySchema, resolveSchema } from '../../src/contract/support/document-facts.js';
 import {
   decimalLiterals,
   enumNearMisses,
@@ -8,7 +8,7 @@ import {
   longTextLength,
   powerName,
   textProbes,
-} from '../../contracts/support/schema-probes.js';
+} from '../../src/contract/support/schema-probes.js';
 import { stringifyJson } from '../../src/core/json/exact-json.js';
 import { compileDocument } from '../../src/core/openapi/compile-document.js';
 import { loadDocument } from '../../src/node/load-document.js';
@@ -79,7 +79,7 @@ describe('decimalLiterals', () => {
 });
 
 describe('textProbes', () => {
-  it('covers non-ASCII scripts, quotes and backslashes, the empty string and 10 KB, each a valid name', () => {
+  it('covers non-ASCII scripts, quotes and backslashes, spaces around the text, the empty string and 10 KB, each a valid name', () => {
     const probes = textProbes('contract-test-x-');
     expect(probes.map((p) => p.what)).toEqual([
       'accented Latin',
@@ -88,17 +88,19 @@ describe('textProbes', () => {
       'right-to-left scripts',
       'combining marks (not to be normalised)',
       'quotes and backslashes',
+      'leading and trailing spaces (not to be trimmed)',
       'the empty string',
       '10 KB of text',
     ]);
-    for (const { text, prefixed } of probes)
-      expect(validate({ name: prefixed ? `contract-test-x-${text}` : text, categoryId: 1 })).toBe(true);
-    const long = probes.at(-1);
-    expect(`contract-test-x-${long?.text}`).toHaveLength(longTextLength);
-    expect(probes.find((p) => p.what.startsWith('combining'))?.text.normalize('NFC')).not.toBe(
-      probes.find((p) => p.what.startsWith('combining'))?.text,
-    );
-    expect(probes.filter((p) => !p.prefixed).map((p) => p.text)).toEqual(['']);
+    for (const { text } of probes) expect(validate({ name: text, categoryId: 1 })).toBe(true);
+    expect(probes.at(-1)?.text).toHaveLength(longTextLength);
+    const combining = probes.find((p) => p.what.startsWith('combining'))?.text;
+    expect(combining?.normalize('NFC')).not.toBe(combining);
+    const spaced = probes.find((p) => p.what.startsWith('leading'))?.text ?? '';
+    expect(spaced.trim()).not.toBe(spaced);
+    expect(spaced.trim().startsWith('contract-test-x-')).toBe(true);
+    // Every probe but the empty string carries the name prefix, so that a run's pets can be told apart.
+    expect(probes.filter((p) => !p.text.includes('contract-test-x-')).map((p) => p.text)).toEqual(['']);
   });
 });
 

@@ -68,16 +68,22 @@ describe('the validating proxy in front of the kit’s own mock', () => {
     expect(through.headers['petstore-violations']).toBeUndefined();
   });
 
-  it('forwards an invalid request unchanged, and reports both it and the undocumented answer', async () => {
+  it("forwards an invalid request unchanged, reports it as the client's, and only observes the answer", async () => {
     const through = await send(`${proxied.server.baseUrl}/pets?limit=0`, { headers: auth });
     expect(through.status).toBe(400);
     expect(JSON.parse(through.body.toString())).toMatchObject({ code: 'invalid_parameter' });
-    expect(through.headers['petstore-violations']).toBe('2');
+    expect(through.headers['petstore-violations']).toBe('1');
     const report = proxied.proxy.report.toJson();
-    expect(report.violations.slice(-2)).toMatchObject([
-      { where: 'request', rule: 'invalid_parameter', operationId: 'listPets', request: 'GET /v1/pets?limit=0' },
-      { where: 'response', rule: 'documented-status', status: 400 },
-    ]);
+    expect(report.client.findings.at(-1)).toMatchObject({
+      side: 'request',
+      level: 'fail',
+      rule: 'request-parameters',
+      operationId: 'listPets',
+      request: 'GET /v1/pets?limit=0',
+    });
+    // The spec leaves the answer to an out-of-range limit open: observed, never the deployment's failure.
+    expect(report.deployment.findings.at(-1)).toMatchObject({ rule: 'open-input', level: 'observed', status: 400 });
+    expect(report.failed).toBe(false);
   });
 
   it('passes malformed JSON, an id beyond 2^53 and non-ASCII through as they are, without hanging', async () => {
@@ -100,11 +106,14 @@ describe('the validating proxy in front of the kit’s own mock', () => {
     expect(created.headers['petstore-violations']).toBeUndefined();
   });
 
-  it('forwards paths the document does not have, and reports them', async () => {
+  it("forwards paths the document does not have, and reports them as the client's", async () => {
     const through = await send(`${proxied.server.baseUrl}/orders`, { headers: auth });
     expect(through.status).toBe(404);
     expect(through.headers['petstore-violations']).toBe('1');
-    expect(proxied.proxy.report.toJson().violations.at(-1)).toMatchObject({ rule: 'documented-operation' });
+    expect(proxied.proxy.report.toJson().client.findings.at(-1)).toMatchObject({
+      rule: 'request-operation',
+      operationId: undefined,
+    });
   });
 
   it('serves the report at /__admin/violations, with its coverage', async () => {
@@ -138,7 +147,10 @@ describe('the validating proxy in front of independent deployments', () => {
       }
       await send(`${server.baseUrl}/pets`, { headers: {} });
       await send(`${server.baseUrl}/pets`, { method: 'POST', headers: jsonAuth, body: '{"name":"Ok","categoryId":1}' });
-      expect(proxy.report.toJson().violations).toEqual([]);
+      const report = proxy.report.toJson();
+      expect(report.deployment.findings.filter((found) => found.level === 'fail')).toEqual([]);
+      expect(report.client.findings.map((found) => found.rule)).toEqual(['request-credentials']);
+      expect(report.failed).toBe(false);
     } finally {
       await server.close();
       await reference.close();
@@ -172,7 +184,11 @@ describe('the validating proxy in front of independent deployments', () => {
       expect(through.status).toBe(direct.status);
       if (method === 'GET') expect(through.body.equals(direct.body)).toBe(true);
       expect(Number(through.headers['petstore-violations'])).toBeGreaterThan(0);
-      expect(proxy.report.toJson().violations.map((violation) => violation.rule)).toContain(rule);
+      const report = proxy.report.toJson();
+      expect(report.deployment.findings.filter((found) => found.level === 'fail').map((found) => found.rule)).toContain(
+        rule,
+      );
+      expect(report.failed).toBe(true);
     } finally {
       await server.close();
       await reference.close();
@@ -222,7 +238,9 @@ describe('the proxy when the upstream fails', () => {
       const response = await send(`${server.baseUrl}/pets`, { headers: auth });
       expect(response.status).toBe(501);
       expect(response.body.toString()).toBe('{"code":"nope","message":"not here","status":501}');
-      expect(proxy.report.toJson().violations).toMatchObject([{ rule: 'documented-status', status: 501 }]);
+      expect(proxy.report.toJson().deployment.findings).toMatchObject([
+        { rule: 'documented-status', level: 'fail', status: 501 },
+      ]);
     } finally {
       await server.close();
       upstream.close();
@@ -276,7 +294,7 @@ describe('the proxy when the upstream fails', () => {
       const response = await send(`${server.baseUrl}/pets`, { headers: auth });
       expect(response.headers['content-encoding']).toBe('gzip');
       expect(response.body.equals(zipped)).toBe(true);
-      expect(proxy.report.toJson().violations).toEqual([]);
+      expect(proxy.report.toJson().deployment.findings).toEqual([]);
     } finally {
       await server.close();
       upstream.close();
@@ -324,7 +342,7 @@ describe('recording (--record)', () => {
       await send(`${server.baseUrl}/pets/1`, { headers: auth });
       const summary = proxy.recording?.save();
       expect(summary?.notRecorded).toEqual([
-        { reason: 'the answer breaks the document (see the violations)', count: 1, example: 'GET /v1/pets' },
+        { reason: 'the answer breaks the document (see the findings)', count: 1, example: 'GET /v1/pets' },
       ]);
       expect(summary?.recorded).toBe(1);
       expect(JSON.parse(readFileSync(file, 'utf8')).pets).toHaveLength(1);

@@ -132,7 +132,11 @@ export function authChecks(api: ContractSession, checks: CheckList): void {
         api.unproven(`${operationId} writes: the scheme's letter case is checked on the operations that read`);
         return;
       }
-      await api.call(operationId, { ...read, auth: { kind: 'header', value: `bearer ${token}` } }, { credential: 'valid' });
+      await api.call(
+        operationId,
+        { ...read, auth: { kind: 'header', value: `bearer ${token}` } },
+        { credential: 'valid' },
+      );
     });
 
     refuseEach('after a request with the valid key › ');

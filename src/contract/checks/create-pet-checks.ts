@@ -150,7 +150,10 @@ export function createPetChecks(api: ContractSession, checks: CheckList): void {
       if (read.status !== 200) continue;
       for (const p of optional) {
         const value = (read.body as Record<string, unknown> | undefined)?.[p.name];
-        api.note('default-status', `a pet created without '${p.name}' has ${p.name} ${value === undefined ? '(absent)' : JSON.stringify(value)}`);
+        api.note(
+          'default-status',
+          `a pet created without '${p.name}' has ${p.name} ${value === undefined ? '(absent)' : JSON.stringify(value)}`,
+        );
       }
     }
   });
@@ -173,40 +176,60 @@ export function createPetChecks(api: ContractSession, checks: CheckList): void {
     await sendEach(sampleWithSeed(generators.invalid, seed, generatedInvalidCount));
   });
 
-  add(`answers 201 with an echoing Pet to ${generatedValidCount} generated valid bodies (fast-check, seed ${seed})`, async () => {
-    await readBack(await sendEach(sampleWithSeed(generators.valid, seed + 3, generatedValidCount).map((body) => ({ body }))));
-  });
+  add(
+    `answers 201 with an echoing Pet to ${generatedValidCount} generated valid bodies (fast-check, seed ${seed})`,
+    async () => {
+      await readBack(
+        await sendEach(sampleWithSeed(generators.valid, seed + 3, generatedValidCount).map((body) => ({ body }))),
+      );
+    },
+  );
 
   // Probes derived from each property's schema (boundaries, text, enum values, decimal literals).
   for (const { name, schema } of generators.properties) {
     if (schema.type === 'integer') {
       const { valid, invalid } = integerBoundaries(schema);
-      add(`keeps exactly each boundary value of '${name}' it accepts (${valid.map(powerName).join(', ')})`, async () => {
-        await readBack(await sendEach(valid.map((value) => ({ body: probeBody(name, value) }))));
-      });
+      add(
+        `keeps exactly each boundary value of '${name}' it accepts (${valid.map(powerName).join(', ')})`,
+        async () => {
+          await readBack(await sendEach(valid.map((value) => ({ body: probeBody(name, value) }))));
+        },
+      );
       if (invalid.length > 0) {
-        add(`answers 400 with an Error to '${name}' just outside its range (${invalid.map(powerName).join(', ')})`, async () => {
-          await sendEach(invalid.map((value) => ({ body: probeBody(name, value) })));
-        });
+        add(
+          `answers 400 with an Error to '${name}' just outside its range (${invalid.map(powerName).join(', ')})`,
+          async () => {
+            await sendEach(invalid.map((value) => ({ body: probeBody(name, value) })));
+          },
+        );
       }
       const literals = decimalLiterals(schema);
-      add(`refuses, or reads as integers (lenient), '${name}' written as a decimal or with an exponent (${literals.join(', ')})`, async () => {
-        await readBack(await sendEach(literals.map((literal) => ({ body: probeBody(name, literal) }))));
-      });
+      add(
+        `refuses, or reads as integers (lenient), '${name}' written as a decimal or with an exponent (${literals.join(', ')})`,
+        async () => {
+          await readBack(await sendEach(literals.map((literal) => ({ body: probeBody(name, literal) }))));
+        },
+      );
     } else if (schema.enum) {
       const values = schema.enum.map(String);
       add(`keeps each value of '${name}' (${values.join(', ')})`, async () => {
         await readBack(await sendEach(values.map((value) => ({ body: probeBody(name, value) }))));
       });
       const misses = enumNearMisses(values);
-      add(`answers 400 with an Error to each of ${misses.length} case variants and near misses of '${name}' values`, async () => {
-        await sendEach(misses.map(({ value }) => ({ body: probeBody(name, value) })));
-      });
+      add(
+        `answers 400 with an Error to each of ${misses.length} case variants and near misses of '${name}' values`,
+        async () => {
+          await sendEach(misses.map(({ value }) => ({ body: probeBody(name, value) })));
+        },
+      );
     } else if (schema.type === 'string') {
       const probes = textProbes(namePrefix).filter(({ text }) => validate?.(probeBody(name, text)));
-      add(`keeps byte for byte each kind of text in '${name}' it accepts (${probes.map((p) => p.what).join(', ')})`, async () => {
-        await readBack(await sendEach(probes.map(({ text }) => ({ body: probeBody(name, text) }))));
-      });
+      add(
+        `keeps byte for byte each kind of text in '${name}' it accepts (${probes.map((p) => p.what).join(', ')})`,
+        async () => {
+          await readBack(await sendEach(probes.map(({ text }) => ({ body: probeBody(name, text) }))));
+        },
+      );
     }
   }
 }

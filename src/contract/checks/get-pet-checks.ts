@@ -24,9 +24,12 @@ export function getPetChecks(api: ContractSession, checks: CheckList): void {
     existing = null;
     if (listed) existing = { id: listed.id, fields: listed };
     else if (!readOnly) {
-      const response = await api.call('createPet', { body: { json: oneWithSeed(api.bodies('createPet').valid, seed) } });
+      const response = await api.call('createPet', {
+        body: { json: oneWithSeed(api.bodies('createPet').valid, seed) },
+      });
       const id = idOf(response.body);
-      if (response.status === 201 && id !== undefined) existing = { id, fields: response.body as Record<string, unknown> };
+      if (response.status === 201 && id !== undefined)
+        existing = { id, fields: response.body as Record<string, unknown> };
     }
     return existing ?? undefined;
   }
@@ -34,7 +37,9 @@ export function getPetChecks(api: ContractSession, checks: CheckList): void {
   add('answers 200 with the Pet carrying the requested id, as it is listed', async () => {
     const pet = await existingPet();
     if (!pet) {
-      api.unproven('no pet is listed and read-only mode forbids creating one: 200 for an existing id cannot be checked');
+      api.unproven(
+        'no pet is listed and read-only mode forbids creating one: 200 for an existing id cannot be checked',
+      );
       return;
     }
     const response = await api.call('getPet', { path: api.pathOf('getPet', { petId: pet.id }) });
@@ -42,7 +47,11 @@ export function getPetChecks(api: ContractSession, checks: CheckList): void {
     const mismatches = echoMismatches(pet.fields, response.body);
     // A status may change between the list and the read (transitions are not shown); other fields may not.
     const changed = mismatches.filter((mismatch) => !mismatch.startsWith("'status'"));
-    api.verify('requested-pet', changed.length === 0, `wrong pet: getPet ${idText(pet.id)} differs from the listed pet: ${changed.join('; ')}`);
+    api.verify(
+      'requested-pet',
+      changed.length === 0,
+      `wrong pet: getPet ${idText(pet.id)} differs from the listed pet: ${changed.join('; ')}`,
+    );
   });
 
   add('answers 404 with an Error for an id that does not exist', async () => {
@@ -61,10 +70,13 @@ export function getPetChecks(api: ContractSession, checks: CheckList): void {
     );
   });
 
-  add(`answers 404, or 200 with that very pet, to each boundary value of 'petId' (${boundaries.valid.map(powerName).join(', ')})`, async () => {
-    // The oracle holds each answer to the documented statuses and a 200 to the pet asked for.
-    for (const id of boundaries.valid) await api.call('getPet', { path: api.pathOf('getPet', { petId: id }) });
-  });
+  add(
+    `answers 404, or 200 with that very pet, to each boundary value of 'petId' (${boundaries.valid.map(powerName).join(', ')})`,
+    async () => {
+      // The oracle holds each answer to the documented statuses and a 200 to the pet asked for.
+      for (const id of boundaries.valid) await api.call('getPet', { path: api.pathOf('getPet', { petId: id }) });
+    },
+  );
 
   add('answers a petId that is not an int64 integer with an Error, never another pet', async () => {
     const id = (await existingPet())?.id ?? 1;

@@ -220,13 +220,37 @@ export function createAdminDocument(
           required: ['faults'],
           properties: { faults: { type: 'array', items: ref('Fault') } },
         },
+        AdminProxyFindings: {
+          type: 'object',
+          required: ['fail', 'warn', 'observed', 'findings'],
+          properties: {
+            fail: { type: 'integer', minimum: 0 },
+            warn: { type: 'integer', minimum: 0 },
+            observed: { type: 'integer', minimum: 0 },
+            findings: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['rule', 'level', 'side', 'basis', 'message', 'request', 'status'],
+                properties: {
+                  level: { type: 'string', enum: ['fail', 'warn', 'observed'] },
+                  side: { type: 'string', enum: ['request', 'response'] },
+                },
+              },
+            },
+          },
+        },
         AdminProxyReport: {
           type: 'object',
-          required: ['upstream', 'exchanges', 'violations', 'coverage'],
+          required: ['upstream', 'exchanges', 'failOn', 'strict', 'failed', 'deployment', 'client', 'coverage'],
           properties: {
             upstream: { type: 'string' },
             exchanges: { type: 'integer', minimum: 0 },
-            violations: { type: 'array', items: { type: 'object', required: ['rule', 'message'] } },
+            failOn: { type: 'string', enum: ['deployment', 'client', 'any', 'none'] },
+            strict: { type: 'boolean' },
+            failed: { type: 'boolean' },
+            deployment: ref('ProxyFindings'),
+            client: ref('ProxyFindings'),
             coverage: { type: 'array', items: { type: 'object', required: ['operationId', 'status', 'count'] } },
           },
         },

@@ -160,7 +160,13 @@ export function classifyRequest(request: RequestToClassify): ClassifiedRequest {
     operation.method === 'GET' && conditionalHeaders.some((name) => request.headers[name] !== undefined);
   const authorization = headerValue({ headers: request.headers } as PlainRequest, 'authorization');
   const scheme = authorization?.trim().split(/\s+/)[0];
-  const base = { operation, pathParams: request.pathParams, credential: credentialOf(authorization), scheme, conditional };
+  const base = {
+    operation,
+    pathParams: request.pathParams,
+    credential: credentialOf(authorization),
+    scheme,
+    conditional,
+  };
   const attempt = (candidate: RequestToClassify): ValidRequest =>
     validateRequest(operation, {
       pathParams: candidate.pathParams,

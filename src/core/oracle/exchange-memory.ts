@@ -1,7 +1,7 @@
 import { stringifyJson } from '../json/exact-json.js';
 import type { CompiledDocument } from '../openapi/compile-document.js';
 import type { ClassifiedRequest } from './classify-request.js';
-import { type Finding, finding } from './finding.js';
+import { type Finding, finding, shownPair } from './finding.js';
 import { operationFacts } from './operation-facts.js';
 
 /** A pet seen created: the values it was created with, and when. */
@@ -81,8 +81,10 @@ export class ExchangeMemory {
     if (!remembered) return [];
     const found: Finding[] = [];
     for (const [field, value] of Object.entries(remembered.values)) {
-      if (stringifyJson(pet[field]) === stringifyJson(value)) continue;
-      const change = `${where} shows pet ${id} with '${field}' ${stringifyJson(pet[field]) ?? 'absent'}; it was created with ${stringifyJson(value)} ${Math.round(now - remembered.createdAt)} ms earlier`;
+      const read = Object.hasOwn(pet, field) ? pet[field] : undefined;
+      if (read !== undefined && stringifyJson(read) === stringifyJson(value)) continue;
+      const [created, shown] = shownPair(value, read);
+      const change = `${where} shows pet ${id} with '${field}' ${read === undefined ? 'absent' : shown}; it was created with ${created} ${Math.round(now - remembered.createdAt)} ms earlier`;
       found.push(finding(settledFields.has(field) ? 'status-changed' : 'read-back-values', change));
     }
     return found;
@@ -105,9 +107,14 @@ export class ExchangeMemory {
         const earlier = this.#created.has(id) ? 'a pet created earlier' : 'a pet listed or read earlier';
         found.push(finding('created-id-new', `${name} handed out id ${id}, which ${earlier} already has`));
       }
-      const sent = (typeof valid?.body === 'object' && valid.body !== null ? valid.body : {}) as Record<string, unknown>;
+      const sent = (typeof valid?.body === 'object' && valid.body !== null ? valid.body : {}) as Record<
+        string,
+        unknown
+      >;
       const values: Record<string, unknown> = {};
-      for (const [field, value] of Object.entries(pet)) if (field !== 'id' && field in sent) values[field] = value;
+      for (const field of facts.echoed) {
+        if (Object.hasOwn(sent, field) && Object.hasOwn(pet, field)) values[field] = pet[field];
+      }
       this.#remember(id, values, now);
       this.#see(id);
       return found;
@@ -120,7 +127,10 @@ export class ExchangeMemory {
         return [
           age > this.#options.settleMs
             ? finding('write-kept', `${name} ${asked} answered 404 ${age} ms after the pet was created with that id`)
-            : finding('settle-time', `${name} ${asked} answered 404 ${age} ms after it was created (within the settle window)`),
+            : finding(
+                'settle-time',
+                `${name} ${asked} answered 404 ${age} ms after it was created (within the settle window)`,
+              ),
         ];
       }
       if (status === 200 && typeof body === 'object' && body !== null) {

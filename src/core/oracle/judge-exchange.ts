@@ -2,7 +2,7 @@ import type { PlainRequest } from '../http/plain-http.js';
 import { stringifyJson } from '../json/exact-json.js';
 import type { CompiledDocument } from '../openapi/compile-document.js';
 import type { ClassifiedRequest, Credential } from './classify-request.js';
-import { type Finding, finding } from './finding.js';
+import { type Finding, finding, shownPair, shownValue } from './finding.js';
 import { judgeReceivedResponse, type ReceivedResponse } from './judge-response.js';
 import { operationFacts } from './operation-facts.js';
 
@@ -58,7 +58,7 @@ function judgeSuccess(compiled: CompiledDocument, request: ClassifiedRequest, bo
     const asked = valid ? valid.path[facts.idParameter] : request.pathParams[facts.idParameter];
     const got = (body as { id?: unknown } | undefined)?.id;
     if (asked !== undefined && got !== undefined && String(asked) !== stringifyJson(got)) {
-      found.push(finding('requested-pet', `${id} ${String(asked)} answered the item whose id is ${stringifyJson(got)}`));
+      found.push(finding('requested-pet', `${id} ${String(asked)} answered the item whose id is ${shownValue(got)}`));
     }
     return found;
   }
@@ -83,7 +83,7 @@ function judgeSuccess(compiled: CompiledDocument, request: ClassifiedRequest, bo
         found.push(
           finding(
             'status-filter',
-            `${id}?${filter}=${String(wanted)} returned ${others.length} item(s) with another ${filter} (e.g. id ${stringifyJson(others[0]?.id)} with ${filter} ${stringifyJson(others[0]?.[filter])})`,
+            `${id}?${filter}=${String(wanted)} returned ${others.length} item(s) with another ${filter} (e.g. id ${shownValue(others[0]?.id)} with ${filter} ${shownValue(others[0]?.[filter])})`,
           ),
         );
       }
@@ -99,9 +99,17 @@ function judgeSuccess(compiled: CompiledDocument, request: ClassifiedRequest, bo
     if (twice.size > 0) found.push(finding('unique-ids', `${id} listed ids ${[...twice].join(', ')} more than once`));
   } else if (facts.kind === 'create' && typeof valid.body === 'object' && valid.body !== null) {
     const echoed = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-    const changed = Object.entries(valid.body as Record<string, unknown>)
-      .filter(([field, value]) => !same(echoed[field], value))
-      .map(([field, value]) => `'${field}': sent ${stringifyJson(value)}, got ${stringifyJson(echoed[field]) ?? 'nothing'}`);
+    const sent = valid.body as Record<string, unknown>;
+    const own = (value: Record<string, unknown>, field: string) =>
+      Object.hasOwn(value, field) ? value[field] : undefined;
+    const changed = facts.echoed
+      .filter((field) => own(sent, field) !== undefined)
+      .map((field): [string, unknown] => [field, own(sent, field)])
+      .filter(([field, value]) => !same(own(echoed, field), value))
+      .map(([field, value]) => {
+        const [shownSent, got] = shownPair(value, own(echoed, field));
+        return `'${field}': sent ${shownSent}, got ${got}`;
+      });
     if (changed.length > 0) {
       found.push(finding('created-echo', `the created item differs from what was sent: ${changed.join('; ')}`));
     }
@@ -166,7 +174,10 @@ export function judgeExchange(
       findings.push(
         request.scheme === 'Bearer'
           ? finding('valid-key-accepted', `${name} answered 401 to the valid key`)
-          : finding('auth-scheme-case', `${name} answered 401 to the valid key with the scheme written '${request.scheme}'`),
+          : finding(
+              'auth-scheme-case',
+              `${name} answered 401 to the valid key with the scheme written '${request.scheme}'`,
+            ),
       );
     }
     return { findings, body };

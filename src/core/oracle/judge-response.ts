@@ -160,7 +160,10 @@ export function judgeReceivedResponse(
   const decoded = bodyText(response.body);
   let { text } = decoded;
   if (text === '') {
-    return { findings: judgeResponseValue(compiled, operation, status, mediaType, undefined, options), body: undefined };
+    return {
+      findings: judgeResponseValue(compiled, operation, status, mediaType, undefined, options),
+      body: undefined,
+    };
   }
   if (!isJsonMediaType(mediaTypeEssence(mediaType))) {
     const shown = `'${mediaType || '(no Content-Type)'}'`;

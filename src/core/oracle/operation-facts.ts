@@ -17,6 +17,8 @@ export interface OperationFacts {
   filters: string[];
   /** The path parameter that names the item read, compared with the item's `id`. */
   idParameter?: string;
+  /** A create's body fields the document names, which the created item must echo (a field it does not name need not come back). */
+  echoed: string[];
 }
 
 type Schema = OpenAPIV3.SchemaObject | OpenAPIV3.ReferenceObject;
@@ -61,6 +63,7 @@ function factsOf(compiled: CompiledDocument, operation: CompiledOperation): Oper
     const limitSchema = limitName === undefined ? undefined : parameterSchema(document, operation, limitName);
     return {
       kind: 'list',
+      echoed: [],
       filters: query.map((parameter) => parameter.name).filter((name) => itemFields.includes(name)),
       ...(limitName !== undefined && limitSchema
         ? {
@@ -75,13 +78,17 @@ function factsOf(compiled: CompiledDocument, operation: CompiledOperation): Oper
     };
   }
   if (operation.method === 'GET' && path.length === 1 && propertiesOf(document, ok).includes('id')) {
-    return { kind: 'read', filters: [], idParameter: path[0]?.name };
+    return { kind: 'read', filters: [], echoed: [], idParameter: path[0]?.name };
   }
   const created = jsonSchemaOf(operation.definition, document, '201');
   if (operation.method === 'POST' && operation.requestBody && created !== undefined) {
-    return { kind: 'create', filters: [] };
+    const raw = operation.definition.requestBody;
+    const body = raw && resolveRef<OpenAPIV3.RequestBodyObject>(document, raw, '').value;
+    const createdFields = propertiesOf(document, created);
+    const sent = propertiesOf(document, body?.content['application/json']?.schema);
+    return { kind: 'create', filters: [], echoed: sent.filter((field) => createdFields.includes(field)) };
   }
-  return { kind: 'other', filters: [] };
+  return { kind: 'other', filters: [], echoed: [] };
 }
 
 const cache = new WeakMap<CompiledOperation, OperationFacts>();

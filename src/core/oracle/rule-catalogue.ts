@@ -116,7 +116,8 @@ export const ruleCatalogue = {
     level: 'fail',
     side: 'response',
     basis: `${spec} Add an animal, 400: "body missing required fields or containing invalid values"; openapi.yaml schemas`,
-    checks: 'a request that breaks the document where it names the answer gets that answer (400 with an Error), never a success',
+    checks:
+      'a request that breaks the document where it names the answer gets that answer (400 with an Error), never a success',
   },
   'lenient-input': {
     level: 'warn',
@@ -129,7 +130,8 @@ export const ruleCatalogue = {
     level: 'warn',
     side: 'response',
     basis: `${spec} Add an animal, 400 "invalid values"; Limits: field lengths not shown; the category record is not shown`,
-    checks: 'a body valid by the document is accepted (a clean 400 Error for a value the deployment cannot hold is allowed)',
+    checks:
+      'a body valid by the document is accepted (a clean 400 Error for a value the deployment cannot hold is allowed)',
   },
   'open-input': {
     level: 'observed',

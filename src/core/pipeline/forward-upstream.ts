@@ -88,6 +88,33 @@ function judge(
   return { findings, body: judged.body };
 }
 
+/** Header names whose values are credentials (the key, a cookie, an API key header). */
+const credentialHeader = /^(authorization|proxy-authorization|cookie)$|token|secret|passw|api-?key|x-auth/i;
+
+/**
+ * The credentials a request carried, whole and without their scheme: an
+ * upstream that echoes one (in a 401 body, say) must not put it into the
+ * report through a finding's message.
+ */
+function credentialsOf(request: PlainRequest): string[] {
+  const found = new Set<string>();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined || !credentialHeader.test(name)) continue;
+    for (const text of Array.isArray(value) ? value : [value]) {
+      found.add(text.trim());
+      const credential = text.trim().split(/\s+/)[1];
+      if (credential) found.add(credential);
+    }
+  }
+  return [...found].filter((secret) => secret.length >= 4).sort((a, b) => b.length - a.length);
+}
+
+function redacted(findings: Finding[], secrets: readonly string[]): Finding[] {
+  if (secrets.length === 0) return findings;
+  const hide = (text: string) => secrets.reduce((result, secret) => result.split(secret).join('[REDACTED]'), text);
+  return findings.map((found) => ({ ...found, message: hide(found.message) }));
+}
+
 /**
  * The proxy's middle, in place of the handlers: the request goes upstream as
  * it came, and the answer comes back judged by the oracle. It is passed on
@@ -97,12 +124,13 @@ function judge(
 export function createForwardingMiddle(options: ForwardingOptions): (input: MiddleInput) => Promise<Answer> {
   return async function forwardUpstream(input) {
     const forwarded = await options.forward({ request: input.request, body: input.sent, operation: input.operation });
-    const { findings, body } = judge(options, input, forwarded);
+    const judged = judge(options, input, forwarded);
+    const findings = redacted(judged.findings, credentialsOf(input.request));
     input.findings.push(...findings);
     const broken = findings.find((found) => found.side === 'response' && fails(found));
     if (options.enforce && broken) {
       throw new HttpError('upstream_violation', `the upstream's answer breaks the document: ${broken.message}`);
     }
-    return { kind: 'forwarded', response: passOn(forwarded), body };
+    return { kind: 'forwarded', response: passOn(forwarded), body: judged.body };
   };
 }

@@ -29,8 +29,7 @@ export interface MiddleInput {
  * passed on as it came, bytes and all (the upstream's, through the proxy).
  */
 export type Answer =
-  | { kind: 'handled'; response: HandlerResponse }
-  | { kind: 'forwarded'; response: PlainResponse; body: unknown };
+  { kind: 'handled'; response: HandlerResponse } | { kind: 'forwarded'; response: PlainResponse; body: unknown };
 
 /**
  * An API served under a base path: its document, how it treats a problem

@@ -55,15 +55,6 @@ export const breakages = {
   'get-wrong-pet': 'answers getPet with another pet',
   'pet-id-int32-500': 'answers 500 for petIds beyond 32 bits',
   'pet-id-unsafe-400': 'answers 400 for petIds beyond 2^53 (as the kit’s mock still does)',
-} as const;
-
-export type Breakage = keyof typeof breakages;
-
-/**
- * More ways to break the contract, that the catalogue of deployments does not hold yet: the
- * catalogue must cover every key of `breakages`, so each moves there with its catalogue entry.
- */
-export const uncataloguedBreakages = {
   'status-null-echo': "writes 'status': null for a pet created without a status (in the 201 and later reads)",
   'name-trimmed': 'trims leading and trailing spaces from names (in the 201 and in what it stores)',
   'bearer-scheme-case-sensitive': "refuses the valid key when the scheme is not written 'Bearer' exactly",
@@ -79,7 +70,7 @@ export const uncataloguedBreakages = {
   'rate-limit-without-retry': 'answers every 10th request with 429, an HTML page and no Retry-After',
 } as const;
 
-export type UncataloguedBreakage = keyof typeof uncataloguedBreakages;
+export type Breakage = keyof typeof breakages;
 
 /** How a deployment answers an input the spec leaves open: a 400, 422 or 500 Error body. */
 export type OpenInputRefusal = 'bad-request' | 'unprocessable' | 'server-error';
@@ -103,7 +94,7 @@ export interface Throttle {
 
 export interface ReferenceOptions {
   token: string;
-  breakage?: Breakage | UncataloguedBreakage;
+  breakage?: Breakage;
   /** How many pets to seed (default 30; 90 with default-limit-ignored-when-filtered). */
   pets?: number;
   /** The id of the first seeded pet; the next ones follow (default 1). */
@@ -245,7 +236,7 @@ const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 const byteOrderMark = Buffer.from([0xef, 0xbb, 0xbf]);
 
 export async function startReferenceServer(options: ReferenceOptions): Promise<ReferenceServer> {
-  const broken = (kind: Breakage | UncataloguedBreakage): boolean => options.breakage === kind;
+  const broken = (kind: Breakage): boolean => options.breakage === kind;
   const now = options.clock ?? Date.now;
   const basePath = options.basePath ?? '/v1';
   const firstId = options.firstId ?? 1n;

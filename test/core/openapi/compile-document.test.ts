@@ -2,7 +2,7 @@ import type { OpenAPIV3 } from 'openapi-types';
 import { describe, expect, it } from 'vitest';
 import { compileDocument, type CompiledOperation } from '../../../src/core/openapi/compile-document.js';
 import { DocumentError } from '../../../src/core/openapi/document-error.js';
-import { judgeResponseValue } from '../../../src/core/rules/response-rules.js';
+import { judgeResponseValue } from '../../../src/core/oracle/judge-response.js';
 import { loadDocument } from '../../../src/node/load-document.js';
 import { defaultDocumentPath } from '../../../src/package-root.js';
 import { caught } from '../../support/caught.js';

@@ -1,7 +1,7 @@
 import { createAdminDocument } from '../../../src/core/admin/admin-document.js';
 import { adminBasePath, defaultBasePath as apiBasePath } from '../../../src/core/create-mock-core.js';
 import { parseExactJson, stringifyJson, toInt64 } from '../../../src/core/json/exact-json.js';
-import { judgeResponseValue } from '../../../src/core/rules/response-rules.js';
+import { judgeResponseValue } from '../../../src/core/oracle/judge-response.js';
 import {
   compileDocument,
   type CompiledDocument,

@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileDocument } from '../../../src/core/openapi/compile-document.js';
-import {
-  judgeReceivedResponse,
-  judgeResponseValue,
-  type ResponseRule,
-} from '../../../src/core/rules/response-rules.js';
+import type { Finding } from '../../../src/core/oracle/finding.js';
+import { judgeReceivedResponse, judgeResponseValue } from '../../../src/core/oracle/judge-response.js';
 import { loadDocument } from '../../../src/node/load-document.js';
 import { defaultDocumentPath } from '../../../src/package-root.js';
 
@@ -19,40 +16,40 @@ const listPets = operation('listPets');
 const createPet = operation('createPet');
 
 const received = (status: number, text: string, contentType: string | undefined = 'application/json') =>
-  judgeReceivedResponse(compiled, getPet, { status, contentType, text });
-const rules = (violations: Array<{ rule: ResponseRule }>) => violations.map((v) => v.rule);
+  judgeReceivedResponse(compiled, getPet, { status, contentType, body: text });
+const rules = (violations: Array<Pick<Finding, 'rule'>>) => violations.map((v) => v.rule);
 
 describe('judgeReceivedResponse', () => {
   it('finds nothing wrong with a documented status, JSON and a valid body', () => {
-    expect(received(200, '{"id":3,"name":"Luna","categoryId":1,"status":"sold"}').violations).toEqual([]);
-    expect(received(404, '{"code":"x","message":"y","status":404}').violations).toEqual([]);
+    expect(received(200, '{"id":3,"name":"Luna","categoryId":1,"status":"sold"}').findings).toEqual([]);
+    expect(received(404, '{"code":"x","message":"y","status":404}').findings).toEqual([]);
   });
 
   it('accepts a charset parameter and fields the schema does not forbid (correct but different)', () => {
     const text = '{"id":3,"name":"Luna","categoryId":1,"extra":{"a":[1]}}';
-    expect(received(200, text, 'application/json; charset=utf-8').violations).toEqual([]);
-    expect(received(404, '{"code":"x","message":"y","status":404,"trace":"abc"}').violations).toEqual([]);
+    expect(received(200, text, 'application/json; charset=utf-8').findings).toEqual([]);
+    expect(received(404, '{"code":"x","message":"y","status":404,"trace":"abc"}').findings).toEqual([]);
   });
 
   it('keeps ids beyond 2^53 exactly and accepts the whole int64 range', () => {
     const text = '{"id":9223372036854775807,"name":"Big","categoryId":-9223372036854775808}';
     const result = received(200, text);
-    expect(result.violations).toEqual([]);
+    expect(result.findings).toEqual([]);
     expect((result.body as { id: unknown }).id).toBe(9223372036854775807n);
     expect((result.body as { categoryId: unknown }).categoryId).toBe(-9223372036854775808n);
   });
 
   it('reports an id just outside int64 as a format problem naming the field', () => {
     const result = received(200, '{"id":9223372036854775808,"name":"Big","categoryId":1}');
-    expect(rules(result.violations)).toEqual(['schema']);
-    expect(result.violations[0]?.message).toMatch(/response field 'id' must be an int64/);
+    expect(rules(result.findings)).toEqual(['schema']);
+    expect(result.findings[0]?.message).toMatch(/response field 'id' must be an int64/);
   });
 
   it('reports an integer written as a decimal literal or with an exponent', () => {
     for (const literal of ['1.0', '1e3', '3.00']) {
       const result = received(200, `{"id":${literal},"name":"Luna","categoryId":1}`);
-      expect(rules(result.violations)).toEqual(['schema']);
-      expect(result.violations[0]?.message).toContain(`'id' must be integer (${literal} is written as a decimal)`);
+      expect(rules(result.findings)).toEqual(['schema']);
+      expect(result.findings[0]?.message).toContain(`'id' must be integer (${literal} is written as a decimal)`);
     }
   });
 
@@ -60,10 +57,10 @@ describe('judgeReceivedResponse', () => {
     const result = judgeReceivedResponse(compiled, listPets, {
       status: 404,
       contentType: 'application/json',
-      text: '{"code":"x","message":"y","status":404}',
+      body: '{"code":"x","message":"y","status":404}',
     });
-    expect(rules(result.violations)).toEqual(['documented-status']);
-    expect(result.violations[0]?.message).toBe('status 404 is not documented for listPets (documented: 200, 401)');
+    expect(rules(result.findings)).toEqual(['documented-status']);
+    expect(result.findings[0]?.message).toBe('status 404 is not documented for listPets (documented: 200, 401)');
   });
 
   it('lets the mock send an undocumented status with an Error body when told to allow it', () => {
@@ -73,36 +70,36 @@ describe('judgeReceivedResponse', () => {
     ]);
     const allowed = { allowUndocumentedStatus: true };
     expect(judgeResponseValue(compiled, listPets, 400, 'application/json', error, allowed)).toEqual([]);
-    expect(rules(judgeResponseValue(compiled, listPets, 400, 'application/json', [], allowed))).toEqual(['schema']);
+    expect(rules(judgeResponseValue(compiled, listPets, 400, 'application/json', [], allowed))).toEqual(['error-body']);
   });
 
   it('reports a Content-Type that is not JSON, with the start of the body', () => {
     const result = received(404, '<h1>Not Found</h1>', 'text/html');
-    expect(rules(result.violations)).toEqual(['media-type']);
-    expect(result.violations[0]?.message).toBe(
+    expect(rules(result.findings)).toEqual(['media-type']);
+    expect(result.findings[0]?.message).toBe(
       `Content-Type is 'text/html', not JSON (body starts: "<h1>Not Found</h1>")`,
     );
   });
 
   it('reports a JSON Content-Type over a body that is not JSON', () => {
     const result = received(200, '{"id": 3');
-    expect(rules(result.violations)).toEqual(['json-syntax']);
-    expect(result.violations[0]?.message).toMatch(/^the body is not valid JSON/);
+    expect(rules(result.findings)).toEqual(['json-syntax']);
+    expect(result.findings[0]?.message).toMatch(/^the body is not valid JSON/);
   });
 
   it('reports a key repeated with another value instead of picking one', () => {
-    expect(rules(received(200, '{"id":3,"id":4,"name":"Luna","categoryId":1}').violations)).toEqual(['json-syntax']);
+    expect(rules(received(200, '{"id":3,"id":4,"name":"Luna","categoryId":1}').findings)).toEqual(['json-syntax']);
   });
 
   it('reports an empty body where the status documents one', () => {
-    expect(received(200, '').violations).toEqual([
-      { rule: 'body-presence', message: 'status 200 came without a body' },
+    expect(received(200, '').findings).toMatchObject([
+      { rule: 'body-presence', level: 'fail', message: 'status 200 came without a body' },
     ]);
   });
 
   it('reports a body that breaks the documented schema, naming the field', () => {
     const result = received(200, '{"id":3,"name":"Luna","categoryId":"1"}');
-    expect(result.violations).toMatchObject([
+    expect(result.findings).toMatchObject([
       {
         rule: 'schema',
         message:
@@ -113,17 +110,17 @@ describe('judgeReceivedResponse', () => {
 
   it('reports an enum value in another case', () => {
     const result = received(200, '{"id":3,"name":"Luna","categoryId":1,"status":"SOLD"}');
-    expect(result.violations[0]?.message).toContain("response field 'status' must be one of: available, pending, sold");
+    expect(result.findings[0]?.message).toContain("response field 'status' must be one of: available, pending, sold");
   });
 
   it('reports an error body that is not an Error', () => {
     const result = received(401, '{"error":"no"}');
-    expect(rules(result.violations)).toEqual(['schema']);
-    expect(result.violations[0]?.message).toContain("response field 'code' is required");
+    expect(rules(result.findings)).toEqual(['schema']);
+    expect(result.findings[0]?.message).toContain("response field 'code' is required");
   });
 
   it('reports an Error whose status differs from the HTTP status', () => {
-    expect(received(404, '{"code":"x","message":"y","status":400}').violations).toEqual([
+    expect(received(404, '{"code":"x","message":"y","status":400}').findings).toMatchObject([
       {
         rule: 'error-status',
         message:
@@ -136,23 +133,23 @@ describe('judgeReceivedResponse', () => {
     const ok = judgeReceivedResponse(compiled, undefined, {
       status: 404,
       contentType: 'application/json',
-      text: '{"code":"route_not_found","message":"no","status":404}',
+      body: '{"code":"route_not_found","message":"no","status":404}',
     });
-    expect(ok.violations).toEqual([]);
+    expect(ok.findings).toEqual([]);
     const html = judgeReceivedResponse(compiled, undefined, {
       status: 404,
       contentType: 'text/html',
-      text: 'Not Found',
+      body: 'Not Found',
     });
-    expect(rules(html.violations)).toEqual(['media-type']);
+    expect(rules(html.findings)).toEqual(['error-body']);
   });
 
   it('judges a created pet against Pet, not NewPet', () => {
     const result = judgeReceivedResponse(compiled, createPet, {
       status: 201,
       contentType: 'application/json',
-      text: '{"name":"Luna","categoryId":1}',
+      body: '{"name":"Luna","categoryId":1}',
     });
-    expect(result.violations[0]?.message).toContain("response field 'id' is required");
+    expect(result.findings[0]?.message).toContain("response field 'id' is required");
   });
 });
