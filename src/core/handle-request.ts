@@ -9,7 +9,8 @@ import type { CompiledOperation } from './openapi/compile-document.js';
 import { applyLatency } from './pipeline/apply-latency.js';
 import { assignRequestId } from './pipeline/assign-request-id.js';
 import { bearerChallenge, type Authenticator } from './pipeline/authenticate.js';
-import { corsHeaders, preflightResponse } from './pipeline/cors-policy.js';
+import type { HostCheck } from './pipeline/check-host.js';
+import { corsHeaders, preflightResponse, type CorsPolicy } from './pipeline/cors-policy.js';
 import { decodeBody } from './pipeline/decode-body.js';
 import {
   responseViolations,
@@ -38,6 +39,9 @@ export interface Pipeline {
   /** The session a request belongs to, and the problem with the name it sent, if any. */
   selectSession(request: PlainRequest): { session: Session; problem?: HttpError };
   authenticate: Authenticator;
+  // h20b: the Host check (none in-process) and the CORS policy, applied first (see check-host.ts, cors-policy.ts).
+  checkHost: HostCheck | undefined;
+  cors: CorsPolicy;
   inflate: Inflate;
   bodyLimit: number;
   logger: MockLogger;
@@ -59,7 +63,8 @@ type Answer = { handled: HandlerResponse } | { forwarded: ForwardedResponse };
  * error; whatever is thrown becomes an Error body in `toErrorResponse` and
  * goes through the same response validation and write as any answer.
  *
- *   request id → CORS (a preflight is answered here) → public files (the
+ *   request id → Host (403, 400) → CORS (403 for an origin not allowed; a
+ *   preflight is answered here) → public files (the
  *   document) → session (Petstore-Session) → mount (/v1, /__admin; 404
  *   elsewhere) → body (413) → latency → route (404, 405) → authenticate
  *   (401, unless the operation's security is empty) → a bad session name
@@ -79,10 +84,20 @@ export async function handleRequest(pipeline: Pipeline, request: PlainRequest): 
   const started = performance.now();
   const startedAt = Date.now();
   const id = assignRequestId(request);
-  const cors = corsHeaders(request);
-  const preflight = cors && preflightResponse(request, cors);
+  // h20b: a Host the mock does not answer to (DNS rebinding) or an origin it does not allow is refused before
+  // anything else answers, preflights and public files included; the refusal is thrown first in the try below, so
+  // it takes the one error path, and changes nothing (no session, no journal).
+  let refused: unknown;
+  let cors: Record<string, string> | undefined;
+  try {
+    pipeline.checkHost?.(request);
+    cors = corsHeaders(pipeline.cors, request);
+  } catch (error) {
+    refused = error;
+  }
+  const preflight = cors && preflightResponse(pipeline.cors, request, cors);
   if (preflight) return { ...preflight, headers: { ...preflight.headers, 'x-request-id': id } };
-  const file = servePublicFile(pipeline.publicFiles, request);
+  const file = refused === undefined ? servePublicFile(pipeline.publicFiles, request) : undefined;
   if (file) return { ...file, headers: { ...file.headers, ...commonHeaders, 'x-request-id': id, ...cors } };
 
   let mount: Mount | undefined;
@@ -93,6 +108,7 @@ export async function handleRequest(pipeline: Pipeline, request: PlainRequest): 
   let serialised: SerialisedResponse | undefined;
   const violations: ProxyViolation[] = [];
   try {
+    if (refused !== undefined) throw refused;
     if (pipeline.ready) await pipeline.ready;
     // Problems a client without a key must not learn about wait until it is authenticated: a bad session name,
     // and (below) any problem reading the body but its size.
