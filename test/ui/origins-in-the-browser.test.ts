@@ -237,3 +237,9 @@ describe.skipIf(noBrowser !== undefined)('other origins and rebinding names in h
     });
   });
 });
+
+describe.runIf(noBrowser !== undefined)('the origins browser test', () => {
+  it(`is skipped: ${noBrowser}`, () => {
+    expect(noBrowser).toBeDefined();
+  });
+});
