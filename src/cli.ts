@@ -12,6 +12,7 @@ import { createServer } from './node/create-server.js';
 import { isScenarioPath } from './node/read-fixtures.js';
 import { loadWebPages } from './node/web-pages.js';
 import {
+  accessLines,
   bindWarning,
   helpText,
   parseOptions,
@@ -65,6 +66,7 @@ function banner(options: CliOptions, address: AddressInfo, stateFile: StateFile 
     lines.push(`  Latency    ${min === max ? `${min} ms` : `${min}-${max} ms`} per request`);
   }
   if (options.maxPets !== defaultMaxPets) lines.push(`  Max pets   ${options.maxPets} per session`);
+  lines.push(...accessLines(options));
   const { key, note } = tryKey(options, process.env);
   lines.push(`  Try        curl -H "Authorization: Bearer ${key}" "${origin}${apiBasePath}/pets?limit=5"`);
   if (note) lines.push(`             (${note})`);

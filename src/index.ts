@@ -9,3 +9,5 @@ export { createNodeListener } from './node/node-listener.js';
 export { createServer, type ServerLimits } from './node/create-server.js';
 export { StateFile } from './persistence/state-file.js';
 export * from './public-types.js';
+export type { CorsOptions } from './core/pipeline/cors-policy.js';
+export type { HostOptions } from './core/pipeline/check-host.js';

@@ -1,6 +1,8 @@
 import type { NodeMockOptions } from '../node/create-node-mock.js';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
+import { canonicalHostName, createHostCheck, isLoopbackName, type HostOptions } from '../core/pipeline/check-host.js';
+import { canonicalOrigin, type CorsOptions } from '../core/pipeline/cors-policy.js';
 import { isScenarioPath } from '../node/read-fixtures.js';
 import { parseFlags, UsageError } from './usage-error.js';
 
@@ -23,6 +25,10 @@ export interface CliOptions {
   maxSessions: number;
   /** Where the store is kept across restarts; none by default. */
   stateFile: string | undefined;
+  /** Origins allowed besides loopback ones and the mock's own (`--cors-origin`), canonical; `*` for any. */
+  corsOrigins: string[];
+  /** Host names answered besides loopback ones and the bound address (`--allowed-host`); `all` for any. */
+  allowedHosts: string[] | 'all';
   help: boolean;
   version: boolean;
 }
@@ -68,6 +74,16 @@ export const flags = {
     env: 'PETSTORE_STATE_FILE',
     default: '',
     help: 'JSON file that keeps the store across restarts (none by default)',
+  },
+  'cors-origin': {
+    env: 'PETSTORE_CORS_ORIGIN',
+    default: '',
+    help: 'a page origin allowed besides loopback ones; repeatable; * for any (no credentials)',
+  },
+  'allowed-host': {
+    env: 'PETSTORE_ALLOWED_HOST',
+    default: '',
+    help: 'a Host name answered besides loopback ones and --host; repeatable; all for any',
   },
 } as const;
 
@@ -116,6 +132,81 @@ export function joinNegativeValues(argv: readonly string[]): string[] {
 }
 
 /**
+ * The accepted keys, from `--token` (repeated), else `PETSTORE_TOKEN`
+ * (comma-separated), else `dev-key`; the mock's and the proxy's. An empty
+ * `PETSTORE_TOKEN` is refused: a missing secret, not a wish for `dev-key`.
+ */
+export function parseKeys(
+  flag: string | string[] | boolean | undefined,
+  env: NodeJS.ProcessEnv,
+): { keys: string[]; keysFrom: CliOptions['keysFrom'] } {
+  // An empty PETSTORE_TOKEN is a missing secret (a CI variable that was not set), not a wish for dev-key.
+  if (!Array.isArray(flag) && env.PETSTORE_TOKEN !== undefined && env.PETSTORE_TOKEN.trim() === '') {
+    throw new UsageError(
+      'PETSTORE_TOKEN is set but empty: set it to a key (or several, comma-separated), or unset it to use dev-key',
+    );
+  }
+  const keysFrom = Array.isArray(flag) ? '--token' : env.PETSTORE_TOKEN ? 'PETSTORE_TOKEN' : 'the default';
+  const keys = Array.isArray(flag)
+    ? flag
+    : env.PETSTORE_TOKEN
+      ? env.PETSTORE_TOKEN.split(',').map((key) => key.trim())
+      : [flags.token.default];
+  for (const key of keys) {
+    if (key === '' || /\s/.test(key)) throw new UsageError(`${keysFrom} must hold non-empty keys without spaces`);
+  }
+  return { keys, keysFrom };
+}
+
+/** A repeatable flag's values, else its variable's (comma-separated), with where they came from. */
+function listOf(
+  name: 'cors-origin' | 'allowed-host',
+  flag: string | string[] | boolean | undefined,
+  env: NodeJS.ProcessEnv,
+): { values: string[]; from: string } {
+  if (Array.isArray(flag)) return { values: flag.map((value) => value.trim()), from: `--${name}` };
+  const fromEnv = env[flags[name].env] ?? '';
+  const values = fromEnv
+    .split(',')
+    .map((value) => value.trim())
+    .filter((value) => value !== '');
+  return { values, from: flags[name].env };
+}
+
+/**
+ * `--cors-origin` and `--allowed-host` (or their variables), checked: each
+ * origin must be one (`null` cannot be allowed), each host a name or address
+ * without a port; `*` for any origin, `all` (or `*`) for any host.
+ */
+export function parseBrowserAccess(
+  values: Record<string, string | string[] | boolean | undefined>,
+  env: NodeJS.ProcessEnv,
+): Pick<CliOptions, 'corsOrigins' | 'allowedHosts'> {
+  const origins = listOf('cors-origin', values['cors-origin'], env);
+  const corsOrigins = origins.values.map((text) => {
+    const origin = text === '*' ? '*' : canonicalOrigin(text);
+    if (origin === undefined) {
+      throw new UsageError(
+        `${origins.from} must be an origin such as https://app.example.com (a scheme, a host and an optional port, no path), or *; got ${JSON.stringify(text)}`,
+      );
+    }
+    return origin;
+  });
+  const hosts = listOf('allowed-host', values['allowed-host'], env);
+  if (hosts.values.some((text) => text === 'all' || text === '*')) return { corsOrigins, allowedHosts: 'all' };
+  for (const text of hosts.values) {
+    try {
+      createHostCheck({ allowed: [text] });
+    } catch {
+      throw new UsageError(
+        `${hosts.from} must be a host name or address without a port (mock.team.internal, .team.internal, 10.0.0.5), or all; got ${JSON.stringify(text)}`,
+      );
+    }
+  }
+  return { corsOrigins, allowedHosts: hosts.values };
+}
+
+/**
  * Reads flags first, then `PETSTORE_*` variables, then defaults. Throws
  * `UsageError` naming the bad value and where it came from (the flag or the
  * variable). Relative paths are resolved against the folder the command was
@@ -126,6 +217,8 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv, st
     host: { type: 'string' },
     port: { type: 'string' },
     token: { type: 'string', multiple: true },
+    'cors-origin': { type: 'string', multiple: true },
+    'allowed-host': { type: 'string', multiple: true },
     seed: { type: 'string' },
     pets: { type: 'string' },
     scenario: { type: 'string' },
@@ -148,21 +241,8 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv, st
       : { text: fromEnv, from: flags[name].env };
   };
   const pick = (name: keyof typeof flags): string => given(name).text;
-  // An empty PETSTORE_TOKEN is a missing secret (a CI variable that was not set), not a wish for dev-key.
-  if (!Array.isArray(values.token) && env.PETSTORE_TOKEN !== undefined && env.PETSTORE_TOKEN.trim() === '') {
-    throw new UsageError(
-      'PETSTORE_TOKEN is set but empty: set it to a key (or several, comma-separated), or unset it to use dev-key',
-    );
-  }
-  const tokenFrom = Array.isArray(values.token) ? '--token' : env.PETSTORE_TOKEN ? 'PETSTORE_TOKEN' : 'the default';
-  const tokens = Array.isArray(values.token)
-    ? values.token
-    : env.PETSTORE_TOKEN
-      ? env.PETSTORE_TOKEN.split(',').map((key) => key.trim())
-      : [flags.token.default];
-  for (const token of tokens) {
-    if (token === '' || /\s/.test(token)) throw new UsageError(`${tokenFrom} must hold non-empty keys without spaces`);
-  }
+  const { keys, keysFrom } = parseKeys(values.token, env);
+  const access = parseBrowserAccess(values, env);
   const logLevel = given('log-level');
   if (!logLevels.includes(logLevel.text)) {
     throw new UsageError(
@@ -182,8 +262,8 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv, st
   return {
     host: pick('host'),
     port: integer(given('port'), 0, 65_535),
-    keys: tokens,
-    keysFrom: tokenFrom,
+    keys,
+    keysFrom,
     seed: integer(given('seed'), 0, 2 ** 31 - 1),
     pets: integer(given('pets'), 0, 10_000_000),
     scenario: isScenarioPath(scenario) ? path(scenario) : scenario,
@@ -193,16 +273,70 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv, st
     maxPets: integer(given('max-pets'), 1, 10_000_000),
     maxSessions: integer(given('max-sessions'), 1, 100_000),
     stateFile: stateFile === '' ? undefined : path(stateFile),
+    ...access,
     help: values.help === true,
     version: values.version === true,
   };
 }
 
+/** An address to bind as a host name: a bare IPv6 address (`::`, `::1`) in the brackets a Host header carries. */
+function boundName(host: string): string | undefined {
+  return canonicalHostName(/:.*:/.test(host) && !host.startsWith('[') ? `[${host}]` : host);
+}
+
+/** Whether the mock listens on every address of the machine (`0.0.0.0`, `::`). */
+function bindsEveryAddress(host: string): boolean {
+  const name = boundName(host);
+  return name === '0.0.0.0' || name === '[::]';
+}
+
+/**
+ * The browser-facing policy of the mock (and the proxy) over HTTP: pages on
+ * loopback origins, its own and `--cors-origin`; `Host` names that are
+ * loopback, the address it listens on (`--host`; any IP address when that is
+ * every address) and `--allowed-host`.
+ */
+export function browserAccess(options: Pick<CliOptions, 'host' | 'corsOrigins' | 'allowedHosts'>): {
+  cors: CorsOptions;
+  hosts: HostOptions;
+} {
+  const cors: CorsOptions = { origins: 'loopback', allowed: options.corsOrigins };
+  if (options.allowedHosts === 'all') return { cors, hosts: { any: true } };
+  const every = bindsEveryAddress(options.host);
+  // A loopback address is answered anyway; another one, or a name, is what clients on other machines send.
+  const bound = every || isLoopback(options.host) || boundName(options.host) === undefined ? [] : [options.host];
+  return { cors, hosts: { allowed: [...bound, ...options.allowedHosts], anyAddress: every } };
+}
+
+/**
+ * The banner's lines on origins and hosts, when there is something to say:
+ * which hosts are answered when the mock is reachable from other machines
+ * (and how to widen it), and the origins allowed besides loopback ones.
+ */
+export function accessLines(options: Pick<CliOptions, 'host' | 'corsOrigins' | 'allowedHosts'>): string[] {
+  const lines: string[] = [];
+  if (options.allowedHosts === 'all') {
+    lines.push('  Hosts      any (--allowed-host all: no protection against DNS rebinding)');
+  } else if (!isLoopback(options.host) || options.allowedHosts.length > 0) {
+    const bound = bindsEveryAddress(options.host) ? ['any IP address'] : isLoopback(options.host) ? [] : [options.host];
+    const names = ['localhost', '127.0.0.1', '[::1]', ...bound, ...options.allowedHosts].join(', ');
+    lines.push(`  Hosts      ${names}; add a name with --allowed-host NAME`);
+  }
+  if (options.corsOrigins.length > 0) {
+    lines.push(`  Origins    loopback pages, its own, and ${options.corsOrigins.join(', ')}`);
+  }
+  return lines;
+}
+
 /** The options `createApp` takes, from the CLI's. */
 export function toAppOptions(
   options: CliOptions,
-): Pick<NodeMockOptions, 'keys' | 'seed' | 'pets' | 'scenario' | 'latency' | 'maxPets' | 'maxSessions'> {
+): Pick<
+  NodeMockOptions,
+  'keys' | 'seed' | 'pets' | 'scenario' | 'latency' | 'maxPets' | 'maxSessions' | 'cors' | 'hosts'
+> {
   return {
+    ...browserAccess(options),
     keys: options.keys,
     seed: options.seed,
     pets: options.pets,
@@ -216,15 +350,19 @@ export function toAppOptions(
 export function helpText(): string {
   const lines = Object.entries(flags).map(
     ([name, flag]) =>
-      `  --${name.padEnd(10)} ${flag.help}${flag.default ? ` (default ${flag.default})` : ''}\n  ${' '.repeat(13)}env ${flag.env}`,
+      `  --${name.padEnd(12)} ${flag.help}${flag.default ? ` (default ${flag.default})` : ''}\n  ${' '.repeat(15)}env ${flag.env}`,
   );
-  return `Usage: petstore-mock [flags]\n\nA stateful mock of the Pet Store animals API, served under /v1.\n\n${lines.join('\n')}\n  --help       this text\n  --version    the version\n`;
+  return `Usage: petstore-mock [flags]\n\nA stateful mock of the Pet Store animals API, served under /v1.\n\n${lines.join('\n')}\n  --help         this text\n  --version      the version\n`;
 }
 
-/** True for the addresses only this machine can reach: `localhost`, 127.0.0.0/8 and `::1` (also IPv4-mapped). */
+/**
+ * True for the addresses only this machine can reach: `localhost` (and its
+ * subdomains), 127.0.0.0/8 and `::1` (also IPv4-mapped); the same test as the
+ * Host check's (check-host.ts).
+ */
 export function isLoopback(host: string): boolean {
-  const address = host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
-  return address === 'localhost' || address === '::1' || /^(?:::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(address);
+  const name = boundName(host);
+  return name !== undefined && isLoopbackName(name);
 }
 
 /**

@@ -13,6 +13,8 @@ import { DocumentError } from './openapi/document-error.js';
 import { HttpError } from './errors/http-error.js';
 import type { Latency } from './pipeline/apply-latency.js';
 import { createAuthenticator, type Authenticator } from './pipeline/authenticate.js';
+import { createHostCheck, type HostOptions } from './pipeline/check-host.js';
+import { createCorsPolicy, type CorsOptions } from './pipeline/cors-policy.js';
 import { deprecationHeaders } from './pipeline/deprecation-headers.js';
 import { ResponseCache } from './pipeline/response-cache.js';
 import { runHandler, type FallbackMocker } from './pipeline/run-handler.js';
@@ -83,6 +85,18 @@ export interface MockCoreOptions {
   proxy?: ProxyCoreOptions;
   /** Where the API is served. Default `/v1`. */
   basePath?: string;
+  /**
+   * Which pages may call the mock from a browser (see cors-policy.ts). Default `{ origins: 'any' }`:
+   * in-process, the app's own dev server or test owns the origin. The CLI's server and the proxy pass
+   * `{ origins: 'loopback', allowed: --cors-origin }`.
+   */
+  cors?: CorsOptions;
+  /**
+   * Which `Host` names the mock answers to, against DNS rebinding (see check-host.ts). Default: no check
+   * (in-process). The CLI's server and the proxy pass loopback names, the address they listen on and
+   * `--allowed-host`.
+   */
+  hosts?: HostOptions;
   /** Default: silent. */
   logger?: MockLogger;
   /** Answers operations without a handler (Prism, in Node). Default: they answer `500 mock_failed`. */
@@ -366,6 +380,9 @@ export function createMockCore(options: MockCoreOptions): MockCore {
       if (problem) throw problem;
       return session;
     },
+    // The browser-facing policy; preflights derive their header and method lists from both documents.
+    checkHost: options.hosts ? createHostCheck(options.hosts) : undefined,
+    cors: createCorsPolicy(options.cors, () => [api.compiled, admin.compiled]),
     inflate: options.inflate ?? inflateWithWebStreams,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     logger,

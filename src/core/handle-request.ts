@@ -9,7 +9,8 @@ import type { CompiledOperation } from './openapi/compile-document.js';
 import { applyLatency } from './pipeline/apply-latency.js';
 import { assignRequestId } from './pipeline/assign-request-id.js';
 import { bearerChallenge } from './pipeline/authenticate.js';
-import { corsHeaders, preflightResponse } from './pipeline/cors-policy.js';
+import type { HostCheck } from './pipeline/check-host.js';
+import { corsHeaders, preflightResponse, type CorsPolicy } from './pipeline/cors-policy.js';
 import { decodeBody } from './pipeline/decode-body.js';
 import { injectFault } from './pipeline/inject-fault.js';
 import { matchRoute } from './pipeline/match-route.js';
@@ -33,6 +34,10 @@ export interface Pipeline {
    * (made on first use) or the default one. Throws 400 for a bad name.
    */
   selectSession(request: PlainRequest): Session;
+  /** The Host check (none in-process: the page's own origin owns the mock there). */
+  checkHost: HostCheck | undefined;
+  /** Which origins may call, and what a preflight allows. */
+  cors: CorsPolicy;
   inflate: Inflate;
   bodyLimit: number;
   logger: MockLogger;
@@ -63,8 +68,9 @@ interface Progress {
  * `HttpError` to answer an error; whatever is thrown becomes an Error body
  * in `toErrorResponse` and is judged and sent like any answer.
  *
- *   request id → CORS (a preflight is answered here) → public files (the
- *   document, the pages) → mount (/v1, /__admin; 404 elsewhere) → body size
+ *   request id → Host (403 for a name the mock does not answer to, 400 for
+ *   none) → CORS (403 for an origin not allowed; a preflight is answered
+ *   here) → public files (the document, the pages) → mount (/v1, /__admin; 404 elsewhere) → body size
  *   (413) → route (404, 405) → authenticate (401, unless the operation's
  *   security is empty) → session (Petstore-Session; 400 for a bad name) →
  *   latency (the API's calls only) → injected fault → Content-Encoding (415,
@@ -82,15 +88,26 @@ export async function handleRequest(pipeline: Pipeline, request: PlainRequest): 
   const started = performance.now();
   const startedAt = Date.now();
   const id = assignRequestId(request);
-  const cors = corsHeaders(request);
-  const preflight = cors && preflightResponse(request, cors);
+  // A Host the mock does not answer to (DNS rebinding) or an origin it does not allow is refused before anything
+  // else answers, preflights and public files included: thrown first below, it takes the one error path and
+  // changes nothing (no session, no journal).
+  let refused: unknown;
+  let cors: Record<string, string> | undefined;
+  try {
+    pipeline.checkHost?.(request);
+    cors = corsHeaders(pipeline.cors, request);
+  } catch (error) {
+    refused = error;
+  }
+  const preflight = cors && preflightResponse(pipeline.cors, request, cors);
   if (preflight) return { ...preflight, headers: { ...preflight.headers, 'x-request-id': id } };
-  const file = servePublicFile(pipeline.publicFiles, request);
+  const file = refused === undefined ? servePublicFile(pipeline.publicFiles, request) : undefined;
   if (file) return { ...file, headers: { ...file.headers, ...commonHeaders, 'x-request-id': id, ...cors } };
 
   const progress: Progress = { findings: [] };
   let answer: Answer;
   try {
+    if (refused !== undefined) throw refused;
     if (pipeline.ready) await pipeline.ready;
     const under = selectMount(pipeline.mounts, request.method, request.path);
     const mount = (progress.mount = under.mount);

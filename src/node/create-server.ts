@@ -8,7 +8,8 @@ import {
 } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ErrorCode } from '../core/errors/error-codes.js';
-import { errorBodyFor } from '../core/errors/to-error-response.js';
+import { errorBody, errorBodyFor } from '../core/errors/to-error-response.js';
+import { missingHost } from '../core/pipeline/check-host.js';
 
 /** What one connection may cost the server. Every field has a default; tests pass short ones. */
 export interface ServerLimits {
@@ -91,8 +92,23 @@ export function createServer(app: RequestListener, limits: ServerLimits = {}): S
       requestTimeout: settings.requestTimeout,
       // Node checks the two timeouts above on this interval (30 s by default), so a short one is needed to keep them.
       connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(settings.headersTimeout / 4))),
+      // Node's own refusal of an HTTP/1.1 request without Host is a bare 400; ours, below, carries the Error body.
+      requireHostHeader: false,
     },
-    app,
+    (request, response) => {
+      if (request.headers.host === undefined && request.httpVersion === '1.1') {
+        const body = JSON.stringify(errorBody(missingHost()));
+        response.writeHead(400, {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          'cache-control': 'no-store',
+          'x-content-type-options': 'nosniff',
+        });
+        response.end(body);
+        return;
+      }
+      app(request, response);
+    },
   );
   server.keepAliveTimeout = settings.keepAliveTimeout;
   server.maxRequestsPerSocket = settings.maxRequestsPerSocket;

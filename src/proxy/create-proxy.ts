@@ -1,5 +1,7 @@
 import type { Mock } from '../create-mock.js';
 import type { MockLogger } from '../core/mock-logger.js';
+import type { HostOptions } from '../core/pipeline/check-host.js';
+import type { CorsOptions } from '../core/pipeline/cors-policy.js';
 import type { PublicFile } from '../core/pipeline/serve-public-file.js';
 import { createNodeMock } from '../node/create-node-mock.js';
 import { createNodeListener } from '../node/node-listener.js';
@@ -29,6 +31,11 @@ export interface ProxyOptions {
   keys?: readonly string[];
   /** Files served to anyone (the web pages). */
   publicFiles?: Record<string, PublicFile>;
+  // h20b: the browser-facing policy, as for the mock (see MockCoreOptions); the CLI passes the safe one.
+  /** Which pages may call the proxy from a browser. Default: any origin (as in-process). */
+  cors?: CorsOptions;
+  /** Which `Host` names the proxy answers to. Default: no check. */
+  hosts?: HostOptions;
   /** Collect the pets of valid answers, to save as a fixture at this path. */
   record?: string;
   logger?: MockLogger;
@@ -81,6 +88,9 @@ export function createProxy(options: ProxyOptions): Proxy {
     bodyLimit: options.bodyLimit ?? 16 * 1024 * 1024,
     ...(options.keys ? { keys: options.keys } : {}),
     ...(options.publicFiles ? { publicFiles: options.publicFiles } : {}),
+    // h20b: passed through as they came.
+    ...(options.cors ? { cors: options.cors } : {}),
+    ...(options.hosts ? { hosts: options.hosts } : {}),
     ...(logger ? { logger } : {}),
     proxy: {
       forward: createNodeForwarder({

@@ -1,15 +1,24 @@
-import { writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { pino } from 'pino';
+import {
+  accessLines,
+  bindWarning,
+  browserAccess,
+  parseBrowserAccess,
+  parseKeys,
+  type CliOptions,
+} from '../config/parse-options.js';
 import { parseFlags, UsageError } from '../config/usage-error.js';
 import { createServer } from '../node/create-server.js';
 import { loadWebPages } from '../node/web-pages.js';
-import { checkUpstream, createProxy, defaultSettleMs } from './create-proxy.js';
+import { checkUpstream, createProxy, defaultSettleMs, type Proxy } from './create-proxy.js';
 import { type FailOn, failOnChoices } from './proxy-report.js';
 import { RecordingError } from './pet-recording.js';
 
-export interface ProxyCliOptions {
+export interface ProxyCliOptions extends Pick<CliOptions, 'keys' | 'keysFrom' | 'corsOrigins' | 'allowedHosts'> {
   upstream: string;
   host: string;
   port: number;
@@ -24,50 +33,127 @@ export interface ProxyCliOptions {
   record: string | undefined;
 }
 
-export const proxyUsage = `Usage: petstore-mock proxy --upstream URL [flags]
+interface ProxyFlag {
+  type: 'string' | 'boolean';
+  /** Repeatable: the values are a list. */
+  multiple?: true;
+  /** What the value is, in the usage text: `URL`, `FILE`. */
+  value?: string;
+  /** The variable read when the flag is not given. */
+  env?: string;
+  help: string;
+}
+
+/**
+ * Every flag of the proxy, in the order `--help` lists them: the one table
+ * the parser and the usage text both read. A new flag is a new row here and
+ * a field read in `parseProxyOptions`.
+ */
+export const proxyFlags = {
+  upstream: {
+    type: 'string',
+    value: 'URL',
+    env: 'PETSTORE_UPSTREAM',
+    help: 'the deployment to forward to (its base address, ending with /v1)',
+  },
+  host: { type: 'string', value: 'HOST', help: 'address to bind (default 127.0.0.1)' },
+  port: { type: 'string', value: 'PORT', help: 'port to listen on (default 4011; 0 picks a free one)' },
+  token: {
+    type: 'string',
+    multiple: true,
+    value: 'KEY',
+    env: 'PETSTORE_TOKEN',
+    help: "key of the proxy's own admin API and dashboard (default dev-key); repeatable",
+  },
+  'cors-origin': {
+    type: 'string',
+    multiple: true,
+    value: 'ORIGIN',
+    env: 'PETSTORE_CORS_ORIGIN',
+    help: 'a page origin allowed besides loopback ones; repeatable; * for any (no credentials)',
+  },
+  'allowed-host': {
+    type: 'string',
+    multiple: true,
+    value: 'HOST',
+    env: 'PETSTORE_ALLOWED_HOST',
+    help: 'a Host name answered besides loopback ones and --host; repeatable; all for any',
+  },
+  enforce: { type: 'boolean', help: 'refuse invalid requests (400) and replace answers that fail a rule (502)' },
+  'fail-on': {
+    type: 'string',
+    value: 'WHO',
+    help: 'whose failing findings make it exit 1: deployment (default), client, any, none',
+  },
+  strict: { type: 'boolean', help: 'warnings fail too (a strict reading of OpenAPI 3.0 and RFC 9110)' },
+  settle: {
+    type: 'string',
+    value: 'MS',
+    help: `how long a created pet may take to be readable (default ${defaultSettleMs})`,
+  },
+  report: { type: 'string', value: 'FILE', help: 'write the findings and coverage as JSON when the proxy stops' },
+  junit: {
+    type: 'string',
+    value: 'FILE',
+    help: 'write JUnit XML (one case per operation and status seen) when it stops',
+  },
+  record: {
+    type: 'string',
+    value: 'FILE',
+    help: 'collect the pets of valid answers into a fixture file when it stops',
+  },
+  timeout: { type: 'string', value: 'MS', help: 'how long the upstream may stay silent (default 30000; then 504)' },
+  'log-level': {
+    type: 'string',
+    value: 'LVL',
+    help: 'fatal, error, warn, info, debug, trace or silent (default info)',
+  },
+} as const satisfies Record<string, ProxyFlag>;
+
+/** The files the proxy writes when it stops, by flag. */
+const outputFlags = ['report', 'junit', 'record'] as const;
+
+function usageText(): string {
+  const flags = Object.entries(proxyFlags as Record<string, ProxyFlag>);
+  const lefts = flags.map(([name, flag]) => `--${name}${flag.value ? ` ${flag.value}` : ''}`);
+  const width = Math.max(...lefts.map((left) => left.length)) + 2;
+  // As the mock's --help: the variable on a line of its own, under the help.
+  const rows = flags.map(([, flag], index) => [
+    lefts[index],
+    `${flag.help}${flag.env ? `\n  ${' '.repeat(width)}env ${flag.env}` : ''}`,
+  ]);
+  return `Usage: petstore-mock proxy --upstream URL [flags]
 
 Forwards every request under /v1 to URL (the API's base address, ending with /v1),
 judges each request and answer against openapi.yaml, and reports what breaks it.
 
-  --upstream URL   the deployment to forward to (env PETSTORE_UPSTREAM)
-  --host HOST      address to bind (default 127.0.0.1)
-  --port PORT      port to listen on (default 4011; 0 picks a free one)
-  --enforce        refuse invalid requests (400) and replace answers that fail a rule (502)
-  --fail-on WHO    whose failing findings make it exit 1: deployment (default), client, any, none
-  --strict         warnings fail too (a strict reading of the document)
-  --settle MS      how long a created pet may take to be readable (default ${defaultSettleMs})
-  --report FILE    write the violations and coverage as JSON when the proxy stops
-  --junit FILE     write JUnit XML (one case per operation and status seen) when it stops
-  --record FILE    collect the pets of valid answers into a fixture file when it stops
-  --timeout MS     how long the upstream may stay silent (default 30000; then 504)
-  --log-level LVL  fatal, error, warn, info, debug, trace or silent (default info)
+${rows.map(([left, right]) => `  ${(left as string).padEnd(width)}${right}`).join('\n')}
 
 Every finding has a level: fail (the spec or a standard forbids it), warn (a
 strict reading forbids it) or observed (the spec leaves it open), and a side:
 the deployment's answers or the client's requests. The proxy exits 1 when it
-stops after a failing finding of the side --fail-on names, 0 otherwise.
+stops after a failing finding of the side --fail-on names (or cannot write a
+file), 0 otherwise.
 `;
+}
+
+export const proxyUsage = usageText();
 
 const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function parseProxyOptions(argv: readonly string[], env: NodeJS.ProcessEnv): ProxyCliOptions | 'help' {
   const values = parseFlags(argv, {
-    upstream: { type: 'string' },
-    host: { type: 'string' },
-    port: { type: 'string' },
-    enforce: { type: 'boolean' },
-    'fail-on': { type: 'string' },
-    strict: { type: 'boolean' },
-    settle: { type: 'string' },
-    report: { type: 'string' },
-    junit: { type: 'string' },
-    record: { type: 'string' },
-    timeout: { type: 'string' },
-    'log-level': { type: 'string' },
+    ...Object.fromEntries(
+      Object.entries(proxyFlags as Record<string, ProxyFlag>).map(([name, flag]) => [
+        name,
+        { type: flag.type, ...(flag.multiple ? { multiple: true } : {}) },
+      ]),
+    ),
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help === true) return 'help';
-  const upstream = (values.upstream as string | undefined) ?? env.PETSTORE_UPSTREAM;
+  const text = (name: keyof typeof proxyFlags): string | undefined => values[name] as string | undefined;
+  const upstream = text('upstream') ?? env.PETSTORE_UPSTREAM;
   if (upstream === undefined || upstream === '') {
     throw new UsageError('an upstream is required: pass --upstream URL (the API base address, ending with /v1)');
   }
@@ -76,17 +162,17 @@ export function parseProxyOptions(argv: readonly string[], env: NodeJS.ProcessEn
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  const whole = (name: string, text: string, min: number, max: number): number => {
-    if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
-      throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(text)}`);
+  const whole = (name: string, given: string, min: number, max: number): number => {
+    if (!/^\d+$/.test(given) || Number(given) < min || Number(given) > max) {
+      throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(given)}`);
     }
-    return Number(text);
+    return Number(given);
   };
-  const logLevel = (values['log-level'] as string | undefined) ?? 'info';
+  const logLevel = text('log-level') ?? 'info';
   if (!levels.includes(logLevel)) {
     throw new UsageError(`--log-level must be one of ${levels.join(', ')}, got ${JSON.stringify(logLevel)}`);
   }
-  const failOn = (values['fail-on'] as string | undefined) ?? 'deployment';
+  const failOn = text('fail-on') ?? 'deployment';
   if (!(failOnChoices as readonly string[]).includes(failOn)) {
     throw new UsageError(`--fail-on must be one of ${failOnChoices.join(', ')}, got ${JSON.stringify(failOn)}`);
   }
@@ -94,16 +180,93 @@ export function parseProxyOptions(argv: readonly string[], env: NodeJS.ProcessEn
     upstream,
     failOn: failOn as FailOn,
     strict: values.strict === true,
-    settleMs: whole('settle', (values.settle as string | undefined) ?? String(defaultSettleMs), 0, 600_000),
-    host: (values.host as string | undefined) ?? '127.0.0.1',
-    port: whole('port', (values.port as string | undefined) ?? '4011', 0, 65_535),
+    settleMs: whole('settle', text('settle') ?? String(defaultSettleMs), 0, 600_000),
+    host: text('host') ?? '127.0.0.1',
+    port: whole('port', text('port') ?? '4011', 0, 65_535),
+    ...parseKeys(values.token, env),
+    ...parseBrowserAccess(values, env),
     logLevel,
     enforce: values.enforce === true,
-    timeoutMs: whole('timeout', (values.timeout as string | undefined) ?? '30000', 1, 600_000),
-    report: values.report as string | undefined,
-    junit: values.junit as string | undefined,
-    record: values.record as string | undefined,
+    timeoutMs: whole('timeout', text('timeout') ?? '30000', 1, 600_000),
+    report: text('report'),
+    junit: text('junit'),
+    record: text('record'),
   };
+}
+
+/**
+ * Why the proxy could not write `file` when it stops, or undefined when it
+ * can: its folder must exist and take a new file (a file is created and
+ * removed there, as `access(W_OK)` says yes to root on a read-only file
+ * system), and an existing file must be a file that opens for writing.
+ */
+export function cannotWrite(file: string): string | undefined {
+  const folder = dirname(file);
+  const code = (error: unknown) => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+  try {
+    if (!statSync(folder).isDirectory()) return `${folder} is not a folder`;
+  } catch (error) {
+    return code(error) === 'ENOENT'
+      ? `the folder ${folder} does not exist`
+      : `the folder ${folder} cannot be read (${code(error)})`;
+  }
+  const probe = join(folder, `.petstore-proxy-check-${process.pid}-${randomBytes(4).toString('hex')}`);
+  try {
+    closeSync(openSync(probe, 'wx'));
+  } catch (error) {
+    return `the folder ${folder} does not take new files (${code(error)})`;
+  } finally {
+    rmSync(probe, { force: true });
+  }
+  try {
+    if (statSync(file).isDirectory()) return `${file} is a folder`;
+    closeSync(openSync(file, 'r+'));
+  } catch (error) {
+    if (code(error) !== 'ENOENT') return `${file} exists and cannot be written (${code(error)})`;
+  }
+  return undefined;
+}
+
+/**
+ * Writes the report, the JUnit file and the recording, each on its own: one
+ * that fails is named, and the others are still written. Returns the lines
+ * to print and whether any failed.
+ */
+function writeOutputs(settings: ProxyCliOptions, proxy: Proxy): { lines: string[]; failed: boolean } {
+  const { report, recording } = proxy;
+  const lines: string[] = [];
+  let failed = false;
+  const attempt = (failure: string, write: () => void): void => {
+    try {
+      write();
+    } catch (error) {
+      lines.push(
+        `${failure}${error instanceof RecordingError ? '' : 'cannot be written: '}${(error as Error).message}`,
+      );
+      failed = true;
+    }
+  };
+  if (settings.report) {
+    const file = resolve(settings.report);
+    attempt(`Not written: --report ${file}: `, () =>
+      writeFileSync(file, `${JSON.stringify(report.toJson(), null, 2)}\n`),
+    );
+  }
+  if (settings.junit) {
+    const file = resolve(settings.junit);
+    attempt(`Not written: --junit ${file}: `, () => writeFileSync(file, report.toJunit()));
+  }
+  if (recording) {
+    // A RecordingError names the file and says why itself.
+    attempt('Not recorded: ', () => {
+      const summary = recording.save();
+      lines.push(`Recorded ${summary.recorded} pets in ${summary.file}`);
+      for (const skipped of summary.notRecorded) {
+        lines.push(`  not recorded (${skipped.count}×): ${skipped.reason}; e.g. ${skipped.example}`);
+      }
+    });
+  }
+  return { lines, failed };
 }
 
 /** `petstore-mock proxy`: listens like the mock, forwards, and writes its reports when stopped. */
@@ -121,6 +284,16 @@ export function runProxy(argv: readonly string[]): void {
     return;
   }
   const settings = options;
+  // A file that cannot be written is found now, not when the proxy stops with the traffic's findings in hand.
+  for (const flag of outputFlags) {
+    const file = settings[flag];
+    const problem = file === undefined ? undefined : cannotWrite(resolve(file));
+    if (problem) {
+      process.stderr.write(`petstore-mock proxy: --${flag} ${resolve(file as string)}: ${problem}\n`);
+      process.exit(2);
+    }
+  }
+  const defaultKeyOnly = settings.keys.length === 1 && settings.keys[0] === 'dev-key';
   const logger = pino({ level: settings.logLevel }, pino.destination({ dest: 1, sync: false }));
   const proxy = createProxy({
     upstream: settings.upstream,
@@ -129,8 +302,10 @@ export function runProxy(argv: readonly string[]): void {
     strict: settings.strict,
     settleMs: settings.settleMs,
     timeoutMs: settings.timeoutMs,
+    keys: settings.keys,
+    ...browserAccess(settings),
     logger,
-    publicFiles: loadWebPages({ defaultKey: 'dev-key' }),
+    publicFiles: loadWebPages({ defaultKey: defaultKeyOnly ? 'dev-key' : undefined }),
     ...(settings.record ? { record: resolve(settings.record) } : {}),
   });
   const server = createServer(proxy.listener);
@@ -142,6 +317,8 @@ export function runProxy(argv: readonly string[]): void {
   server.on('listening', () => {
     const address = server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    // A key the user chose is a secret of theirs: the banner says where it came from, not what it is.
+    const key = defaultKeyOnly ? 'key dev-key' : `${settings.keys.length} key(s) from ${settings.keysFrom}, not shown`;
     process.stdout.write(
       [
         `petstore-mock proxy: judging the traffic to ${settings.upstream} against openapi.yaml`,
@@ -151,10 +328,13 @@ export function runProxy(argv: readonly string[]): void {
         `  Report     ${settings.report ?? 'GET /__admin/violations (no file)'}`,
         ...(settings.junit ? [`  JUnit      ${settings.junit}`] : []),
         ...(settings.record ? [`  Recording  ${settings.record}`] : []),
-        `  Dashboard  http://${host}:${address.port}/__admin/ui (key dev-key)`,
+        `  Dashboard  http://${host}:${address.port}/__admin/ui (${key})`,
+        ...accessLines(settings),
         '',
       ].join('\n'),
     );
+    const warning = bindWarning(settings);
+    if (warning) process.stderr.write(`petstore-mock proxy: ${warning}\n`);
   });
   let stopping = false;
   const stop = (): void => {
@@ -163,36 +343,18 @@ export function runProxy(argv: readonly string[]): void {
     server.close(() => {
       const report = proxy.report;
       const lines = ['', 'Coverage of the document by the traffic:', report.coverageTable(), ''];
-      let failed = false;
-      if (settings.report) writeFileSync(resolve(settings.report), `${JSON.stringify(report.toJson(), null, 2)}\n`);
-      if (settings.junit) writeFileSync(resolve(settings.junit), report.toJunit());
-      if (proxy.recording) {
-        try {
-          const summary = proxy.recording.save();
-          lines.push(`Recorded ${summary.recorded} pets in ${summary.file}`);
-          for (const skipped of summary.notRecorded) {
-            lines.push(`  not recorded (${skipped.count}×): ${skipped.reason}; e.g. ${skipped.example}`);
-          }
-        } catch (error) {
-          if (!(error instanceof RecordingError)) throw error;
-          lines.push(`Not recorded: ${error.message}`);
-          failed = true;
-        }
-      }
+      const written = writeOutputs(settings, proxy);
+      lines.push(...written.lines);
       const levels = report.levels();
       const side = (name: string, counts: Record<string, number>) =>
         `${name}: ${counts.fail} fail, ${counts.warn} warn, ${counts.observed} observed`;
       lines.push(side('Deployment', levels.deployment), side('Client', levels.client));
       const failing = report.failingCount;
-      lines.push(
-        failing === 0
-          ? `Nothing fails (--fail-on ${report.failOn}${report.strict ? ', --strict' : ''}).`
-          : `${failing} failing finding(s) (--fail-on ${report.failOn}${report.strict ? ', --strict' : ''}).`,
-        '',
-      );
+      const policy = `--fail-on ${report.failOn}${report.strict ? ', --strict' : ''}`;
+      lines.push(failing === 0 ? `Nothing fails (${policy}).` : `${failing} failing finding(s) (${policy}).`, '');
       process.stdout.write(lines.join('\n'));
       logger.flush();
-      process.exit(failing > 0 || failed ? 1 : 0);
+      process.exit(failing > 0 || written.failed ? 1 : 0);
     });
     server.closeIdleConnections();
     setTimeout(() => server.closeAllConnections(), 2_000).unref();

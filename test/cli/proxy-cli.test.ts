@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -142,5 +142,99 @@ describe('petstore-mock proxy', () => {
     const cli = startCli(['proxy', ...args]);
     expect(await cli.exited).toBe(2);
     expect(cli.stderr()).toContain(message);
+  });
+
+  it('takes its own admin key from --token, shows it in the banner only when it is dev-key, and refuses dev-key then', async () => {
+    const plain = startCli(['proxy', '--upstream', upstream.baseUrl, '--port', '0', '--log-level', 'silent']);
+    await proxyUrl(plain);
+    expect(plain.stdout()).toMatch(/Dashboard {2}http:\/\/127\.0\.0\.1:\d+\/__admin\/ui \(key dev-key\)/);
+
+    const cli = startCli([
+      'proxy',
+      '--upstream',
+      upstream.baseUrl,
+      '--port',
+      '0',
+      '--log-level',
+      'silent',
+      '--token',
+      'proxy-secret-1',
+    ]);
+    const admin = `${new URL(await proxyUrl(cli)).origin}/__admin/violations`;
+    expect(cli.stdout()).toContain('/__admin/ui (1 key(s) from --token, not shown)');
+    expect(cli.stdout()).not.toContain('proxy-secret-1');
+    expect((await fetch(admin, { headers: { Authorization: 'Bearer dev-key' } })).status).toBe(401);
+    expect((await fetch(admin, { headers: { Authorization: 'Bearer proxy-secret-1' } })).status).toBe(200);
+    // The API's keys are the upstream's: the proxy's own key does not gate /v1.
+    expect(
+      (await fetch(`${new URL(admin).origin}/v1/pets/1`, { headers: { Authorization: `Bearer ${key}` } })).status,
+    ).toBe(200);
+  });
+
+  it('reads PETSTORE_TOKEN, and refuses an empty one with exit code 2', async () => {
+    const cli = startCli(['proxy', '--upstream', upstream.baseUrl, '--port', '0', '--log-level', 'silent'], {
+      PETSTORE_TOKEN: 'env-proxy-key',
+    });
+    const admin = `${new URL(await proxyUrl(cli)).origin}/__admin/violations`;
+    expect(cli.stdout()).toContain('(1 key(s) from PETSTORE_TOKEN, not shown)');
+    expect((await fetch(admin, { headers: { Authorization: 'Bearer env-proxy-key' } })).status).toBe(200);
+    expect((await fetch(admin, { headers: { Authorization: 'Bearer dev-key' } })).status).toBe(401);
+    const empty = startCli(['proxy', '--upstream', upstream.baseUrl, '--port', '0'], { PETSTORE_TOKEN: '' });
+    expect(await empty.exited).toBe(2);
+    expect(empty.stderr()).toContain('PETSTORE_TOKEN is set but empty');
+  });
+
+  it.each([
+    ['--report', 'missing/report.json', 'does not exist'],
+    ['--junit', 'missing/junit.xml', 'does not exist'],
+    ['--record', 'missing/pets.yaml', 'does not exist'],
+    ['--record', 'read-only/pets.yaml', 'does not take new files'],
+  ])(
+    'refuses to start with %s into a folder it cannot write (%s), in one line, exit code 2',
+    async (flag, file, why) => {
+      const readOnly = join(dir, 'read-only');
+      if (!existsSync(readOnly)) {
+        mkdirSync(readOnly);
+        chmodSync(readOnly, 0o555);
+      }
+      // Root writes into a mode-555 folder; sysfs takes no new file from anyone.
+      const path = file.startsWith('read-only/') && process.getuid?.() === 0 ? '/sys/pets.yaml' : join(dir, file);
+      const cli = startCli(['proxy', '--upstream', upstream.baseUrl, '--port', '0', flag, path]);
+      expect(await cli.exited).toBe(2);
+      const folder = path.slice(0, path.lastIndexOf('/'));
+      expect(cli.stderr()).toMatch(new RegExp(`^petstore-mock proxy: ${flag} ${path}: the folder ${folder} ${why}`));
+      expect(cli.stderr().trim().split('\n')).toHaveLength(1);
+      expect(cli.stdout()).not.toContain('Proxy ');
+    },
+  );
+
+  it('still writes the other files when one cannot be written at stop, and exits 1 naming it', async () => {
+    const gone = join(dir, 'removed-while-running');
+    mkdirSync(gone);
+    const [report, junit, record] = [join(gone, 'report.json'), join(dir, 'kept-junit.xml'), join(dir, 'kept.yaml')];
+    const cli = startCli([
+      'proxy',
+      '--upstream',
+      upstream.baseUrl,
+      '--port',
+      '0',
+      '--log-level',
+      'silent',
+      '--report',
+      report,
+      '--junit',
+      junit,
+      '--record',
+      record,
+    ]);
+    const base = await proxyUrl(cli);
+    expect((await fetch(`${base}/pets/1`, { headers: { Authorization: `Bearer ${key}` } })).status).toBe(200);
+    rmSync(gone, { recursive: true });
+    cli.child.kill('SIGTERM');
+    expect(await cli.exited).toBe(1);
+    expect(cli.stdout()).toContain(`Not written: --report ${report}: cannot be written: ENOENT`);
+    expect(cli.stdout()).toContain('No violation of the document.');
+    expect(readFileSync(junit, 'utf8')).toContain('<testsuite');
+    expect(readFileSync(record, 'utf8')).toContain('name: Bella');
   });
 });

@@ -2,7 +2,9 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  accessLines,
   bindWarning,
+  browserAccess,
   helpText,
   isLoopback,
   joinNegativeValues,
@@ -32,6 +34,8 @@ describe('parseOptions', () => {
       maxPets: 100_000,
       maxSessions: 100,
       stateFile: undefined,
+      corsOrigins: [],
+      allowedHosts: [],
       help: false,
       version: false,
     });
@@ -78,6 +82,8 @@ describe('parseOptions', () => {
       PETSTORE_MAX_SESSIONS: '20',
       PETSTORE_STATE_FILE: 'env-state.json',
       PETSTORE_LOG_FORMAT: 'pretty',
+      PETSTORE_CORS_ORIGIN: 'https://app.example.com, http://b.test:8080',
+      PETSTORE_ALLOWED_HOST: 'mock.team.internal,.staging.example',
       INIT_CWD: '/home/user/app',
     };
     expect(parseOptions([], env)).toEqual({
@@ -94,6 +100,8 @@ describe('parseOptions', () => {
       maxPets: 500,
       maxSessions: 20,
       stateFile: '/home/user/app/env-state.json',
+      corsOrigins: ['https://app.example.com', 'http://b.test:8080'],
+      allowedHosts: ['mock.team.internal', '.staging.example'],
       help: false,
       version: false,
     });
@@ -113,9 +121,17 @@ describe('parseOptions', () => {
       PETSTORE_MAX_SESSIONS: '20',
       PETSTORE_STATE_FILE: 'env-state.json',
       PETSTORE_LOG_FORMAT: 'pretty',
+      PETSTORE_CORS_ORIGIN: 'https://app.example.com',
+      PETSTORE_ALLOWED_HOST: 'mock.team.internal',
       INIT_CWD: '/home/user/app',
     };
     const argv = [
+      '--cors-origin',
+      'http://a.test',
+      '--cors-origin',
+      '*',
+      '--allowed-host',
+      'other.internal',
       '--log-format',
       'json',
       '--host=::1',
@@ -154,6 +170,8 @@ describe('parseOptions', () => {
       maxPets: 7,
       maxSessions: 3,
       stateFile: '/home/user/app/flag-state.json',
+      corsOrigins: ['http://a.test', '*'],
+      allowedHosts: ['other.internal'],
       help: false,
       version: false,
     });
@@ -296,6 +314,8 @@ describe('toAppOptions', () => {
     expect(
       toAppOptions(parseOptions(['--token', 'k', '--latency', '1-2', '--seed', '4', '--max-pets', '9'], {})),
     ).toEqual({
+      cors: { origins: 'loopback', allowed: [] },
+      hosts: { allowed: [], anyAddress: false },
       keys: ['k'],
       seed: 4,
       pets: 50,
@@ -326,6 +346,8 @@ describe('helpText', () => {
     ['--max-pets', 'PETSTORE_MAX_PETS'],
     ['--max-sessions', 'PETSTORE_MAX_SESSIONS'],
     ['--state-file', 'PETSTORE_STATE_FILE'],
+    ['--cors-origin', 'PETSTORE_CORS_ORIGIN'],
+    ['--allowed-host', 'PETSTORE_ALLOWED_HOST'],
   ])('lists %s with its variable %s', (flag, env) => {
     expect(text).toMatch(new RegExp(`^  ${flag} +\\S`, 'm'));
     expect(text).toContain(`env ${env}`);
@@ -347,6 +369,8 @@ describe('helpText', () => {
   it('lists a flag for every option the parser accepts, and no other', () => {
     const listed = [...text.matchAll(/^ {2}(--[a-z-]+)/gm)].map((match) => match[1]);
     expect(listed.sort()).toEqual([
+      '--allowed-host',
+      '--cors-origin',
       '--help',
       '--host',
       '--latency',
@@ -398,9 +422,12 @@ describe('bindWarning', () => {
 });
 
 describe('isLoopback', () => {
-  it.each(['127.0.0.1', '127.255.255.254', 'localhost', '::1', '::ffff:127.0.0.1'])('counts %s as loopback', (host) => {
-    expect(isLoopback(host)).toBe(true);
-  });
+  it.each(['127.0.0.1', '127.255.255.254', 'localhost', '::1', '::ffff:127.0.0.1', '[::1]', 'app.localhost'])(
+    'counts %s as loopback',
+    (host) => {
+      expect(isLoopback(host)).toBe(true);
+    },
+  );
 
   it.each(['0.0.0.0', '::', '10.0.0.1', '128.0.0.1', '127.0.0.1.evil.example', 'localhost.example', '::2'])(
     'does not count %s as loopback',
@@ -408,4 +435,94 @@ describe('isLoopback', () => {
       expect(isLoopback(host)).toBe(false);
     },
   );
+});
+
+describe('--cors-origin and --allowed-host', () => {
+  it('read repeated flags, or a comma-separated variable, writing origins as browsers send them', () => {
+    expect(parseOptions(['--cors-origin', 'https://App.Example.com/', '--cors-origin', '*'], {}).corsOrigins).toEqual([
+      'https://app.example.com',
+      '*',
+    ]);
+    expect(parseOptions([], { PETSTORE_CORS_ORIGIN: ' https://a.test:8443 ,,' }).corsOrigins).toEqual([
+      'https://a.test:8443',
+    ]);
+    expect(parseOptions(['--allowed-host', 'a.test'], { PETSTORE_ALLOWED_HOST: 'b.test' }).allowedHosts).toEqual([
+      'a.test',
+    ]);
+  });
+
+  it.each([['all'], ['*']])('turn the Host check off with --allowed-host %s', (all) => {
+    expect(parseOptions(['--allowed-host', 'a.test', '--allowed-host', all], {}).allowedHosts).toBe('all');
+    expect(parseOptions([], { PETSTORE_ALLOWED_HOST: all }).allowedHosts).toBe('all');
+  });
+
+  it.each([
+    [['--cors-origin', 'null'], '--cors-origin must be an origin such as https://app.example.com'],
+    [['--cors-origin', 'app.example.com'], 'got "app.example.com"'],
+    [['--cors-origin', 'https://app.example.com/app'], '(a scheme, a host and an optional port, no path)'],
+    [['--allowed-host', 'mock.team.internal:4010'], '--allowed-host must be a host name or address without a port'],
+    [['--allowed-host', 'http://mock.team.internal'], 'got "http://mock.team.internal"'],
+  ])('refuse %j, naming the flag', (argv, message) => {
+    expect(usageError(argv).message).toContain(message);
+  });
+
+  it('name the variable when the bad value came from it', () => {
+    expect(usageError([], { PETSTORE_CORS_ORIGIN: 'null' }).message).toMatch(/^PETSTORE_CORS_ORIGIN must be/);
+    expect(usageError([], { PETSTORE_ALLOWED_HOST: 'a:1' }).message).toMatch(/^PETSTORE_ALLOWED_HOST must be/);
+  });
+});
+
+describe('browserAccess', () => {
+  const access = (argv: string[]) => browserAccess(parseOptions(argv, {}));
+
+  it('answers loopback origins and hosts only by default', () => {
+    expect(access([])).toEqual({
+      cors: { origins: 'loopback', allowed: [] },
+      hosts: { allowed: [], anyAddress: false },
+    });
+  });
+
+  it('answers any IP address as Host, and no name, when bound to every address', () => {
+    expect(access(['--host', '0.0.0.0']).hosts).toEqual({ allowed: [], anyAddress: true });
+    expect(access(['--host', '::']).hosts).toEqual({ allowed: [], anyAddress: true });
+  });
+
+  it('answers the address or name it is bound to, and the hosts allowed', () => {
+    expect(access(['--host', '192.168.1.20', '--allowed-host', 'mock.team.internal']).hosts).toEqual({
+      allowed: ['192.168.1.20', 'mock.team.internal'],
+      anyAddress: false,
+    });
+    expect(access(['--host', 'my-laptop.local']).hosts.allowed).toEqual(['my-laptop.local']);
+  });
+
+  it('passes the origins allowed, and turns the Host check off for --allowed-host all', () => {
+    expect(access(['--cors-origin', 'https://app.team.internal', '--allowed-host', 'all'])).toEqual({
+      cors: { origins: 'loopback', allowed: ['https://app.team.internal'] },
+      hosts: { any: true },
+    });
+  });
+});
+
+describe('accessLines', () => {
+  const lines = (argv: string[]) => accessLines(parseOptions(argv, {}));
+
+  it('says nothing on a loopback bind with no origin or host allowed', () => {
+    expect(lines([])).toEqual([]);
+  });
+
+  it('says which hosts are answered on a bind beyond loopback, and how to answer a name too', () => {
+    expect(lines(['--host', '0.0.0.0'])).toEqual([
+      '  Hosts      localhost, 127.0.0.1, [::1], any IP address; add a name with --allowed-host NAME',
+    ]);
+    expect(lines(['--host', '10.0.0.5', '--allowed-host', 'mock.team.internal'])[0]).toContain(
+      '[::1], 10.0.0.5, mock.team.internal;',
+    );
+  });
+
+  it('says when the Host check is off, and which origins are allowed', () => {
+    expect(lines(['--allowed-host', 'all', '--cors-origin', 'https://app.team.internal'])).toEqual([
+      '  Hosts      any (--allowed-host all: no protection against DNS rebinding)',
+      '  Origins    loopback pages, its own, and https://app.team.internal',
+    ]);
+  });
 });

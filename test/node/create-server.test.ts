@@ -124,6 +124,29 @@ describe('createServer', () => {
     expect(parseResponse(text)).toMatchObject({ status: 400, body: { code: 'malformed_request', status: 400 } });
   });
 
+  it('answers an HTTP/1.1 request without Host with 400 host_required and a JSON Error body, not a bare 400', async () => {
+    await start();
+    const { text } = await exchange(mock.origin, (socket) =>
+      socket.write('GET /v1/pets HTTP/1.1\r\nAuthorization: Bearer test-key\r\nConnection: close\r\n\r\n'),
+    );
+    const response = parseResponse(text);
+    expect(response.status).toBe(400);
+    expect(response.headers['content-type']).toBe('application/json');
+    expect(response.body).toEqual({
+      code: 'host_required',
+      message: 'the request has no Host header, which HTTP/1.1 requires (RFC 9112, section 3.2)',
+      status: 400,
+    });
+  });
+
+  it('answers an HTTP/1.0 request without Host, which HTTP/1.0 allows, when no Host check is asked for', async () => {
+    await start();
+    const { text } = await exchange(mock.origin, (socket) =>
+      socket.write('GET /v1/pets/1 HTTP/1.0\r\nAuthorization: Bearer test-key\r\n\r\n'),
+    );
+    expect(parseResponse(text).status).toBe(200);
+  });
+
   it('cuts off a client that sends its headers too slowly (slowloris), with 408 JSON', async () => {
     await start({ headersTimeout: 500, requestTimeout: 1_000 });
     let drip: NodeJS.Timeout | undefined;

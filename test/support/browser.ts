@@ -9,8 +9,8 @@ export const noBrowser: string | undefined = existsSync(chromiumPath)
   ? undefined
   : `no Chromium at ${chromiumPath} (apt-get install -y chromium, or set PETSTORE_CHROMIUM)`;
 
-/** Headless Chromium with nothing that reaches outside the machine. */
-export function launchChromium(): Promise<Browser> {
+/** Headless Chromium with nothing that reaches outside the machine; `extraArgs` such as `--host-resolver-rules`. */
+export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath,
     args: [
@@ -22,6 +22,7 @@ export function launchChromium(): Promise<Browser> {
       '--disable-sync',
       '--no-first-run',
       '--disable-quic',
+      ...extraArgs,
     ],
   });
 }

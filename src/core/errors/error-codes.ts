@@ -15,7 +15,12 @@ export const errorCodes = {
   malformed_request: 400,
   invalid_session: 400,
   invalid_fault: 400,
+  host_required: 400,
   unauthorized: 401,
+  /** A page of an origin the mock does not answer (CORS), before anything is read or changed. */
+  origin_not_allowed: 403,
+  /** A `Host` the mock does not answer to (DNS rebinding), before anything is read or changed. */
+  host_not_allowed: 403,
   route_not_found: 404,
   pet_not_found: 404,
   scenario_not_found: 404,

@@ -1,4 +1,42 @@
+import { HttpError } from '../errors/http-error.js';
 import { headerValue, type PlainRequest, type PlainResponse } from '../http/plain-http.js';
+import type { CompiledDocument } from '../openapi/compile-document.js';
+import { sessionHeader } from '../sessions/session-registry.js';
+import { canonicalHostName, isLoopbackName } from './check-host.js';
+
+/**
+ * Which pages may call the mock from a browser. `any` is the in-process
+ * default (`createMock`, MSW, the Express middleware: the app's own dev
+ * server or test owns the origin): every origin is reflected, with
+ * credentials, and a preflight allows whatever headers it asks for.
+ * `loopback` is the default of the mock and the proxy over HTTP: pages on a
+ * loopback origin (`http://localhost:5173`, `http://127.0.0.1:*`,
+ * `http://[::1]:*`, http or https, any port), the mock's own pages, and the
+ * origins in `allowed`; any other origin is refused with `403
+ * origin_not_allowed`, and preflights allow only the headers and methods
+ * the documents use.
+ */
+export interface CorsOptions {
+  origins: 'any' | 'loopback';
+  /**
+   * Exact origins allowed besides (`https://app.example.com`), with
+   * credentials; `*` allows every other origin too, without credentials
+   * (`Access-Control-Allow-Origin: *`). `null` cannot be listed.
+   */
+  allowed?: readonly string[];
+}
+
+/** The policy the pipeline applies: options checked once, at start-up. */
+export interface CorsPolicy {
+  /** Every origin is reflected, and preflights allow what they ask for (`origins: 'any'`). */
+  any: boolean;
+  /** The origins allowed besides loopback ones and the mock's own, in canonical form. */
+  origins: ReadonlySet<string>;
+  /** Any other origin too (`*`), without credentials. */
+  wildcard: boolean;
+  /** What a preflight allows: derived from the documents on the first preflight. */
+  allows(): { methods: string; headers: string };
+}
 
 /** Response headers a browser script may read (the rest are hidden from it by CORS). */
 const exposedHeaders = [
@@ -12,38 +50,163 @@ const exposedHeaders = [
   'Petstore-Violations',
 ].join(', ');
 
+/**
+ * Request headers the pipeline reads whatever the document says: the body's
+ * `Content-Encoding` (decode-body.ts), `Prefer` (read-preference.ts), the
+ * session (session-registry.ts) and the request id (assign-request-id.ts).
+ */
+const pipelineHeaders = ['Content-Encoding', 'Prefer', sessionHeader, 'X-Request-Id'];
+
 /** A header list a preflight may ask for: tokens separated by commas (RFC 9110 field names). */
 const headerList = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:\s*,\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+)*$/;
 
 /**
- * CORS for any origin, credentials included: the origin is reflected (never
- * `*`, which browsers refuse with credentials) with `Vary: Origin`. A
- * request without `Origin` is not cross-origin and gets no CORS headers
- * (every response is `no-store`, so no cache hands such a response to a
- * cross-origin caller). Returns undefined when there is no Origin.
+ * An origin as browsers send it (`https://app.example.com`, a port only when
+ * it is not the scheme's default), or undefined for anything else: another
+ * scheme, a path, a query, credentials. A trailing `/` is dropped.
  */
-export function corsHeaders(request: PlainRequest): Record<string, string> | undefined {
+export function canonicalOrigin(text: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '') return undefined;
+  if (url.pathname !== '/' || !/^[a-z]+:\/\/[^/?#]+\/?$/i.test(text)) return undefined;
+  return url.origin;
+}
+
+/**
+ * The policy of the options: throws `TypeError` naming an allowed origin
+ * that is not one. `documents` are read on the first preflight only (the
+ * admin API's is compiled on first use).
+ */
+export function createCorsPolicy(
+  options: CorsOptions | undefined,
+  documents: () => readonly CompiledDocument[],
+): CorsPolicy {
+  const origins = new Set<string>();
+  let wildcard = false;
+  for (const given of options?.allowed ?? []) {
+    if (given === '*') {
+      wildcard = true;
+      continue;
+    }
+    const origin = canonicalOrigin(given);
+    if (origin === undefined) {
+      throw new TypeError(
+        `an allowed origin must be a scheme, a host and an optional port, such as https://app.example.com, or *; got ${JSON.stringify(given)}`,
+      );
+    }
+    origins.add(origin);
+  }
+  let allowed: { methods: string; headers: string } | undefined;
+  return {
+    any: (options?.origins ?? 'any') === 'any',
+    origins,
+    wildcard,
+    allows: () => (allowed ??= requestsOf(documents())),
+  };
+}
+
+/**
+ * The methods and request headers the documents use: each operation's
+ * method, its header parameters, `Content-Type` when it takes a body, the
+ * header each security scheme reads (`Authorization` for http, oauth2 and
+ * openIdConnect; an apiKey's own name), and what the pipeline reads.
+ */
+export function requestsOf(documents: readonly CompiledDocument[]): { methods: string; headers: string } {
+  const methods = new Set<string>();
+  const headers = new Map<string, string>();
+  const add = (name: string): void => {
+    if (!headers.has(name.toLowerCase())) headers.set(name.toLowerCase(), name);
+  };
+  for (const { document, operations } of documents) {
+    for (const scheme of Object.values(document.components?.securitySchemes ?? {})) {
+      if ('$ref' in scheme) continue;
+      if (scheme.type === 'apiKey') {
+        if (scheme.in === 'header') add(scheme.name);
+      } else add('Authorization');
+    }
+    for (const operation of operations) {
+      methods.add(operation.method);
+      if (operation.requestBody) add('Content-Type');
+      for (const parameter of operation.parameters) if (parameter.in === 'header') add(parameter.name);
+    }
+  }
+  for (const name of pipelineHeaders) add(name);
+  return { methods: [...methods].join(', '), headers: [...headers.values()].join(', ') };
+}
+
+/** Whether the origin is the mock's own: the page was served under the name and port the request is sent to. */
+function isOwnOrigin(origin: URL, host: string | undefined): boolean {
+  if (host === undefined) return false;
+  const name = canonicalHostName(host);
+  const port = /:(\d+)$/.exec(host.replace(/^\[.*\]/, ''))?.[1];
+  const defaultPort = origin.protocol === 'https:' ? '443' : '80';
+  return name === origin.hostname && Number(port ?? defaultPort) === Number(origin.port || defaultPort);
+}
+
+/** How a refused origin is shown in a message: quoted, and short. */
+function shown(text: string): string {
+  return JSON.stringify(text.length > 100 ? `${text.slice(0, 100)}…` : text);
+}
+
+/**
+ * The CORS headers of a request with `Origin`, or undefined without one (it
+ * is not cross-origin; every response is `no-store`, so no cache hands such
+ * a response to a cross-origin caller). An allowed origin is reflected,
+ * never `*`, with credentials and `Vary: Origin`; under `*`, another origin
+ * gets `*` without credentials. An origin the policy does not allow (`null`
+ * included) throws `403 origin_not_allowed`: "simple" requests (a form
+ * POST, a GET) reach the server without a preflight, so refusing to let a
+ * script read the answer is not enough, the request must change nothing.
+ */
+export function corsHeaders(policy: CorsPolicy, request: PlainRequest): Record<string, string> | undefined {
   const origin = headerValue(request, 'origin');
   if (origin === undefined) return undefined;
-  return {
+  const reflected = {
     'access-control-allow-origin': origin,
     'access-control-allow-credentials': 'true',
     'access-control-expose-headers': exposedHeaders,
     vary: 'Origin',
   };
+  if (policy.any) return reflected;
+  const canonical = canonicalOrigin(origin);
+  // Compared as sent: a browser sends the canonical form, and `http://x@localhost` is not `http://localhost`.
+  if (canonical !== undefined && canonical === origin) {
+    const url = new URL(origin);
+    if (isLoopbackName(url.hostname) || policy.origins.has(origin) || isOwnOrigin(url, headerValue(request, 'host'))) {
+      return reflected;
+    }
+  }
+  if (policy.wildcard) {
+    return { 'access-control-allow-origin': '*', 'access-control-expose-headers': exposedHeaders, vary: 'Origin' };
+  }
+  throw new HttpError(
+    'origin_not_allowed',
+    `a page of the origin ${shown(origin)} may not call the mock: it answers pages on loopback origins (http://localhost:5173) and its own; allow another origin with --cors-origin ORIGIN`,
+  );
 }
 
 /**
  * The answer to a preflight (`OPTIONS` with `Origin` and
- * `Access-Control-Request-Method`), given before authentication, as browsers
- * send no credentials with it. It allows the method asked for and every
- * header the browser asks for (`Access-Control-Request-Headers`); the actual
+ * `Access-Control-Request-Method`) from an allowed origin, given before
+ * authentication, as browsers send no credentials with it. Under `any` it
+ * allows every header the browser asks for; otherwise the methods and
+ * headers the documents use, whatever it asks, and a private-network
+ * request (`Access-Control-Request-Private-Network`, Chromium). The actual
  * request is then judged like any other.
  */
-export function preflightResponse(request: PlainRequest, cors: Record<string, string>): PlainResponse | undefined {
+export function preflightResponse(
+  policy: CorsPolicy,
+  request: PlainRequest,
+  cors: Record<string, string>,
+): PlainResponse | undefined {
   const method = headerValue(request, 'access-control-request-method');
   if (request.method !== 'OPTIONS' || method === undefined) return undefined;
-  const asked = headerValue(request, 'access-control-request-headers')?.trim();
   const headers: Record<string, string> = {
     ...cors,
     'access-control-allow-methods': 'GET, POST, PUT, DELETE, OPTIONS',
@@ -51,6 +214,17 @@ export function preflightResponse(request: PlainRequest, cors: Record<string, st
     vary: 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers',
     'content-length': '0',
   };
-  if (asked && headerList.test(asked)) headers['access-control-allow-headers'] = asked;
+  if (policy.any) {
+    const asked = headerValue(request, 'access-control-request-headers')?.trim();
+    if (asked && headerList.test(asked)) headers['access-control-allow-headers'] = asked;
+  } else {
+    const allows = policy.allows();
+    headers['access-control-allow-methods'] = allows.methods;
+    headers['access-control-allow-headers'] = allows.headers;
+    if (headerValue(request, 'access-control-request-private-network') === 'true') {
+      headers['access-control-allow-private-network'] = 'true';
+      headers.vary += ', Access-Control-Request-Private-Network';
+    }
+  }
   return { status: 204, headers };
 }
