@@ -46,6 +46,21 @@ describe('faults (POST /__admin/faults)', () => {
     },
   );
 
+  it('refuses a fault beyond the 100 a session may hold with 409 too_many_faults, and schedules nothing', async () => {
+    for (let index = 0; index < 100; index++) expect((await addFault({ status: 503, times: 5 })).status).toBe(200);
+    const refused = await addFault({ status: 500 });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({
+      code: 'too_many_faults',
+      message:
+        'the session already has 100 faults scheduled, the most it may hold (100); DELETE /__admin/faults clears them, or give one fault a times count',
+      status: 409,
+    });
+    expect(await faults()).toHaveLength(100);
+    // Another session has its own allowance.
+    expect((await addFault({ status: 500 }, 'worker-2')).status).toBe(200);
+  });
+
   it('hits only the operation it names, and counts down its times', async () => {
     await addFault({ status: 500, operationId: 'getPet', times: 2 });
     expect((await list()).status).toBe(200);
