@@ -301,6 +301,8 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     mounts: [api, admin],
     publicFiles,
     selectSession: (request) => registry().select(request),
+    // Issue 20: sessions are made only for authenticated requests (handle-request decides `make`).
+    session: (name, make) => (make ? registry().session(name) : registry().find(name)),
     authenticate: createAuthenticator(options.keys ?? ['dev-key']),
     inflate: options.inflate ?? inflateWithWebStreams,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,

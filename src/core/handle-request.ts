@@ -28,6 +28,7 @@ import { validateRequest } from './pipeline/validate-request.js';
 import { validateResponse } from './pipeline/validate-response.js';
 import { judgeReceivedResponse } from './rules/response-rules.js';
 import type { Session } from './sessions/session.js';
+import type { SessionChoice } from './sessions/session-registry.js';
 
 /** What the pipeline runs with: everything is built once, at start-up (see create-mock-core.ts). */
 export interface Pipeline {
@@ -35,8 +36,13 @@ export interface Pipeline {
   mounts: readonly Mount[];
   /** Files served to anyone, by path: the document, and the pages in Node. */
   publicFiles: ReadonlyMap<string, PublicFile>;
-  /** The session a request belongs to, and the problem with the name it sent, if any. */
-  selectSession(request: PlainRequest): { session: Session; problem?: HttpError };
+  /** The session name a request gives, checked (and the problem with it, if any); nothing is made. */
+  selectSession(request: PlainRequest): SessionChoice;
+  /**
+   * The session of that name: made if need be when `make` (the request is
+   * authenticated), otherwise only one that exists already (issue 20).
+   */
+  session(name: string, make: boolean): Session | undefined;
   authenticate: Authenticator;
   inflate: Inflate;
   bodyLimit: number;
@@ -60,10 +66,11 @@ type Answer = { handled: HandlerResponse } | { forwarded: ForwardedResponse };
  * goes through the same response validation and write as any answer.
  *
  *   request id → CORS (a preflight is answered here) → public files (the
- *   document) → session (Petstore-Session) → mount (/v1, /__admin; 404
- *   elsewhere) → body (413) → latency → route (404, 405) → authenticate
+ *   document) → session name (Petstore-Session, checked) → mount (/v1,
+ *   /__admin; 404 elsewhere) → body (413) → route (404, 405) → authenticate
  *   (401, unless the operation's security is empty) → a bad session name
- *   (400) → injected fault (an Error of any status, or a broken connection)
+ *   (400) → the session (made only now, once authenticated) → latency (the
+ *   API's only) → injected fault (an Error of any status, or a broken connection)
  *   → Content-Encoding (415, 400) → validate the request (400, 415) →
  *   Prefer (400) → the middle: the handler (or the documented example Prefer
  *   asked for), or, in the proxy, the upstream → judge the response by the
@@ -87,6 +94,7 @@ export async function handleRequest(pipeline: Pipeline, request: PlainRequest): 
 
   let mount: Mount | undefined;
   let session: Session | undefined;
+  let selected: SessionChoice | undefined;
   let operation: CompiledOperation | undefined;
   let body: Uint8Array | undefined;
   let answer: Answer;
@@ -96,8 +104,7 @@ export async function handleRequest(pipeline: Pipeline, request: PlainRequest): 
     if (pipeline.ready) await pipeline.ready;
     // Problems a client without a key must not learn about wait until it is authenticated: a bad session name,
     // and (below) any problem reading the body but its size.
-    const selected = pipeline.selectSession(request);
-    session = selected.session;
+    selected = pipeline.selectSession(request);
     const under = selectMount(pipeline.mounts, request.method, request.path);
     mount = under.mount;
     const { upstream } = mount;
@@ -109,12 +116,17 @@ export async function handleRequest(pipeline: Pipeline, request: PlainRequest): 
       return undefined;
     });
     const sentBody = body;
-    await applyLatency(session.latency, session.random);
     const match = findRoute(mount, request, under.path, violations);
     operation = match?.operation;
     if (operation?.secured && !upstream) pipeline.authenticate(headerValue(request, 'authorization'));
     // The proxy forwards the session header: the upstream judges it, as it judges the key.
     if (selected.problem && !upstream) throw selected.problem;
+    // Issue 20: a session is made only for an authenticated request. The proxy does not authenticate the API's
+    // requests (the upstream does): they use a session made through its admin API, or the default one.
+    session =
+      pipeline.session(selected.name, operation?.secured === true && !upstream) ?? pipeline.session('default', false)!;
+    // Issue 20: latency is the API's, once authenticated; health, the admin API and refusals answer at once.
+    if (!mount.admin) await applyLatency(session.latency, session.random);
     const fault = mount.admin || !operation ? undefined : injectFault(session, operation);
     if (fault) return observe(pipeline, session, exchangeOf(request, id, startedAt, started, body), broken(fault));
     if (readError !== undefined) throw readError;
@@ -131,6 +143,9 @@ export async function handleRequest(pipeline: Pipeline, request: PlainRequest): 
     }
   } catch (error) {
     answer = { handled: toErrorResponse(error, pipeline.logger) };
+    // Issue 20: refused before its session was known (a 401, a 404 before the key was checked, a 413): the
+    // exchange goes into the journal of the session it names only when it carries a valid key; into none otherwise.
+    session ??= selected && refusedSession(pipeline, request, mount, selected.name);
   }
   if ('forwarded' in answer) {
     const judged = judgeForwarded(mount!, operation, answer.forwarded, violations, id, cors);
@@ -181,6 +196,28 @@ export async function handleRequest(pipeline: Pipeline, request: PlainRequest): 
     });
   }
   return observe(pipeline, session && journals(request, mount, operation) ? session : undefined, exchange, plain);
+}
+
+/**
+ * The session whose journal keeps a request refused before its session was
+ * known: in the proxy's API, the session it names if it exists (the upstream
+ * judges keys); in the mock, the one it names (made if need be) when the
+ * request carries a valid key, and none otherwise, so that a client without a
+ * key can neither make a session nor write into one's journal.
+ */
+function refusedSession(
+  pipeline: Pipeline,
+  request: PlainRequest,
+  mount: Mount | undefined,
+  name: string,
+): Session | undefined {
+  if (mount?.upstream) return pipeline.session(name, false) ?? pipeline.session('default', false);
+  try {
+    pipeline.authenticate(headerValue(request, 'authorization'));
+  } catch {
+    return undefined;
+  }
+  return pipeline.session(name, true);
 }
 
 /**

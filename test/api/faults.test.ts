@@ -184,6 +184,31 @@ describe('latency (PUT /__admin/latency)', () => {
     expect(read.body).toEqual({ min: 120, max: 120 });
   });
 
+  it('delays neither health, nor the admin API, nor a request without a key', async () => {
+    const mock = inProcessMock({ scenario: 'one-of-each-status' });
+    const put = (body: string) => request(`${mock.origin}/__admin/latency`, { method: 'PUT', headers: jsonAuth, body });
+    expect((await put('{"min":60000,"max":60000}')).status).toBe(200);
+    // Each must answer long before the 60 s latency; a race, so that a failure does not wait a minute.
+    const soon = async (url: string, init: RequestInit = {}) => {
+      const started = performance.now();
+      const tooLate = new Promise<'too late'>((resolve) => setTimeout(() => resolve('too late'), 2_000).unref());
+      const answered = await Promise.race([request(url, init), tooLate]);
+      expect(answered, `${init.method ?? 'GET'} ${url}`).not.toBe('too late');
+      return { status: (answered as { status: number }).status, ms: performance.now() - started };
+    };
+    expect((await soon(`${mock.origin}/__admin/health`)).status).toBe(200);
+    expect((await soon(`${mock.origin}/__admin/latency`, { headers: auth })).status).toBe(200);
+    expect((await soon(`${mock.baseUrl}/pets`)).status).toBe(401);
+    expect((await soon(`${mock.baseUrl}/pets`, { headers: { Authorization: 'Bearer nope' } })).status).toBe(401);
+    expect((await soon(`${mock.origin}/__admin/requests`, { headers: auth })).status).toBe(200);
+    // The call that removes the latency answers at once too, and then the API does.
+    expect(
+      (await soon(`${mock.origin}/__admin/latency`, { method: 'PUT', headers: jsonAuth, body: '{"min":0,"max":0}' }))
+        .status,
+    ).toBe(200);
+    expect((await soon(`${mock.baseUrl}/pets`, { headers: auth })).status).toBe(200);
+  });
+
   it.each([
     [{ min: 10 }, "body field 'max' is required"],
     [{ min: 20, max: 10 }, 'latency min (20) must not be above max (10)'],
