@@ -3,7 +3,13 @@ import type { AddressInfo } from 'node:net';
 import { basename, extname, join } from 'node:path';
 import { pino } from 'pino';
 import pretty from 'pino-pretty';
-import { adminBasePath, defaultBasePath as apiBasePath, defaultMaxPets } from './core/create-mock-core.js';
+import {
+  adminBasePath,
+  defaultBasePath as apiBasePath,
+  defaultMaxPets,
+  defaultMaxStoreBytes,
+  defaultMaxTotalStoreBytes,
+} from './core/create-mock-core.js';
 import type { Mock } from './create-mock.js';
 import { StoreFullError } from './core/store/pet-store.js';
 import { createNodeMock } from './node/create-node-mock.js';
@@ -65,6 +71,9 @@ function banner(options: CliOptions, address: AddressInfo, stateFile: StateFile 
     lines.push(`  Latency    ${min === max ? `${min} ms` : `${min}-${max} ms`} per request`);
   }
   if (options.maxPets !== defaultMaxPets) lines.push(`  Max pets   ${options.maxPets} per session`);
+  if (options.maxStoreBytes !== defaultMaxStoreBytes || options.maxTotalStoreBytes !== defaultMaxTotalStoreBytes) {
+    lines.push(`  Max bytes  ${options.maxStoreBytes} per session, ${options.maxTotalStoreBytes} in all`);
+  }
   const { key, note } = tryKey(options, process.env);
   lines.push(`  Try        curl -H "Authorization: Bearer ${key}" "${origin}${apiBasePath}/pets?limit=5"`);
   if (note) lines.push(`             (${note})`);
