@@ -313,18 +313,24 @@ function judgeForwarded(
   id: string,
   cors: Record<string, string> | undefined,
 ): { response: PlainResponse; body: unknown } {
-  const { violations: found, body } = judgeReceivedResponse(
-    mount.compiled,
-    operation,
-    {
-      status: forwarded.status,
-      contentType: forwarded.headers['content-type'],
-      text: new TextDecoder().decode(forwarded.decoded),
-    },
-    // An unknown route has no documented statuses to hold the answer to; its 404 or 405 is judged as an Error.
-    { allowUndocumentedStatus: operation === undefined },
-  );
+  // Issue 20 (minimal, for the lead's rework): an answer the forwarder did not decode (larger than the proxy
+  // judges, or not valid data for its Content-Encoding) passes on unjudged, with a finding that says why.
+  const { violations: found, body } = forwarded.decoded
+    ? judgeReceivedResponse(
+        mount.compiled,
+        operation,
+        {
+          status: forwarded.status,
+          contentType: headerText(forwarded.headers['content-type']),
+          text: new TextDecoder().decode(forwarded.decoded),
+        },
+        // An unknown route has no documented statuses to hold the answer to; its 404 or 405 is judged as an Error.
+        { allowUndocumentedStatus: operation === undefined },
+      )
+    : { violations: [], body: undefined };
   violations.push(...responseViolations(found));
+  const { unjudged } = forwarded;
+  if (unjudged) violations.push({ where: 'response', rule: unjudged.rule, message: unjudged.reason });
   const [first] = found;
   if (mount.upstream?.enforce && first) {
     const refusal = new HttpError('upstream_violation', `the upstream's answer breaks the document: ${first.message}`);
@@ -343,12 +349,18 @@ function judgeForwarded(
     };
     return { response, body };
   }
-  const headers: Record<string, string> = {};
+  // A repeated header (Set-Cookie) stays a list, written as the header repeated (issue 20).
+  const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(forwarded.headers)) if (!hopByHop.has(name)) headers[name] = value;
   headers['content-length'] = String(forwarded.body.length);
   if (violations.length > 0) headers['petstore-violations'] = String(violations.length);
   if (cors) Object.assign(headers, cors);
   return { response: { status: forwarded.status, headers, body: forwarded.body }, body };
+}
+
+/** One header's value as text: a repeated one joined with `, `. */
+function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 function broken(fault: NetworkFault): PlainResponse {

@@ -3,7 +3,7 @@ import type { MockLogger } from '../core/mock-logger.js';
 import type { PublicFile } from '../core/pipeline/serve-public-file.js';
 import { createNodeMock } from '../node/create-node-mock.js';
 import { createNodeListener } from '../node/node-listener.js';
-import { createNodeForwarder } from './node-forwarder.js';
+import { createNodeForwarder, type ForwarderOptions } from './node-forwarder.js';
 import { PetRecording } from './pet-recording.js';
 import { ProxyReport } from './proxy-report.js';
 
@@ -12,10 +12,12 @@ export interface ProxyOptions {
   upstream: string;
   /** Refuse invalid requests (400, not forwarded) and replace invalid answers (502). Default: report only. */
   enforce?: boolean;
-  /** How long the upstream may stay silent, in ms (then 504). Default 30 s. */
+  /** How long one whole exchange with the upstream may take, in ms (then 504). Default 30 s. */
   timeoutMs?: number;
   /** Largest request body forwarded, in bytes (then 413, the proxy's own limit). Default 16 MiB. */
   bodyLimit?: number;
+  /** Issue 20: the forwarder's bounds (see `ForwarderOptions`): answers judged at most, upstream requests pending at most. */
+  forwarder?: Pick<ForwarderOptions, 'maxJudgedBytes' | 'maxPending'>;
   /** Keys of the proxy's own admin API (the API's keys are the upstream's to judge). Default `['dev-key']`. */
   keys?: readonly string[];
   /** Files served to anyone (the web pages). */
@@ -77,6 +79,7 @@ export function createProxy(options: ProxyOptions): Proxy {
         basePath: '/v1',
         timeoutMs: options.timeoutMs ?? 30_000,
         maxResponseBytes: 64 * 1024 * 1024,
+        ...options.forwarder,
       }),
       enforce: options.enforce === true,
       observe: (exchange) => {

@@ -32,7 +32,7 @@ judges each request and answer against openapi.yaml, and reports what breaks it.
   --report FILE    write the violations and coverage as JSON when the proxy stops
   --junit FILE     write JUnit XML (one case per operation and status seen) when it stops
   --record FILE    collect the pets of valid answers into a fixture file when it stops
-  --timeout MS     how long the upstream may stay silent (default 30000; then 504)
+  --timeout MS     how long one whole exchange with the upstream may take (default 30000; then 504)
   --log-level LVL  fatal, error, warn, info, debug, trace or silent (default info)
 
 The proxy exits 1 when it stops after seeing violations, 0 otherwise.

@@ -18,6 +18,11 @@ export interface PlainRequest {
   headers: Readonly<Record<string, string | string[] | undefined>>;
   /** The body: its bytes, or a reader for them; absent when the request has none. */
   body?: Uint8Array | BodyReader;
+  /**
+   * Aborted when the client leaves before its answer is written (the node
+   * adapter sets it): the proxy cancels its upstream request then.
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -28,8 +33,11 @@ export type NetworkFault = 'connection_reset' | 'empty_response' | 'malformed_re
 
 export interface PlainResponse {
   status: number;
-  /** Lower-case names. `content-length` is set whenever there is a body. */
-  headers: Record<string, string>;
+  /**
+   * Lower-case names. `content-length` is set whenever there is a body. A
+   * list is sent as the header repeated (the proxy passes `Set-Cookie` so).
+   */
+  headers: Record<string, string | string[]>;
   body?: Uint8Array;
   /** When set, the adapter breaks the connection this way and sends nothing of the rest. */
   fault?: NetworkFault;

@@ -9,13 +9,28 @@ export interface ForwardInput {
   operation: CompiledOperation | undefined;
 }
 
+/**
+ * Why an answer passes unjudged (issue 20): its decoded form is larger than
+ * the proxy judges (`too-large-to-judge`), or its bytes are not what its
+ * Content-Encoding says (`content-encoding`). The reason names no byte of the body.
+ */
+export interface UnjudgedAnswer {
+  rule: 'too-large-to-judge' | 'content-encoding';
+  reason: string;
+}
+
 /** What the upstream answered, as it came: status, headers and body bytes, all passed on unchanged. */
 export interface ForwardedResponse {
   status: number;
-  headers: Record<string, string>;
+  /** As the upstream sent them; a repeated header Node keeps as a list (`set-cookie`) stays one (issue 20). */
+  headers: Record<string, string | string[]>;
   body: Uint8Array;
-  /** The body with its Content-Encoding undone, to be judged (the bytes sent on stay as they came). */
-  decoded: Uint8Array;
+  /**
+   * The body with its Content-Encoding undone, to be judged (the bytes sent on
+   * stay as they came); `undefined` when it is not judged, and `unjudged` says why.
+   */
+  decoded: Uint8Array | undefined;
+  unjudged?: UnjudgedAnswer;
 }
 
 /** Sends a request upstream; throws `HttpError` 502/504 when the upstream cannot be reached or is too slow. */
