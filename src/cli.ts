@@ -11,7 +11,7 @@ import {
   defaultMaxTotalStoreBytes,
 } from './core/create-mock-core.js';
 import type { Mock } from './create-mock.js';
-import { StoreFullError } from './core/store/pet-store.js';
+import { StoreBytesFullError, StoreFullError } from './core/store/pet-store.js';
 import { createNodeMock } from './node/create-node-mock.js';
 import { createNodeListener } from './node/node-listener.js';
 import { createServer } from './node/create-server.js';
@@ -130,10 +130,14 @@ function main(): void {
       ...(stateFile ? { stateFile } : {}),
     });
   } catch (error) {
+    const flag =
+      error instanceof StoreBytesFullError && error.scope === 'mock' ? '--max-total-store-bytes' : '--max-store-bytes';
     const reason =
       error instanceof StoreFullError
         ? `${error.what} holds ${error.wanted} pets, more than --max-pets allows (${error.maxPets}); raise --max-pets`
-        : (error as Error).message;
+        : error instanceof StoreBytesFullError
+          ? `${error.what} holds ${error.wanted} bytes of pets (as JSON), more than ${flag} allows (${error.maxBytes}); raise ${flag}`
+          : (error as Error).message;
     process.stderr.write(`petstore-mock: cannot start: ${reason}\n`);
     process.exit(1);
   }

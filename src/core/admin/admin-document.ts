@@ -37,7 +37,13 @@ export function createAdminDocument(
         get: {
           operationId: 'health',
           security: [],
-          responses: ok('The mock serves requests', 'Health'),
+          responses: {
+            ...ok('The mock serves requests', 'Health'),
+            '503': {
+              description: 'The mock serves requests, but refuses changes: its state file cannot be written',
+              content: json('Error'),
+            },
+          },
         },
       },
       '/scenarios': {

@@ -102,11 +102,18 @@ export interface StoreBudget {
 }
 
 /**
- * Asked before a change is stored (the state file's writer, in Node): throws
- * an `HttpError` to refuse it, for example `503 store_unavailable` while the
- * state file cannot be written. Nothing is changed when it throws.
+ * What stands between a change and the store (the state file, in Node, so
+ * that the core learns of a failing disk without importing node:fs).
  */
-export type WriteGate = (change: StoreChange) => void;
+export interface WriteGate {
+  /**
+   * Asked before a change is made: throws an `HttpError` to refuse it (`503
+   * store_unavailable` while the state file cannot be written); nothing is changed then.
+   */
+  check(change: StoreChange): void;
+  /** Why changes are refused now, for the health endpoint; `undefined` while they are accepted. */
+  problem(): HttpError | undefined;
+}
 
 export type StoreChange = 'load' | 'reset' | 'create' | 'restore';
 
@@ -175,7 +182,7 @@ export class PetStore {
   load(scenario: Scenario): void {
     this.#checkFits(scenario.snapshot.all.length, `scenario '${scenario.name}'`);
     this.#checkBytes(scenario.bytes, `scenario '${scenario.name}'`, false);
-    this.#gate?.('load');
+    this.#gate?.check('load');
     this.#scenario = scenario;
     this.#share(scenario);
     this.#changed('load');
@@ -183,7 +190,7 @@ export class PetStore {
 
   /** Goes back to the current scenario's initial pets. */
   reset(): void {
-    this.#gate?.('reset');
+    this.#gate?.check('reset');
     this.#share(this.#scenario);
     this.#changed('reset');
   }
@@ -252,6 +259,11 @@ export class PetStore {
     this.#gate = gate;
   }
 
+  /** Why changes are refused now (see `setWriteGate`), or `undefined`. */
+  get writeProblem(): HttpError | undefined {
+    return this.#gate?.problem();
+  }
+
   /** The first `limit` pets in ascending id order, only those with `status` when given. */
   list(query: ListQuery): Pet[] {
     const source = query.status === undefined ? this.#data.all : (this.#data.byStatus.get(query.status) ?? []);
@@ -275,7 +287,7 @@ export class PetStore {
     Object.freeze(pet);
     const bytes = this.#bytes + jsonBytes(pet);
     this.#checkBytes(bytes, 'a new pet', true);
-    this.#gate?.('create');
+    this.#gate?.check('create');
     this.#own();
     this.#bytes = bytes;
     insertPet(this.#data, pet);
