@@ -251,6 +251,8 @@ export function createNodeForwarder(options: ForwarderOptions): Forwarder {
           });
           incoming.on('end', () => {
             if (settled) return;
+            // The upstream's part is done within the deadline; decoding to judge is the proxy's own (bounded) work.
+            clearTimeout(deadline);
             const bytes = Buffer.concat(chunks, size);
             const headers = responseHeaders(incoming.headers);
             const encoding = incoming.headers['content-encoding']?.trim().toLowerCase();
