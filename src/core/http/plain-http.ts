@@ -48,3 +48,13 @@ export function headerValue(request: PlainRequest, name: string): string | undef
   const value = request.headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
 }
+
+/** A response's headers as Fetch takes them: a list (`set-cookie` from the proxy) becomes the header repeated. */
+export function fetchHeaders(headers: PlainResponse['headers']): Record<string, string> | Array<[string, string]> {
+  let lists = false;
+  for (const name in headers) if (Array.isArray(headers[name])) lists = true;
+  if (!lists) return headers as Record<string, string>;
+  return Object.entries(headers).flatMap(([name, value]): Array<[string, string]> =>
+    Array.isArray(value) ? value.map((each): [string, string] => [name, each]) : [[name, value]],
+  );
+}
