@@ -2,7 +2,15 @@
  * A soak test of the mock: mixed traffic for a bounded time and a bounded
  * number of requests, on 127.0.0.1 only, then a report.
  *
- *   npm run soak -- --seconds 60 [--max-requests 2000000] [--concurrency 8] [--max-rss-growth 20] [--warm-up 10]
+ *   npm run soak -- --seconds 60 [--max-requests 2000000] [--concurrency 8] [--max-rss-growth 20] [--warm-up 10] [--proxy]
+ *
+ * With --proxy, the traffic goes through the validating proxy to an upstream
+ * that misbehaves on purpose, as each request asks (`X-Hostile`): 101 to a
+ * plain request, endless 1xx, a trickle, headers then a stall, silence, a
+ * gzip bomb, truncated gzip, resets before and in the middle of a body, and
+ * valid answers. Every answer must come within the proxy's deadline (500 ms)
+ * with the status the behaviour calls for, an Error body when the proxy
+ * answers itself, and RSS must stay bounded.
  *
  * The mock runs in this process (with the default scenario, the 500-entry
  * journal, and resets that keep the store bounded); the traffic is list,
@@ -17,14 +25,21 @@
 import { parseArgs } from 'node:util';
 import { createNodeMock } from '../src/node/create-node-mock.js';
 import { createNodeListener } from '../src/node/node-listener.js';
+import { createProxy } from '../src/proxy/create-proxy.js';
 import { createExchangeChecker } from '../test/fuzz/support/create-exchange-checker.js';
+import {
+  expectedThroughProxy,
+  hostileBehaviours,
+  startHostileUpstream,
+  type HostileBehaviour,
+} from '../test/fuzz/support/hostile-upstream.js';
 import { createKeepAliveAgent, sendRawRequest } from '../test/fuzz/support/send-raw-request.js';
 import { startServer } from '../test/support/start-server.js';
 import { createScriptUsage } from './harness/script-usage.js';
 
 const script = createScriptUsage(
   'soak',
-  `npm run soak -- --seconds N [--max-requests N] [--concurrency N] [--max-rss-growth PERCENT] [--warm-up SECONDS]`,
+  `npm run soak -- --seconds N [--max-requests N] [--concurrency N] [--max-rss-growth PERCENT] [--warm-up SECONDS] [--proxy]`,
 );
 const { positiveInteger } = script;
 
@@ -33,7 +48,7 @@ function usage(message: string): never {
   return script.fail(message);
 }
 
-let values: Record<string, string | undefined>;
+let values: Record<string, string | boolean | undefined>;
 try {
   ({ values } = parseArgs({
     options: {
@@ -42,25 +57,39 @@ try {
       concurrency: { type: 'string' },
       'max-rss-growth': { type: 'string' },
       'warm-up': { type: 'string' },
+      proxy: { type: 'boolean' },
     },
     strict: true,
   }));
 } catch (error) {
   usage((error as Error).message);
 }
-const seconds = positiveInteger(values.seconds, '--seconds', 60);
-const maxRequests = positiveInteger(values['max-requests'], '--max-requests', 2_000_000);
-const concurrency = positiveInteger(values.concurrency, '--concurrency', 8);
-const maxRssGrowth = positiveInteger(values['max-rss-growth'], '--max-rss-growth', 20);
+const flag = (name: string): string | undefined => values[name] as string | undefined;
+const seconds = positiveInteger(flag('seconds'), '--seconds', 60);
+const maxRequests = positiveInteger(flag('max-requests'), '--max-requests', 2_000_000);
+const concurrency = positiveInteger(flag('concurrency'), '--concurrency', 8);
+const maxRssGrowth = positiveInteger(flag('max-rss-growth'), '--max-rss-growth', 20);
+const throughProxy = values.proxy === true;
 const windowMs = 5_000;
 /** RSS growth is measured from the end of the warm-up (JIT, heap sizing), in whole windows. */
-const warmUpWindows = Math.ceil((positiveInteger(values['warm-up'], '--warm-up', 10) * 1000) / windowMs);
+const warmUpWindows = Math.ceil((positiveInteger(flag('warm-up'), '--warm-up', 10) * 1000) / windowMs);
 
 const key = 'soak-key';
 const bodyLimit = 1024 * 1024;
 const nodeMock = createNodeMock({ keys: [key], scenario: 'default', pets: 50, bodyLimit });
 const store = nodeMock.store;
-const mock = await startServer(createNodeListener(nodeMock));
+/** The proxy's deadline for one exchange with the upstream, with --proxy. */
+const proxyDeadlineMs = 500;
+const hostile = throughProxy ? await startHostileUpstream() : undefined;
+const mock = await startServer(
+  hostile
+    ? createProxy({
+        upstream: hostile.url,
+        timeoutMs: proxyDeadlineMs,
+        logger: { error() {}, warn() {}, info() {}, debug() {}, isLevelEnabled: () => false },
+      }).listener
+    : createNodeListener(nodeMock),
+);
 const agent = createKeepAliveAgent(concurrency);
 const checkExchange = createExchangeChecker({ key, bodyLimit });
 
@@ -72,6 +101,8 @@ interface Action {
   headers?: Record<string, string>;
   body?: () => string;
   expected: number;
+  /** The Error code of the answer, when the proxy answers itself. */
+  code?: string;
 }
 
 const auth = { authorization: `Bearer ${key}` };
@@ -142,6 +173,17 @@ const actions: Action[] = [
   { name: 'journal', weight: 1, method: 'GET', target: () => '/__admin/requests', expected: 200 },
   { name: 'reset', weight: 1, method: 'POST', target: () => '/__admin/reset', expected: 200 },
 ];
+/** With --proxy: every hostile behaviour, with valid answers as often as all the others together. */
+const proxyActions: Action[] = hostileBehaviours.map((behaviour: HostileBehaviour) => ({
+  name: behaviour,
+  weight: behaviour === 'ok' ? hostileBehaviours.length - 1 : 1,
+  method: 'GET',
+  target: () => `/v1/pets?limit=${between(1, 100)}`,
+  headers: { ...auth, 'x-hostile': behaviour },
+  expected: expectedThroughProxy[behaviour].status,
+  ...(expectedThroughProxy[behaviour].code ? { code: expectedThroughProxy[behaviour].code } : {}),
+}));
+if (throughProxy) actions.splice(0, actions.length, ...proxyActions);
 const totalWeight = actions.reduce((sum, action) => sum + action.weight, 0);
 function chooseAction(): Action {
   let draw = Math.random() * totalWeight;
@@ -171,6 +213,24 @@ function note(problem: string): void {
   if (unexpected.length < 20) unexpected.push(problem);
 }
 
+/** With --proxy: the answer came within the deadline, and the proxy's own answers are Error bodies with their code. */
+function checkProxied(action: Action, response: { status: number; body: Buffer; durationMs: number }): string[] {
+  const problems: string[] = [];
+  // The deadline, plus what the loop of a busy process may add.
+  if (response.durationMs > proxyDeadlineMs + 1_000)
+    problems.push(`answered after ${response.durationMs.toFixed(0)} ms`);
+  if (action.code) {
+    try {
+      const error = JSON.parse(response.body.toString()) as { code?: unknown; status?: unknown; message?: unknown };
+      if (error.code !== action.code) problems.push(`code ${String(error.code)}, not ${action.code}`);
+      if (error.status !== response.status || typeof error.message !== 'string') problems.push('not an Error body');
+    } catch {
+      problems.push('not JSON');
+    }
+  }
+  return problems;
+}
+
 async function worker(deadline: number): Promise<void> {
   while (performance.now() < deadline && sent < maxRequests) {
     sent++;
@@ -186,7 +246,9 @@ async function worker(deadline: number): Promise<void> {
         { agent, timeoutMs: 5_000 },
       );
       window.latencies.push(response.durationMs);
-      const problems = checkExchange({ method: action.method, target, headers, body }, response);
+      const problems = throughProxy
+        ? checkProxied(action, response)
+        : checkExchange({ method: action.method, target, headers, body }, response);
       if (response.status !== action.expected) problems.unshift(`expected ${action.expected}, got ${response.status}`);
       if (problems.length > 0) note(`${action.name} ${action.method} ${target}: ${problems.join('; ')}`);
     } catch (error) {
@@ -200,7 +262,7 @@ const rows: string[] = [];
 let rssAfterWarmUp = rssAtStart;
 const started = performance.now();
 process.stdout.write(
-  `soak: ${seconds} s (at most ${maxRequests} requests), ${concurrency} connections, against ${mock.origin}; RSS ${mb(rssAtStart)} MB\n`,
+  `soak: ${seconds} s (at most ${maxRequests} requests), ${concurrency} connections, against ${throughProxy ? `the proxy at ${mock.origin}, in front of a hostile upstream` : mock.origin}; RSS ${mb(rssAtStart)} MB\n`,
 );
 process.stdout.write('  window    requests   req/s     p50 ms   p99 ms   max ms   errors   RSS MB   pets\n');
 const report = () => {
@@ -238,8 +300,11 @@ const health = await sendRawRequest(
   (response) => response.status,
   (error: Error) => error.message,
 );
+// With --proxy, every misbehaving upstream connection was let go (a valid one may stay open for reuse).
+const upstreamLeft = hostile ? hostile.openConnections() : 0;
 agent.destroy();
 await mock.close();
+await hostile?.close();
 
 const rssAtEnd = process.memoryUsage().rss;
 const growth = ((rssAtEnd - rssAfterWarmUp) / rssAfterWarmUp) * 100;
@@ -251,8 +316,13 @@ process.stdout.write(
     `  unexpected answers  ${unexpectedCount}${unexpected.length ? `\n    ${unexpected.join('\n    ')}` : ''}`,
     `  RSS                 ${mb(rssAtStart)} MB at start, ${mb(rssAfterWarmUp)} MB after the warm-up (${warmUpWindows * (windowMs / 1000)} s), ${mb(rssAtEnd)} MB at the end: ${growth >= 0 ? '+' : ''}${growth.toFixed(1)}% after warm-up (${growthFromStart >= 0 ? '+' : ''}${growthFromStart.toFixed(1)}% from start; limit ${maxRssGrowth}%)`,
     `  heap                ${mb(process.memoryUsage().heapUsed)} MB used at the end; store ${store.size} pets`,
-    `  health              ${health === 200 ? 'the mock still answers 200' : `the mock no longer answers: ${health}`}`,
+    `  health              ${health === 200 ? `the ${throughProxy ? 'proxy' : 'mock'} still answers 200` : `it no longer answers: ${health}`}`,
+    ...(throughProxy
+      ? [
+          `  upstream            ${upstreamLeft} connection(s) still open at the end (at most ${concurrency}, kept for reuse)`,
+        ]
+      : []),
     '',
   ].join('\n'),
 );
-if (unexpectedCount > 0 || health !== 200 || growth > maxRssGrowth) process.exit(1);
+if (unexpectedCount > 0 || health !== 200 || growth > maxRssGrowth || upstreamLeft > concurrency) process.exit(1);

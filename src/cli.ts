@@ -3,9 +3,15 @@ import type { AddressInfo } from 'node:net';
 import { basename, extname, join } from 'node:path';
 import { pino } from 'pino';
 import pretty from 'pino-pretty';
-import { adminBasePath, defaultBasePath as apiBasePath, defaultMaxPets } from './core/create-mock-core.js';
+import {
+  adminBasePath,
+  defaultBasePath as apiBasePath,
+  defaultMaxPets,
+  defaultMaxStoreBytes,
+  defaultMaxTotalStoreBytes,
+} from './core/create-mock-core.js';
 import type { Mock } from './create-mock.js';
-import { StoreFullError } from './core/store/pet-store.js';
+import { StoreBytesFullError, StoreFullError } from './core/store/pet-store.js';
 import { createNodeMock } from './node/create-node-mock.js';
 import { createNodeListener } from './node/node-listener.js';
 import { createServer } from './node/create-server.js';
@@ -66,6 +72,9 @@ function banner(options: CliOptions, address: AddressInfo, stateFile: StateFile 
     lines.push(`  Latency    ${min === max ? `${min} ms` : `${min}-${max} ms`} per request`);
   }
   if (options.maxPets !== defaultMaxPets) lines.push(`  Max pets   ${options.maxPets} per session`);
+  if (options.maxStoreBytes !== defaultMaxStoreBytes || options.maxTotalStoreBytes !== defaultMaxTotalStoreBytes) {
+    lines.push(`  Max bytes  ${options.maxStoreBytes} per session, ${options.maxTotalStoreBytes} in all`);
+  }
   lines.push(...accessLines(options));
   const { key, note } = tryKey(options, process.env);
   lines.push(`  Try        curl -H "Authorization: Bearer ${key}" "${origin}${apiBasePath}/pets?limit=5"`);
@@ -123,10 +132,14 @@ function main(): void {
       ...(stateFile ? { stateFile } : {}),
     });
   } catch (error) {
+    const flag =
+      error instanceof StoreBytesFullError && error.scope === 'mock' ? '--max-total-store-bytes' : '--max-store-bytes';
     const reason =
       error instanceof StoreFullError
         ? `${error.what} holds ${error.wanted} pets, more than --max-pets allows (${error.maxPets}); raise --max-pets`
-        : (error as Error).message;
+        : error instanceof StoreBytesFullError
+          ? `${error.what} holds ${error.wanted} bytes of pets (as JSON), more than ${flag} allows (${error.maxBytes}); raise ${flag}`
+          : (error as Error).message;
     process.stderr.write(`petstore-mock: cannot start: ${reason}\n`);
     process.exit(1);
   }

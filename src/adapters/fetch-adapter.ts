@@ -1,6 +1,6 @@
 import { HttpError } from '../core/errors/http-error.js';
 import { tooLarge } from '../core/pipeline/read-body.js';
-import type { BodyReader, PlainRequest, PlainResponse } from '../core/http/plain-http.js';
+import { fetchHeaders, type BodyReader, type PlainRequest, type PlainResponse } from '../core/http/plain-http.js';
 
 /** Reads a Fetch body stream up to `limit` bytes, cancelling it beyond (so an over-size body is never buffered whole). */
 function streamReader(stream: ReadableStream<Uint8Array>): BodyReader {
@@ -60,7 +60,7 @@ export function toFetchResponse(response: PlainResponse): Response {
   const body = response.body && response.body.length > 0 ? response.body : null;
   return new Response(body as ConstructorParameters<typeof Response>[0], {
     status: response.status,
-    headers: response.headers,
+    headers: fetchHeaders(response.headers),
   });
 }
 

@@ -1,5 +1,6 @@
 import { http, HttpResponse, type HttpHandler } from 'msw';
 import { adminBasePath } from '../core/create-mock-core.js';
+import { fetchHeaders } from '../core/http/plain-http.js';
 import { createMock, type Mock, type MockOptions } from '../create-mock.js';
 import { toPlainRequest } from './fetch-adapter.js';
 
@@ -42,7 +43,7 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
     const body = response.body && response.body.length > 0 ? response.body : null;
     return new HttpResponse(body as ConstructorParameters<typeof HttpResponse>[0], {
       status: response.status,
-      headers: response.headers,
+      headers: fetchHeaders(response.headers),
     });
   };
   const handlers = [

@@ -22,6 +22,10 @@ export interface CliOptions {
   /** `pretty` for people (the default on a terminal), `json` for machines (the default otherwise). */
   logFormat: 'json' | 'pretty';
   maxPets: number;
+  /** Bytes of pets (as JSON) one session's store holds at most. */
+  maxStoreBytes: number;
+  /** Bytes of pets every session's store holds together at most. */
+  maxTotalStoreBytes: number;
   maxSessions: number;
   /** Where the store is kept across restarts; none by default. */
   stateFile: string | undefined;
@@ -65,6 +69,16 @@ export const flags = {
     default: '100000',
     help: 'most pets the store holds; a create beyond it answers 507 store_full',
   },
+  'max-store-bytes': {
+    env: 'PETSTORE_MAX_STORE_BYTES',
+    default: '64MiB',
+    help: "most bytes of pets (as JSON) one session's store holds; a create beyond it answers 507 store_full",
+  },
+  'max-total-store-bytes': {
+    env: 'PETSTORE_MAX_TOTAL_STORE_BYTES',
+    default: '256MiB',
+    help: 'most bytes of pets every session holds together (a session counts from its first write)',
+  },
   'max-sessions': {
     env: 'PETSTORE_MAX_SESSIONS',
     default: '100',
@@ -101,6 +115,20 @@ function integer(given: Given, min: number, max: number): number {
     throw new UsageError(`${from} must be a whole number from ${min} to ${max}, got ${JSON.stringify(text)}`);
   }
   return Number(text);
+}
+
+const byteUnits: Record<string, number> = { '': 1, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
+
+/** A size in bytes: a whole number, or one with KiB, MiB or GiB (`64MiB`), from 1 KiB to 64 GiB. */
+function bytes({ text, from }: Given): number {
+  const match = /^(\d+)\s*(KiB|MiB|GiB)?$/i.exec(text);
+  const value = match ? Number(match[1]) * (byteUnits[(match[2] ?? '').toLowerCase()] ?? Number.NaN) : Number.NaN;
+  if (!(value >= 1024 && value <= 64 * 1024 ** 3)) {
+    throw new UsageError(
+      `${from} must be a size from 1KiB to 64GiB (bytes, or with KiB, MiB or GiB: 64MiB), got ${JSON.stringify(text)}`,
+    );
+  }
+  return value;
 }
 
 function parseLatency({ text, from }: Given): { min: number; max: number } | undefined {
@@ -226,6 +254,8 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv, st
     'log-level': { type: 'string' },
     'log-format': { type: 'string' },
     'max-pets': { type: 'string' },
+    'max-store-bytes': { type: 'string' },
+    'max-total-store-bytes': { type: 'string' },
     'max-sessions': { type: 'string' },
     'state-file': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
@@ -271,6 +301,8 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv, st
     logLevel: logLevel.text,
     logFormat: logFormat.text === '' ? (stdoutIsTerminal ? 'pretty' : 'json') : (logFormat.text as 'json' | 'pretty'),
     maxPets: integer(given('max-pets'), 1, 10_000_000),
+    maxStoreBytes: bytes(given('max-store-bytes')),
+    maxTotalStoreBytes: bytes(given('max-total-store-bytes')),
     maxSessions: integer(given('max-sessions'), 1, 100_000),
     stateFile: stateFile === '' ? undefined : path(stateFile),
     ...access,
@@ -333,7 +365,17 @@ export function toAppOptions(
   options: CliOptions,
 ): Pick<
   NodeMockOptions,
-  'keys' | 'seed' | 'pets' | 'scenario' | 'latency' | 'maxPets' | 'maxSessions' | 'cors' | 'hosts'
+  | 'keys'
+  | 'seed'
+  | 'pets'
+  | 'scenario'
+  | 'latency'
+  | 'maxPets'
+  | 'maxStoreBytes'
+  | 'maxTotalStoreBytes'
+  | 'maxSessions'
+  | 'cors'
+  | 'hosts'
 > {
   return {
     ...browserAccess(options),
@@ -342,6 +384,8 @@ export function toAppOptions(
     pets: options.pets,
     scenario: options.scenario,
     maxPets: options.maxPets,
+    maxStoreBytes: options.maxStoreBytes,
+    maxTotalStoreBytes: options.maxTotalStoreBytes,
     maxSessions: options.maxSessions,
     ...(options.latency ? { latency: options.latency } : {}),
   };

@@ -33,7 +33,7 @@ import { ExchangeMemory } from './oracle/exchange-memory.js';
 import { headerValue } from './http/plain-http.js';
 import { stringifyJson } from './json/exact-json.js';
 import { createPetListCheck, schemaFields } from './store/check-pet-list.js';
-import { createRevisionCounter, type PetStore, type Scenario } from './store/pet-store.js';
+import { createRevisionCounter, type PetStore, type Scenario, type StoreBudget } from './store/pet-store.js';
 import type { RequestJournal } from './journal/request-journal.js';
 
 /** Where the animals API is served by default: the `/v1` every base address of the spec ends with. */
@@ -41,6 +41,10 @@ export const defaultBasePath = '/v1';
 export const adminBasePath = '/__admin';
 /** The default of `maxPets` and `--max-pets`. */
 export const defaultMaxPets = 100_000;
+/** The default of `maxStoreBytes` and `--max-store-bytes`: 64 MiB of pets (as JSON) per session. */
+export const defaultMaxStoreBytes = 64 * 1024 * 1024;
+/** The default of `maxTotalStoreBytes` and `--max-total-store-bytes`: 256 MiB for every session together. */
+export const defaultMaxTotalStoreBytes = 256 * 1024 * 1024;
 
 /** A scenario given as an object: its name and its fixture (see fixture.ts). */
 export interface ScenarioSource {
@@ -71,6 +75,14 @@ export interface MockCoreOptions {
   latency?: Latency;
   /** The most pets a store holds; a create beyond it answers `507 store_full`. Default 100,000. */
   maxPets?: number;
+  /** The most bytes of pets (their JSON) one session's store holds; beyond, `507 store_full`. Default 64 MiB. */
+  maxStoreBytes?: number;
+  /**
+   * The most bytes of pets every session's store holds together (a store
+   * counts from its first write, until then it shares its scenario's pets);
+   * beyond, `507 store_full`. Default 256 MiB.
+   */
+  maxTotalStoreBytes?: number;
   /** Largest accepted request body, as sent and inflated, in bytes. Default 1 MiB. */
   bodyLimit?: number;
   /** How many exchanges a journal keeps (each session has one). Default 500. */
@@ -268,13 +280,29 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   }
   const savedPets = options.saved ? createPetListCheck(compiled)(options.saved.pets, options.saved.source) : undefined;
   const maxPets = options.maxPets ?? defaultMaxPets;
+  const maxBytes = options.maxStoreBytes ?? defaultMaxStoreBytes;
+  // Issue 20: one budget for every session's store, so that 100 sessions cannot hold 100 times a store's limit.
+  const budget: StoreBudget = {
+    maxBytes: options.maxTotalStoreBytes ?? defaultMaxTotalStoreBytes,
+    charged: () => (sessions ? sessions.list().reduce((sum, each) => sum + each.store.chargedBytes, 0) : 0),
+  };
   const journalSize = options.journalSize ?? 500;
 
   const seed = options.seed ?? 1;
   let sessions: SessionRegistry | undefined;
   const start = (scenario: Scenario): void => {
     const createSession = (name: string) =>
-      new Session({ name, scenario, maxPets, revisions, journalSize, latency: options.latency, seed });
+      new Session({
+        name,
+        scenario,
+        maxPets,
+        maxBytes,
+        budget,
+        revisions,
+        journalSize,
+        latency: options.latency,
+        seed,
+      });
     const defaultSession = createSession(defaultSessionName);
     if (savedPets && options.saved)
       defaultSession.store.restore(savedPets, `the pets saved in ${options.saved.source}`);
@@ -374,11 +402,22 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     mounts: [api, admin],
     publicFiles,
     selectSession: (request) => {
+      const choice = registry().select(request);
       // The proxy passes the session header on: the upstream judges it, as it judges the key.
-      if (proxy) return registry().defaultSession;
-      const { session, problem } = registry().select(request);
-      if (problem) throw problem;
-      return session;
+      return proxy ? { name: choice.problem ? defaultSessionName : choice.name } : choice;
+    },
+    // Sessions are made only for authenticated requests (the proxy authenticates none of the API's: it uses a
+    // session made through its admin API, or the default one).
+    session: (name, make) =>
+      make && !proxy ? registry().session(name) : (registry().find(name) ?? registry().defaultSession),
+    carriesKey: (request) => {
+      if (proxy) return false;
+      try {
+        authenticate(headerValue(request, 'authorization'));
+        return true;
+      } catch {
+        return false;
+      }
     },
     // The browser-facing policy; preflights derive their header and method lists from both documents.
     checkHost: options.hosts ? createHostCheck(options.hosts) : undefined,

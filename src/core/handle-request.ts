@@ -22,6 +22,7 @@ import { serialiseResponse, type SerialisedResponse } from './pipeline/serialise
 import { servePublicFile, type PublicFile } from './pipeline/serve-public-file.js';
 import { validateResponse } from './pipeline/validate-response.js';
 import type { Session } from './sessions/session.js';
+import type { SessionChoice } from './sessions/session-registry.js';
 
 /** What the pipeline runs with: everything is built once, at start-up (see create-mock-core.ts). */
 export interface Pipeline {
@@ -29,11 +30,15 @@ export interface Pipeline {
   mounts: readonly Mount[];
   /** Files served to anyone, by path: the document, and the pages in Node. */
   publicFiles: ReadonlyMap<string, PublicFile>;
+  /** The session name a request gives, checked (and the problem with it, if any); nothing is made. */
+  selectSession(request: PlainRequest): SessionChoice;
   /**
-   * The session of an authenticated request: the one `Petstore-Session` names
-   * (made on first use) or the default one. Throws 400 for a bad name.
+   * The session of that name: made if need be when `make` (the request is
+   * authenticated), otherwise one that exists already, or the default one.
    */
-  selectSession(request: PlainRequest): Session;
+  session(name: string, make: boolean): Session;
+  /** Whether a request carries a key the mock accepts (to journal a keyed request refused early). */
+  carriesKey(request: PlainRequest): boolean;
   /** The Host check (none in-process: the page's own origin owns the mock there). */
   checkHost: HostCheck | undefined;
   /** Which origins may call, and what a preflight allows. */
@@ -105,10 +110,13 @@ export async function handleRequest(pipeline: Pipeline, request: PlainRequest): 
   if (file) return { ...file, headers: { ...file.headers, ...commonHeaders, 'x-request-id': id, ...cors } };
 
   const progress: Progress = { findings: [] };
+  let choice: SessionChoice | undefined;
   let answer: Answer;
   try {
     if (refused !== undefined) throw refused;
     if (pipeline.ready) await pipeline.ready;
+    // A bad session name is told only once the client is authenticated, like any problem reading the body but its size.
+    choice = pipeline.selectSession(request);
     const under = selectMount(pipeline.mounts, request.method, request.path);
     const mount = (progress.mount = under.mount);
     const { policy, compiled } = mount;
@@ -126,7 +134,11 @@ export async function handleRequest(pipeline: Pipeline, request: PlainRequest): 
     );
     const operation = (progress.operation = match?.operation);
     if (operation?.secured) mount.authenticate(headerValue(request, 'authorization'));
-    const session = (progress.session = pipeline.selectSession(request));
+    if (choice.problem) throw choice.problem;
+    // A session is made only for an authenticated request, so that a client without a key can neither make
+    // sessions nor evict those of keyed clients; an open operation (health) uses one that exists.
+    const session = (progress.session = pipeline.session(choice.name, operation?.secured === true));
+    // Latency is the API's: health, the admin API and refusals answer at once.
     if (!mount.admin) await applyLatency(session.latency, session.random);
     const fault = mount.admin || !operation ? undefined : injectFault(session, operation);
     if (fault) return observeExchange(pipeline, session, ended(request, id, startedAt, started, sent), broken(fault));
@@ -151,6 +163,11 @@ export async function handleRequest(pipeline: Pipeline, request: PlainRequest): 
     answer = await mount.middle({ operation, request, sent, classified, session, findings });
   } catch (error) {
     answer = { kind: 'handled', response: toErrorResponse(error, pipeline.logger) };
+    // Refused before its session was known (an unknown path, a 413): journaled in the session it names only when
+    // it carries a valid key, so that a client without one writes into no session's journal.
+    if (!progress.session && choice && !choice.problem && pipeline.carriesKey(request)) {
+      progress.session = pipeline.session(choice.name, true);
+    }
   }
 
   const { mount, operation } = progress;

@@ -58,7 +58,7 @@ function clientErrorFor(error: NodeJS.ErrnoException, limits: Required<ServerLim
 }
 
 /** A complete HTTP/1.1 response with a JSON Error body; the connection is closed after it. */
-export function clientErrorResponse(code: ErrorCode, message: string): string {
+export function clientErrorResponse(code: ErrorCode, message: string, headers: Record<string, string> = {}): string {
   const error = errorBodyFor(code, message);
   const { status } = error;
   const body = JSON.stringify(error);
@@ -68,10 +68,37 @@ export function clientErrorResponse(code: ErrorCode, message: string): string {
     `Content-Length: ${Buffer.byteLength(body)}`,
     'Cache-Control: no-store',
     'X-Content-Type-Options: nosniff',
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
     'Connection: close',
     '',
     body,
   ].join('\r\n');
+}
+
+/**
+ * How long a connection the server has finished with may take to close its
+ * side before it is destroyed. Long enough for a client to read a last answer
+ * (destroying at once, with its bytes unread, would reset the connection and
+ * could lose the answer), short enough that a client that never closes cannot
+ * hold a connection slot.
+ */
+const lingerMs = 1_000;
+
+/**
+ * Ends the server's side of a connection (after `last`, when given) and
+ * destroys the connection once the client closes its side, or after a short
+ * linger. The server allows half-open connections, so without this a client
+ * that never closes would keep its socket, counted against `maxConnections`,
+ * until the idle timeout.
+ */
+export function closeConnection(socket: Duplex, last?: string, linger = lingerMs): void {
+  const timer = setTimeout(() => socket.destroy(), linger);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
+  socket.once('end', () => socket.destroy());
+  if (socket.writable) socket.end(last);
+  // Whatever the client still sends is read and dropped, so that its unread bytes do not reset the connection.
+  socket.resume();
 }
 
 /**
@@ -122,7 +149,7 @@ export function createServer(app: RequestListener, limits: ServerLimits = {}): S
     const count = (served.get(socket) ?? 0) + 1;
     served.set(socket, count);
     if (settings.maxRequestsPerSocket > 0 && count >= settings.maxRequestsPerSocket) {
-      response.once('finish', () => socket.end());
+      response.once('finish', () => closeConnection(socket));
     }
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
@@ -132,11 +159,42 @@ export function createServer(app: RequestListener, limits: ServerLimits = {}): S
       return;
     }
     const [code, message] = clientErrorFor(error, settings);
-    const answer = (): void => void socket.end(clientErrorResponse(code, message));
+    const answer = (): void => closeConnection(socket, clientErrorResponse(code, message));
     // Bad bytes after a request that was received whole and is still being answered (pipelining): that
     // request gets its own answer first, rather than the client taking this Error for it.
     if (inFlight && inFlight.req.complete && !inFlight.writableFinished) inFlight.once('finish', answer);
     else answer();
+  });
+  // Node answers an unknown `Expect` with a bare 417: this one carries the Error body.
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+    const expectation = String(request.headers.expect ?? '');
+    const body = JSON.stringify(
+      errorBodyFor(
+        'expectation_failed',
+        `the Expect header ${JSON.stringify(expectation.slice(0, 80))} is not supported; only 100-continue is`,
+      ),
+    );
+    // The body the client may send anyway is not read: the connection closes after the answer.
+    response.shouldKeepAlive = false;
+    response.writeHead(417, {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(body)),
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    });
+    response.end(body);
+  });
+  // CONNECT asks for a tunnel, which the mock does not make: Node would close the socket without a word.
+  server.on('connect', (request: IncomingMessage, socket: Duplex) => {
+    closeConnection(
+      socket,
+      clientErrorResponse(
+        'method_not_allowed',
+        `method CONNECT is not allowed: this server makes no tunnels (CONNECT ${JSON.stringify((request.url ?? '').slice(0, 80))})`,
+        // The authority the client named is no resource here: it allows no method (RFC 9110 §10.2.1).
+        { Allow: '' },
+      ),
+    );
   });
   return server;
 }

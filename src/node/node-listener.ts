@@ -13,7 +13,7 @@ export interface Handles {
  * whole pipeline). `url` is the request's URL, or the part below a mount
  * point when Express strips one.
  */
-export function toPlainRequest(req: IncomingMessage, url = req.url ?? '/'): PlainRequest {
+export function toPlainRequest(req: IncomingMessage, url = req.url ?? '/', res?: ServerResponse): PlainRequest {
   const query = url.indexOf('?');
   const request: PlainRequest = {
     method: req.method ?? 'GET',
@@ -25,7 +25,30 @@ export function toPlainRequest(req: IncomingMessage, url = req.url ?? '/'): Plai
   if ((length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined) {
     request.body = readNodeBody(req);
   }
+  if (res) defineLeaveSignal(request, res);
   return request;
+}
+
+/**
+ * `request.signal`, aborted when the client's connection closes before the
+ * response is written. Made on first use (the proxy's forwarder reads it;
+ * the mock never does), so that the mock's requests pay nothing for it.
+ */
+function defineLeaveSignal(request: PlainRequest, res: ServerResponse): void {
+  let signal: AbortSignal | undefined;
+  Object.defineProperty(request, 'signal', {
+    configurable: true,
+    enumerable: false,
+    get(): AbortSignal {
+      if (signal) return signal;
+      const controller = new AbortController();
+      signal = controller.signal;
+      const left = (): boolean => !res.writableFinished && (res.destroyed || res.socket?.destroyed !== false);
+      if (left()) controller.abort();
+      else res.once('close', () => !res.writableFinished && controller.abort());
+      return signal;
+    },
+  });
 }
 
 /**
@@ -67,7 +90,7 @@ export function writeNodeResponse(req: IncomingMessage, res: ServerResponse, res
 export function createNodeListener(mock: Handles) {
   return function petstoreMock(req: IncomingMessage, res: ServerResponse): void {
     mock
-      .handle(toPlainRequest(req))
+      .handle(toPlainRequest(req, req.url, res))
       .then((response) => writeNodeResponse(req, res, response))
       // The core never throws; a bug in writing must still end the connection, not leave it hanging.
       .catch((error: unknown) => res.destroy(error as Error));

@@ -3,19 +3,24 @@ import {
   closeSync,
   existsSync,
   fsyncSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
+  realpathSync,
   renameSync,
   rmSync,
   writeSync,
 } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import { HttpError } from '../core/errors/http-error.js';
 import { parseExactJson, stringifyJson } from '../core/json/exact-json.js';
 import { silentLogger, type MockLogger } from '../core/mock-logger.js';
-import type { PetStore } from '../core/store/pet-store.js';
+import type { PetStore, WriteGate } from '../core/store/pet-store.js';
+import { lockStateFile, type StateLock } from './state-lock.js';
 
 /** The marker every state file starts with; a JSON file without it is not ours and is never touched. */
 export const stateFormat = 'petstore-kit-state';
@@ -39,11 +44,77 @@ export class StateFileError extends Error {
   }
 }
 
+/**
+ * How the bytes of a write reach the disk: a new temporary file, written
+ * whole and fsynced. The default uses node:fs; tests pass one that fails as
+ * a full disk or a read-only folder would (root passes every permission check).
+ */
+export interface StateFileWriter {
+  write(path: string, text: string): Promise<void>;
+  writeSync(path: string, text: string): void;
+}
+
+const nodeWriter: StateFileWriter = {
+  async write(path, text) {
+    const handle = await open(path, 'wx', 0o600);
+    try {
+      await handle.writeFile(text, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  },
+  writeSync(path, text) {
+    const fd = openSync(path, 'wx', 0o600);
+    try {
+      writeSync(fd, text, null, 'utf8');
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  },
+};
+
 export interface StateFileOptions {
   /** Time from the first unsaved change to the write that saves it, in ms. Default 100. */
   debounceMs?: number;
   /** Where write failures are reported. Default: silent. */
   logger?: MockLogger;
+  /** Writes a temporary file whole. Default: node:fs. */
+  writer?: StateFileWriter;
+}
+
+/**
+ * Where the writes go: the file itself, or, when it is a symbolic link, the
+ * file the link points to (so the link stays a link). A link to a file that
+ * does not exist yet points where the file will be made.
+ */
+function resolveTarget(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    // Missing: a dangling link is followed by hand, then the folder is resolved (it may not exist yet either).
+  }
+  let target = path;
+  for (let hops = 0; hops < 40; hops++) {
+    let link: string;
+    try {
+      if (!lstatSync(target).isSymbolicLink()) break;
+      link = readlinkSync(target);
+    } catch {
+      break;
+    }
+    target = resolve(dirname(target), link);
+  }
+  try {
+    return join(realpathSync(dirname(target)), basename(target));
+  } catch {
+    return target;
+  }
+}
+
+function errorCode(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code ?? (error as Error).message;
 }
 
 const isEnoent = (error: unknown): boolean => (error as NodeJS.ErrnoException).code === 'ENOENT';
@@ -77,7 +148,14 @@ export class StateFile {
   readonly path: string;
   readonly debounceMs: number;
   readonly #logger: MockLogger;
-  readonly #tempPrefix: string;
+  readonly #writer: StateFileWriter;
+  /** The file the writes go to (`path`, or what it links to), set by `watch()`. */
+  #target: string;
+  #tempPrefix: string;
+  #lock: StateLock | undefined;
+  /** Set while writes fail: the error every change gets until a write succeeds (see `watch()`). */
+  #failure: HttpError | undefined;
+  #retryQueued = false;
   #store: PetStore | undefined;
   #unsubscribe: (() => void) | undefined;
   #timer: NodeJS.Timeout | undefined;
@@ -93,7 +171,14 @@ export class StateFile {
     this.path = resolve(path);
     this.debounceMs = options.debounceMs ?? 100;
     this.#logger = options.logger ?? silentLogger;
+    this.#writer = options.writer ?? nodeWriter;
+    this.#target = this.path;
     this.#tempPrefix = `.${basename(this.path)}.tmp-`;
+  }
+
+  /** What keeps changes from being saved now (the error creates get), or `undefined` when writes succeed. */
+  get failure(): HttpError | undefined {
+    return this.#failure;
   }
 
   /** What `read()` found: the saved scenario and how many pets; `undefined` before, or when there was no file. */
@@ -151,34 +236,88 @@ export class StateFile {
   }
 
   /**
-   * Saves the store after every change from now on. When the file does not
-   * exist yet it is written at once, synchronously, so that a directory that
-   * cannot be written stops start-up rather than the first create. Leftover
-   * temporary files of an earlier, killed run are removed.
+   * Saves the store after every change from now on. Before anything else it
+   * makes sure no change can be lost without an error:
+   *
+   * - it takes the file's lock (`FILE.lock`): a second mock on the same file
+   *   is refused, naming the process that holds it;
+   * - it writes through a symbolic link to the file it points to;
+   * - it checks that the file can be written: a new file is written at once
+   *   (its missing folders made), an existing one's folder must take a new
+   *   file; otherwise start-up stops, rather than the first create being lost;
+   * - while later writes fail (a full disk, a folder made read-only), every
+   *   change of the store is refused with `503 store_unavailable` naming the
+   *   file and the error, until a write succeeds again (retried at once on
+   *   the next change, and every second).
+   *
+   * Leftover temporary files of an earlier, killed run are removed.
    */
   watch(store: PetStore): void {
     if (this.#store) throw new Error('StateFile.watch: already watching a store');
-    this.#store = store;
-    this.#removeLeftovers();
-    if (existsSync(this.path)) {
-      this.#savedVersion = store.revision;
-    } else {
+    this.#target = resolveTarget(this.path);
+    this.#tempPrefix = `.${basename(this.#target)}.tmp-`;
+    const exists = existsSync(this.#target);
+    if (!exists) {
       try {
         // A fresh machine has no ~/.petstore yet: make the folder, as the user asked for a file in it.
-        mkdirSync(dirname(this.path), { recursive: true });
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-        throw new StateFileError(`${this.path}: its folder ${dirname(this.path)} cannot be created (${code})`);
-      }
-      try {
-        this.#writeSync(store);
+        mkdirSync(dirname(this.#target), { recursive: true });
       } catch (error) {
         throw new StateFileError(
-          `${this.path}: cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+          `${this.path}: its folder ${dirname(this.#target)} cannot be created (${errorCode(error)})`,
         );
       }
     }
+    try {
+      this.#lock = lockStateFile(this.#target, this.path);
+    } catch (error) {
+      throw new StateFileError((error as Error).message);
+    }
+    try {
+      this.#removeLeftovers();
+      if (exists) {
+        this.#probe();
+        this.#savedVersion = store.revision;
+      } else {
+        try {
+          this.#writeSync(store);
+        } catch (error) {
+          throw new StateFileError(`${this.path}: cannot be written (${errorCode(error)})`);
+        }
+      }
+    } catch (error) {
+      this.#lock.release();
+      this.#lock = undefined;
+      throw error;
+    }
+    this.#store = store;
+    const gate: WriteGate = {
+      check: () => {
+        if (!this.#failure) return;
+        this.#retryNow();
+        throw this.#failure;
+      },
+      problem: () => this.#failure,
+    };
+    store.setWriteGate(gate);
     this.#unsubscribe = store.onChange(() => this.#schedule());
+  }
+
+  /**
+   * Checks that the folder of an existing file takes a new file, as every
+   * write needs (a temporary file renamed over the file): a read-only folder
+   * or file system stops start-up here.
+   */
+  #probe(): void {
+    const temp = this.#tempPath();
+    try {
+      this.#writer.writeSync(temp, '');
+    } catch (error) {
+      rmSync(temp, { force: true });
+      throw new StateFileError(
+        `${this.path}: cannot be written: its folder ${dirname(this.#target)} does not take a new file (${errorCode(error)}), so every change would be lost; make it writable, or name another --state-file`,
+      );
+    }
+    rmSync(temp, { force: true });
   }
 
   /** Writes anything unsaved now and resolves once it is on disk. Rejects with the write's error. */
@@ -193,13 +332,32 @@ export class StateFile {
     if (this.#lastError) throw this.#lastError;
   }
 
-  /** Stops watching, then flushes. */
+  /** Stops watching, then flushes, then lets the file's lock go (also when the flush fails). */
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#retryTimer);
     this.#unsubscribe?.();
     this.#unsubscribe = undefined;
-    await this.flush();
+    this.#store?.setWriteGate(undefined);
+    try {
+      await this.flush();
+    } finally {
+      this.#lock?.release();
+      this.#lock = undefined;
+    }
+  }
+
+  /** A write now, after the one in progress, unless one is queued already (a refused change asks for it). */
+  #retryNow(): void {
+    if (this.#retryQueued || this.#closed) return;
+    this.#retryQueued = true;
+    this.#writing.then(
+      () => {
+        this.#retryQueued = false;
+        this.#enqueue();
+      },
+      () => undefined,
+    );
   }
 
   #schedule(): void {
@@ -218,9 +376,20 @@ export class StateFile {
       if (!store || store.revision === this.#savedVersion) return;
       try {
         await this.#write(store);
+        if (this.#failure) {
+          this.#failure = undefined;
+          this.#logger.info({ stateFile: this.path }, 'the state file is written again; changes are accepted');
+        }
       } catch (error) {
         this.#lastError = error as Error;
-        this.#logger.error({ err: error, stateFile: this.path }, 'cannot save the state file; will retry');
+        this.#failure ??= new HttpError(
+          'store_unavailable',
+          `the state file ${this.path} cannot be written (${errorCode(error)}) since ${new Date().toISOString()}: changes are refused until a write succeeds, so that none is acknowledged and then lost (retried every second)`,
+        );
+        this.#logger.error(
+          { err: error, stateFile: this.path },
+          'cannot save the state file; changes are refused until it can be written (will retry)',
+        );
         // The next change tries again; so does this timer, in case none comes.
         if (!this.#closed && !this.#retryTimer) {
           this.#retryTimer = setTimeout(
@@ -248,7 +417,7 @@ export class StateFile {
   }
 
   #tempPath(): string {
-    return join(dirname(this.path), `${this.#tempPrefix}${process.pid}-${randomBytes(4).toString('hex')}`);
+    return join(dirname(this.#target), `${this.#tempPrefix}${process.pid}-${randomBytes(4).toString('hex')}`);
   }
 
   async #write(store: PetStore): Promise<void> {
@@ -256,19 +425,13 @@ export class StateFile {
     const { version, text } = this.#snapshot(store);
     const temp = this.#tempPath();
     try {
-      const handle = await open(temp, 'wx', 0o600);
-      try {
-        await handle.writeFile(text, 'utf8');
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      await rename(temp, this.path);
+      await this.#writer.write(temp, text);
+      await rename(temp, this.#target);
     } catch (error) {
       await rm(temp, { force: true });
       throw error;
     }
-    syncDirectory(dirname(this.path));
+    syncDirectory(dirname(this.#target));
     this.#savedVersion = version;
     this.#writes++;
     this.#logger.debug(
@@ -281,19 +444,13 @@ export class StateFile {
     const { version, text } = this.#snapshot(store);
     const temp = this.#tempPath();
     try {
-      const fd = openSync(temp, 'wx', 0o600);
-      try {
-        writeSync(fd, text, null, 'utf8');
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-      renameSync(temp, this.path);
+      this.#writer.writeSync(temp, text);
+      renameSync(temp, this.#target);
     } catch (error) {
       rmSync(temp, { force: true });
       throw error;
     }
-    syncDirectory(dirname(this.path));
+    syncDirectory(dirname(this.#target));
     this.#savedVersion = version;
     this.#writes++;
   }
@@ -301,12 +458,12 @@ export class StateFile {
   #removeLeftovers(): void {
     let entries: string[];
     try {
-      entries = readdirSync(dirname(this.path));
+      entries = readdirSync(dirname(this.#target));
     } catch {
       return;
     }
     for (const entry of entries) {
-      if (entry.startsWith(this.#tempPrefix)) rmSync(join(dirname(this.path), entry), { force: true });
+      if (entry.startsWith(this.#tempPrefix)) rmSync(join(dirname(this.#target), entry), { force: true });
     }
   }
 }

@@ -5,7 +5,7 @@ import type { CorsOptions } from '../core/pipeline/cors-policy.js';
 import type { PublicFile } from '../core/pipeline/serve-public-file.js';
 import { createNodeMock } from '../node/create-node-mock.js';
 import { createNodeListener } from '../node/node-listener.js';
-import { createNodeForwarder } from './node-forwarder.js';
+import { createNodeForwarder, type ForwarderOptions } from './node-forwarder.js';
 import { PetRecording } from './pet-recording.js';
 import { type FailOn, ProxyReport } from './proxy-report.js';
 
@@ -23,10 +23,12 @@ export interface ProxyOptions {
   strict?: boolean;
   /** How long a created pet may take to be readable before a 404 for it is a lost write, in ms. Default 5 s. */
   settleMs?: number;
-  /** How long the upstream may stay silent, in ms (then 504). Default 30 s. */
+  /** How long one whole exchange with the upstream may take, in ms (then 504). Default 30 s. */
   timeoutMs?: number;
   /** Largest request body forwarded, in bytes (then 413, the proxy's own limit). Default 16 MiB. */
   bodyLimit?: number;
+  /** Issue 20: the forwarder's bounds (see `ForwarderOptions`): answers judged at most, upstream requests pending at most. */
+  forwarder?: Pick<ForwarderOptions, 'maxJudgedBytes' | 'maxPending'>;
   /** Keys of the proxy's own admin API (the API's keys are the upstream's to judge). Default `['dev-key']`. */
   keys?: readonly string[];
   /** Files served to anyone (the web pages). */
@@ -98,6 +100,7 @@ export function createProxy(options: ProxyOptions): Proxy {
         basePath: '/v1',
         timeoutMs: options.timeoutMs ?? 30_000,
         maxResponseBytes: 64 * 1024 * 1024,
+        ...options.forwarder,
       }),
       enforce: options.enforce === true,
       settleMs: options.settleMs ?? defaultSettleMs,

@@ -102,7 +102,11 @@ export const proxyFlags = {
     value: 'FILE',
     help: 'collect the pets of valid answers into a fixture file when it stops',
   },
-  timeout: { type: 'string', value: 'MS', help: 'how long the upstream may stay silent (default 30000; then 504)' },
+  timeout: {
+    type: 'string',
+    value: 'MS',
+    help: 'how long one whole exchange with the upstream may take (default 30000; then 504)',
+  },
   'log-level': {
     type: 'string',
     value: 'LVL',

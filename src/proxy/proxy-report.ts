@@ -1,3 +1,4 @@
+import { redactQuery } from '../core/http/redact-credentials.js';
 import type { CompiledDocument } from '../core/openapi/compile-document.js';
 import { fails, type Finding } from '../core/oracle/finding.js';
 import type { Level } from '../core/oracle/rule-catalogue.js';
@@ -47,29 +48,12 @@ export interface ProxyReportJson {
   coverage: CoverageRow[];
 }
 
-/** Query parameters whose values are secrets: the report keeps that they were sent, not what they held. */
-const secretParameter = /token|key|secret|password|passwd|auth|signature|session/i;
-
-/** The request line as reported: path and query, the values of secret-looking parameters redacted. */
+/**
+ * The request line as reported: path and query, the values of credential parameters redacted.
+ * (Issue 20: the rules are the kit's one module, redact-credentials.ts, not a regex of the report's own.)
+ */
 export function redactedRequestLine(method: string, path: string, query: string): string {
-  if (query === '') return `${method} ${path}`;
-  const shown = query
-    .split('&')
-    .map((pair) => {
-      const equals = pair.indexOf('=');
-      const name = equals === -1 ? pair : pair.slice(0, equals);
-      return equals !== -1 && secretParameter.test(decodeURIComponentSafe(name)) ? `${name}=[redacted]` : pair;
-    })
-    .join('&');
-  return `${method} ${path}?${shown}`;
-}
-
-function decodeURIComponentSafe(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
+  return query === '' ? `${method} ${path}` : `${method} ${path}?${redactQuery(query)}`;
 }
 
 export interface ProxyReportOptions {

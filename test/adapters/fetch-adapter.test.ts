@@ -94,6 +94,15 @@ describe('toPlainRequest', () => {
 });
 
 describe('toFetchResponse', () => {
+  it('sends a header given as a list as the header repeated, so that cookies stay apart', () => {
+    const response = toFetchResponse({
+      status: 200,
+      headers: { 'set-cookie': ['a=1; Path=/', 'b=2; HttpOnly'], 'content-type': 'application/json' },
+    });
+    expect(response.headers.getSetCookie()).toEqual(['a=1; Path=/', 'b=2; HttpOnly']);
+    expect(response.headers.get('content-type')).toBe('application/json');
+  });
+
   it('carries the status, the headers and the body bytes', async () => {
     const response = toFetchResponse({
       status: 201,

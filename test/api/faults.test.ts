@@ -46,6 +46,21 @@ describe('faults (POST /__admin/faults)', () => {
     },
   );
 
+  it('refuses a fault beyond the 100 a session may hold with 409 too_many_faults, and schedules nothing', async () => {
+    for (let index = 0; index < 100; index++) expect((await addFault({ status: 503, times: 5 })).status).toBe(200);
+    const refused = await addFault({ status: 500 });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({
+      code: 'too_many_faults',
+      message:
+        'the session already has 100 faults scheduled, the most it may hold (100); DELETE /__admin/faults clears them, or give one fault a times count',
+      status: 409,
+    });
+    expect(await faults()).toHaveLength(100);
+    // Another session has its own allowance.
+    expect((await addFault({ status: 500 }, 'worker-2')).status).toBe(200);
+  });
+
   it('hits only the operation it names, and counts down its times', async () => {
     await addFault({ status: 500, operationId: 'getPet', times: 2 });
     expect((await list()).status).toBe(200);
@@ -167,6 +182,31 @@ describe('latency (PUT /__admin/latency)', () => {
     expect(await timed()).toBeLessThan(110);
     const read = await request(`${mock.origin}/__admin/latency`, { headers: { ...auth, 'Petstore-Session': 'slow' } });
     expect(read.body).toEqual({ min: 120, max: 120 });
+  });
+
+  it('delays neither health, nor the admin API, nor a request without a key', async () => {
+    const mock = inProcessMock({ scenario: 'one-of-each-status' });
+    const put = (body: string) => request(`${mock.origin}/__admin/latency`, { method: 'PUT', headers: jsonAuth, body });
+    expect((await put('{"min":60000,"max":60000}')).status).toBe(200);
+    // Each must answer long before the 60 s latency; a race, so that a failure does not wait a minute.
+    const soon = async (url: string, init: RequestInit = {}) => {
+      const started = performance.now();
+      const tooLate = new Promise<'too late'>((resolve) => setTimeout(() => resolve('too late'), 2_000).unref());
+      const answered = await Promise.race([request(url, init), tooLate]);
+      expect(answered, `${init.method ?? 'GET'} ${url}`).not.toBe('too late');
+      return { status: (answered as { status: number }).status, ms: performance.now() - started };
+    };
+    expect((await soon(`${mock.origin}/__admin/health`)).status).toBe(200);
+    expect((await soon(`${mock.origin}/__admin/latency`, { headers: auth })).status).toBe(200);
+    expect((await soon(`${mock.baseUrl}/pets`)).status).toBe(401);
+    expect((await soon(`${mock.baseUrl}/pets`, { headers: { Authorization: 'Bearer nope' } })).status).toBe(401);
+    expect((await soon(`${mock.origin}/__admin/requests`, { headers: auth })).status).toBe(200);
+    // The call that removes the latency answers at once too, and then the API does.
+    expect(
+      (await soon(`${mock.origin}/__admin/latency`, { method: 'PUT', headers: jsonAuth, body: '{"min":0,"max":0}' }))
+        .status,
+    ).toBe(200);
+    expect((await soon(`${mock.baseUrl}/pets`, { headers: auth })).status).toBe(200);
   });
 
   it.each([

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { auth, inProcessMock, jsonAuth, request, type InProcessMock } from '../support/start-server.js';
+import { connect } from 'node:net';
+import { auth, inProcessMock, jsonAuth, request, startMock, type InProcessMock } from '../support/start-server.js';
 
 interface Pet {
   id: number;
@@ -134,6 +135,39 @@ describe('sessions (Petstore-Session)', () => {
     expect(await names(undefined)).toEqual(['Bella', 'Max', 'Luna']);
   });
 
+  it('makes no session for requests without a key, so they cannot evict a keyed worker’s', async () => {
+    await create('worker-1', 'Kept');
+    for (let index = 0; index < 10; index++) {
+      const refused = await request(`${mock.baseUrl}/pets`, { headers: { 'Petstore-Session': `intruder-${index}` } });
+      expect(refused.status).toBe(401);
+    }
+    // Nor with a wrong key, nor on a path that does not exist.
+    await request(`${mock.baseUrl}/pets`, { headers: { Authorization: 'Bearer nope', 'Petstore-Session': 'x-1' } });
+    await request(`${mock.baseUrl}/owners`, { headers: { 'Petstore-Session': 'x-2' } });
+    const listed = (await admin('sessions')).body as { sessions: Array<{ name: string }> };
+    expect(listed.sessions.map((s) => s.name)).toEqual(['default', 'worker-1']);
+    expect(await names('worker-1')).toEqual(['Bella', 'Max', 'Luna', 'Kept']);
+  });
+
+  it('keeps a request without a valid key out of the journal of the session it names', async () => {
+    await create('worker-1', 'Mine');
+    await request(`${mock.baseUrl}/pets`, { headers: { 'Petstore-Session': 'worker-1' } });
+    await request(`${mock.baseUrl}/pets`, {
+      headers: { Authorization: 'Bearer nope', 'Petstore-Session': 'worker-1' },
+    });
+    await request(`${mock.baseUrl}/owners`, { headers: { 'Petstore-Session': 'worker-1' } });
+    const journal = (await admin('requests', 'worker-1')).body as { requests: Array<{ url: string; status: number }> };
+    expect(journal.requests.map((entry) => [entry.url, entry.status])).toEqual([['/v1/pets', 201]]);
+    const defaultJournal = (await admin('requests')).body as { requests: unknown[] };
+    expect(defaultJournal.requests).toEqual([]);
+  });
+
+  it('journals a keyed request refused before its key was checked (an unknown path) in its session', async () => {
+    await request(`${mock.baseUrl}/owners`, { headers: as('worker-1') });
+    const journal = (await admin('requests', 'worker-1')).body as { requests: Array<{ url: string; status: number }> };
+    expect(journal.requests.map((entry) => [entry.url, entry.status])).toEqual([['/v1/owners', 404]]);
+  });
+
   it('is reachable in-process too, as mock.session(name)', async () => {
     await create('typed', 'Through HTTP');
     const session = mock.mock.session('typed');
@@ -141,5 +175,32 @@ describe('sessions (Petstore-Session)', () => {
     await session.switchScenario('empty');
     expect(await names('typed')).toEqual([]);
     expect(mock.mock.store.size).toBe(3);
+  });
+});
+
+describe('a session name over a real socket', () => {
+  it('shows a non-ASCII name as the client wrote it (UTF-8) in the 400, not garbled', async () => {
+    const server = await startMock({ scenario: 'one-of-each-status' });
+    try {
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(new URL(server.origin).port), '127.0.0.1');
+        let text = '';
+        socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+        socket.on('error', reject);
+        socket.on('end', () => resolve(text));
+        socket.write(
+          Buffer.from(
+            'GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer test-key\r\nPetstore-Session: Zoë-小白\r\nConnection: close\r\n\r\n',
+            'utf8',
+          ),
+        );
+      });
+      const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { code: string; message: string };
+      expect(answer.startsWith('HTTP/1.1 400 ')).toBe(true);
+      expect(body.code).toBe('invalid_session');
+      expect(body.message).toContain('got "Zoë-小白"');
+    } finally {
+      await server.close();
+    }
   });
 });

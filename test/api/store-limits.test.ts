@@ -72,3 +72,77 @@ describe('the store size limit (maxPets)', () => {
     expect(createNodeMock({ scenario: 'large', maxPets: 250 }).store.size).toBe(250);
   });
 });
+
+describe('the store byte limits (maxStoreBytes, maxTotalStoreBytes)', () => {
+  let mock: InProcessMock | undefined;
+  afterEach(async () => {
+    await mock?.close();
+    mock = undefined;
+  });
+
+  const create = (name: string, session?: string) =>
+    request<ErrorBody & { id: number }>(`${mock?.baseUrl}/pets`, {
+      method: 'POST',
+      headers: session ? { ...jsonAuth, 'Petstore-Session': session } : jsonAuth,
+      body: JSON.stringify({ name, categoryId: 1 }),
+    });
+  const sizeOf = (id: number, name: string) => Buffer.byteLength(JSON.stringify({ id, name, categoryId: 1 }));
+
+  it('answers 507 store_full naming the byte limit once a session’s pets would pass it, and stores nothing', async () => {
+    const name = 'n'.repeat(10_000);
+    mock = inProcessMock({ scenario: 'empty', maxStoreBytes: 3 * sizeOf(1, name) });
+    for (let index = 0; index < 3; index++) expect((await create(name)).status).toBe(201);
+    const refused = await create(name);
+    expect(refused.status).toBe(507);
+    expect(refused.body).toEqual({
+      code: 'store_full',
+      message: `a new pet would make the store hold ${4 * sizeOf(1, name)} bytes of pets (as JSON), more than its maximum of ${3 * sizeOf(1, name)} bytes (--max-store-bytes); nothing was changed and nothing is evicted (a reset takes the store back to its scenario)`,
+      status: 507,
+    });
+    expect(mock.mock.store.size).toBe(3);
+    // Small pets still fit in what is left.
+    expect((await create('x')).status).toBe(507);
+    await request(`${mock.origin}/__admin/reset`, { method: 'POST', headers: auth });
+    expect((await create(name)).status).toBe(201);
+  });
+
+  it('holds every session’s pets together to the mock-wide limit, and frees room when a session is dropped', async () => {
+    const name = 'n'.repeat(10_000);
+    const one = sizeOf(1, name);
+    mock = inProcessMock({ scenario: 'empty', maxStoreBytes: 10 * one, maxTotalStoreBytes: 3 * one });
+    expect((await create(name, 'worker-1')).status).toBe(201);
+    expect((await create(name, 'worker-2')).status).toBe(201);
+    expect((await create(name, 'worker-3')).status).toBe(201);
+    const refused = await create(name, 'worker-4');
+    expect(refused.status).toBe(507);
+    expect(refused.body.code).toBe('store_full');
+    expect(refused.body.message).toBe(
+      `a new pet would make the sessions' stores hold ${4 * one} bytes of pets (as JSON) together, more than the mock's maximum of ${3 * one} bytes (--max-total-store-bytes); nothing was changed and nothing is evicted (a reset or a dropped session frees room)`,
+    );
+    await request(`${mock.origin}/__admin/sessions/worker-1`, { method: 'DELETE', headers: auth });
+    expect((await create(name, 'worker-4')).status).toBe(201);
+  });
+
+  it('counts a session against the mock-wide limit only from its first write', async () => {
+    // The large scenario's 250 pets are shared by every session that only reads them.
+    mock = inProcessMock({ scenario: 'large', maxTotalStoreBytes: 64 * 1024 });
+    for (let index = 0; index < 20; index++) {
+      const listed = await request(`${mock.baseUrl}/pets`, { headers: { ...auth, 'Petstore-Session': `r-${index}` } });
+      expect(listed.status).toBe(200);
+    }
+    expect(mock.mock.store.bytes).toBeGreaterThan(10_000);
+    // A first write copies the scenario: the session now counts with all its pets.
+    const budget = Math.floor((64 * 1024) / mock.mock.store.bytes);
+    let created = 0;
+    for (let index = 0; index < budget + 2; index++) {
+      if ((await create('w', `w-${index}`)).status === 201) created++;
+    }
+    expect(created).toBe(budget);
+  });
+
+  it('refuses to start with a scenario larger than maxStoreBytes', () => {
+    expect(() => createNodeMock({ scenario: 'large', maxStoreBytes: 4096 })).toThrow(
+      /^scenario 'large' would make the store hold \d+ bytes of pets \(as JSON\), more than its maximum of 4096 bytes/,
+    );
+  });
+});

@@ -136,6 +136,14 @@ describe('petstore-mock', () => {
     expect(cli.stderr()).toContain("'pets[0].categoryId'");
   });
 
+  it('refuses to start with a scenario larger than --max-store-bytes, saying to raise it', async () => {
+    const cli = startCli(['--port', '0', '--scenario', 'large', '--max-store-bytes', '4KiB']);
+    expect(await cli.exited).toBe(1);
+    expect(cli.stderr()).toMatch(
+      /^petstore-mock: cannot start: scenario 'large' holds \d+ bytes of pets \(as JSON\), more than --max-store-bytes allows \(4096\); raise --max-store-bytes\n$/,
+    );
+  });
+
   it('refuses to start with a scenario larger than --max-pets, saying to raise it', async () => {
     const cli = startCli(['--port', '0', '--scenario', 'large', '--max-pets', '100']);
     expect(await cli.exited).toBe(1);

@@ -189,6 +189,22 @@ describe('petstore-mock --state-file', () => {
     expect(cli.stderr()).toBe(`petstore-mock: cannot start: ${impossible}: cannot be read (ENOTDIR)\n`);
   });
 
+  it('refuses a second mock on the same state file, in one line naming the file and the first mock', async () => {
+    const { cli: first } = await start();
+    const second = startCli(['--port', '0', '--state-file', path]);
+    expect(await second.exited).toBe(1);
+    expect(second.stderr()).toMatch(
+      new RegExp(
+        `^petstore-mock: cannot start: ${path}: is in use by another mock, process ${first.child.pid} on .+ \\(lock ${path}\\.lock\\); stop it, or name another --state-file\n$`,
+      ),
+    );
+    // The first one still serves and saves.
+    expect(first.child.exitCode).toBeNull();
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    expect(readdirSync(dir)).toEqual(['state.json']);
+  });
+
   it('reads the state file from PETSTORE_STATE_FILE', async () => {
     const cli = startCli(['--port', '0', '--log-level', 'silent'], { PETSTORE_STATE_FILE: path });
     await waitForBanner(cli);

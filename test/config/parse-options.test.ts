@@ -32,6 +32,8 @@ describe('parseOptions', () => {
       logLevel: 'info',
       logFormat: 'json',
       maxPets: 100_000,
+      maxStoreBytes: 64 * 1024 * 1024,
+      maxTotalStoreBytes: 256 * 1024 * 1024,
       maxSessions: 100,
       stateFile: undefined,
       corsOrigins: [],
@@ -79,6 +81,8 @@ describe('parseOptions', () => {
       PETSTORE_LATENCY: '5',
       PETSTORE_LOG_LEVEL: 'debug',
       PETSTORE_MAX_PETS: '500',
+      PETSTORE_MAX_STORE_BYTES: '1MiB',
+      PETSTORE_MAX_TOTAL_STORE_BYTES: '2MiB',
       PETSTORE_MAX_SESSIONS: '20',
       PETSTORE_STATE_FILE: 'env-state.json',
       PETSTORE_LOG_FORMAT: 'pretty',
@@ -98,6 +102,8 @@ describe('parseOptions', () => {
       logLevel: 'debug',
       logFormat: 'pretty',
       maxPets: 500,
+      maxStoreBytes: 1024 * 1024,
+      maxTotalStoreBytes: 2 * 1024 * 1024,
       maxSessions: 20,
       stateFile: '/home/user/app/env-state.json',
       corsOrigins: ['https://app.example.com', 'http://b.test:8080'],
@@ -151,6 +157,10 @@ describe('parseOptions', () => {
       'silent',
       '--max-pets',
       '7',
+      '--max-store-bytes',
+      '2MiB',
+      '--max-total-store-bytes',
+      '4096',
       '--max-sessions',
       '3',
       '--state-file',
@@ -168,6 +178,8 @@ describe('parseOptions', () => {
       logLevel: 'silent',
       logFormat: 'json',
       maxPets: 7,
+      maxStoreBytes: 2 * 1024 * 1024,
+      maxTotalStoreBytes: 4096,
       maxSessions: 3,
       stateFile: '/home/user/app/flag-state.json',
       corsOrigins: ['http://a.test', '*'],
@@ -281,6 +293,18 @@ describe('parseOptions', () => {
     );
   });
 
+  it('reads --max-store-bytes and --max-total-store-bytes as bytes, or with KiB, MiB or GiB', () => {
+    expect(parseOptions(['--max-store-bytes', '8MiB'], {}).maxStoreBytes).toBe(8 * 1024 * 1024);
+    expect(parseOptions(['--max-store-bytes', '3kib'], {}).maxStoreBytes).toBe(3 * 1024);
+    expect(parseOptions([], { PETSTORE_MAX_TOTAL_STORE_BYTES: '1GiB' }).maxTotalStoreBytes).toBe(1024 ** 3);
+    expect(usageError(['--max-store-bytes', '12']).message).toBe(
+      '--max-store-bytes must be a size from 1KiB to 64GiB (bytes, or with KiB, MiB or GiB: 64MiB), got "12"',
+    );
+    expect(usageError([], { PETSTORE_MAX_TOTAL_STORE_BYTES: '1TB' }).message).toMatch(
+      /^PETSTORE_MAX_TOTAL_STORE_BYTES must be a size from 1KiB to 64GiB/,
+    );
+  });
+
   it('refuses an unknown log level, listing the known ones', () => {
     expect(usageError(['--log-level', 'verbose']).message).toBe(
       '--log-level must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"',
@@ -322,6 +346,8 @@ describe('toAppOptions', () => {
       scenario: 'default',
       latency: { min: 1, max: 2 },
       maxPets: 9,
+      maxStoreBytes: 64 * 1024 * 1024,
+      maxTotalStoreBytes: 256 * 1024 * 1024,
       maxSessions: 100,
     });
   });
@@ -344,6 +370,8 @@ describe('helpText', () => {
     ['--latency', 'PETSTORE_LATENCY'],
     ['--log-level', 'PETSTORE_LOG_LEVEL'],
     ['--max-pets', 'PETSTORE_MAX_PETS'],
+    ['--max-store-bytes', 'PETSTORE_MAX_STORE_BYTES'],
+    ['--max-total-store-bytes', 'PETSTORE_MAX_TOTAL_STORE_BYTES'],
     ['--max-sessions', 'PETSTORE_MAX_SESSIONS'],
     ['--state-file', 'PETSTORE_STATE_FILE'],
     ['--cors-origin', 'PETSTORE_CORS_ORIGIN'],
@@ -378,6 +406,8 @@ describe('helpText', () => {
       '--log-level',
       '--max-pets',
       '--max-sessions',
+      '--max-store-bytes',
+      '--max-total-store-bytes',
       '--pets',
       '--port',
       '--scenario',

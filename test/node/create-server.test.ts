@@ -69,6 +69,30 @@ function exchange(origin: string, drive: (socket: Socket) => void, giveUpAfter =
 
 const responses = (text: string): string[] => text.split(/(?=HTTP\/1\.1 \d{3} )/).filter((part) => part !== '');
 
+/** A client that connects and neither sends nor closes its side: the server must let it go on its own. */
+function hostileSocket(origin: string): Socket {
+  const socket = connect({ port: Number(new URL(origin).port), host: '127.0.0.1', allowHalfOpen: true });
+  sockets.push(socket);
+  socket.on('error', () => undefined);
+  socket.on('end', () => undefined);
+  return socket;
+}
+
+function openConnections(running: RunningServer): Promise<number> {
+  return new Promise((resolve, reject) =>
+    running.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+  );
+}
+
+/** Polls `condition` until it holds, failing after `timeoutMs`. */
+async function waitFor(condition: () => Promise<boolean>, timeoutMs = 3_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`the condition did not hold within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
 describe('createServer', () => {
   let mock: RunningServer;
   const start = async (limits: ServerLimits = {}) => {
@@ -182,6 +206,71 @@ describe('createServer', () => {
     await start({ headersTimeout: 500, requestTimeout: 1_000 });
     const result = await exchange(mock.origin, () => undefined);
     expect(result.closedAfter).toBeLessThan(1_500);
+  });
+
+  it('destroys a connection after its 408 even when the client never closes its side', async () => {
+    await start({ headersTimeout: 300, requestTimeout: 600 });
+    const started = Date.now();
+    const socket = hostileSocket(mock.origin);
+    let text = '';
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+    await waitFor(async () => text.includes('\r\n\r\n{'));
+    expect(parseResponse(text)).toMatchObject({ status: 408, body: { code: 'request_timeout' } });
+    await waitFor(async () => (await openConnections(mock)) === 0);
+    // The headers timeout, Node's check interval and the linger for the client to read: never the 120 s idle limit.
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it('lets idle connections that fill the connection limit go within the headers timeout, then serves a new client', async () => {
+    await start({ headersTimeout: 300, requestTimeout: 600, maxConnections: 20 });
+    // Twenty clients that connect, send nothing and never close their side.
+    const idle = Array.from({ length: 20 }, () => hostileSocket(mock.origin));
+    await Promise.all(idle.map((socket) => new Promise((resolve) => socket.once('connect', resolve))));
+    await waitFor(async () => (await openConnections(mock)) === 20);
+    // While they hold every slot, a new client is turned away.
+    await expect(
+      fetch(`${mock.baseUrl}/pets?limit=1`, { headers: { Authorization: 'Bearer test-key' } }),
+    ).rejects.toThrow();
+    await waitFor(async () => (await openConnections(mock)) === 0, 5_000);
+    const served = await fetch(`${mock.baseUrl}/pets?limit=1`, { headers: { Authorization: 'Bearer test-key' } });
+    expect(served.status).toBe(200);
+  });
+
+  it('closes a connection whose client closed its side without a request', async () => {
+    await start({ headersTimeout: 5_000, requestTimeout: 10_000 });
+    const socket = hostileSocket(mock.origin);
+    socket.once('connect', () => socket.end());
+    await waitFor(async () => socket.destroyed || socket.readableEnded);
+    await waitFor(async () => (await openConnections(mock)) === 0);
+  });
+
+  it('answers an Expect it does not know with 417 and a JSON Error body', async () => {
+    await start();
+    const { text } = await exchange(mock.origin, (socket) =>
+      socket.write('GET /v1/pets HTTP/1.1\r\nHost: x\r\nExpect: banana\r\n\r\n'),
+    );
+    const response = parseResponse(text);
+    expect(response.status).toBe(417);
+    expect(response.headers['content-type']).toBe('application/json');
+    expect(response.body).toEqual({
+      code: 'expectation_failed',
+      message: 'the Expect header "banana" is not supported; only 100-continue is',
+      status: 417,
+    });
+  });
+
+  it('answers CONNECT with 405 and a JSON Error body naming the method, then closes', async () => {
+    await start();
+    const result = await exchange(mock.origin, (socket) =>
+      socket.write('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'),
+    );
+    const response = parseResponse(result.text);
+    expect(response.status).toBe(405);
+    expect(response.headers['content-type']).toBe('application/json');
+    expect(response.headers.allow).toBe('');
+    expect(response.body).toMatchObject({ code: 'method_not_allowed', status: 405 });
+    expect((response.body as { message: string }).message).toContain('CONNECT');
+    expect(result.closedAfter).toBeLessThan(2_000);
   });
 
   it('closes an idle keep-alive connection after keepAliveTimeout', async () => {

@@ -1,11 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { StoreFullError } from '../../src/core/store/pet-store.js';
 import { createNodeMock, type NodeMockOptions } from '../../src/node/create-node-mock.js';
 import { createNodeListener } from '../../src/node/node-listener.js';
-import { StateFile, StateFileError, stateFormat } from '../../src/persistence/state-file.js';
+import { StateFile, StateFileError, stateFormat, type StateFileWriter } from '../../src/persistence/state-file.js';
 import { auth, jsonAuth, request, startServer, type RunningServer } from '../support/start-server.js';
 
 interface Pet {
@@ -144,5 +144,52 @@ describe('a mock with a state file', () => {
     expect(error.message).toContain(
       `the pets saved in ${path} would make the store hold 5 pets, more than its maximum of 4 `,
     );
+  });
+
+  it('answers 503 store_unavailable to creates while the state file cannot be written, says so in health, and recovers', async () => {
+    let failing = false;
+    const writer: StateFileWriter = {
+      write: async (temp, text) => {
+        if (failing) throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+        writeFileSync(temp, text, { flag: 'wx' });
+      },
+      writeSync: (temp, text) => writeFileSync(temp, text, { flag: 'wx' }),
+    };
+    stateFile = new StateFile(path, { debounceMs: 10, writer });
+    mock = await startServer(
+      createNodeListener(createNodeMock({ keys: ['test-key'], scenario: 'one-of-each-status', stateFile })),
+    );
+    const health = () =>
+      request<{ status: unknown; code?: string; message?: string }>(`${mock?.origin}/__admin/health`);
+    expect((await health()).body).toEqual({ status: 'ok' });
+
+    failing = true;
+    expect((await create('Acknowledged, then the disk filled')).status).toBe(201);
+    await vi.waitFor(() => expect(stateFile?.failure).toBeDefined(), { timeout: 3_000 });
+    const refused = await create('Refused');
+    expect(refused.status).toBe(503);
+    expect(refused.body).toMatchObject({ code: 'store_unavailable', status: 503 });
+    expect((refused.body as unknown as { message: string }).message).toContain(
+      `the state file ${path} cannot be written (ENOSPC)`,
+    );
+    const degraded = await health();
+    expect(degraded.status).toBe(503);
+    expect(degraded.body).toMatchObject({ code: 'store_unavailable', status: 503 });
+    expect(degraded.body.message).toContain('(ENOSPC)');
+    expect(await names()).toEqual(['Bella', 'Max', 'Luna', 'Acknowledged, then the disk filled']);
+
+    failing = false;
+    // The next create asks for a write at once (and a timer retries every second): once it succeeds, creates work.
+    await vi.waitFor(async () => expect((await create('Accepted again')).status).toBe(201), { timeout: 5_000 });
+    expect((await health()).body).toEqual({ status: 'ok' });
+    await stop();
+    const saved = JSON.parse(readFileSync(path, 'utf8')) as { pets: Pet[] };
+    expect(saved.pets.map((pet) => pet.name)).toEqual([
+      'Bella',
+      'Max',
+      'Luna',
+      'Acknowledged, then the disk filled',
+      'Accepted again',
+    ]);
   });
 });

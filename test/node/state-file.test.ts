@@ -1,11 +1,23 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createRevisionCounter, createScenario, PetStore } from '../../src/core/store/pet-store.js';
 import type { Pet } from '../../src/core/types/api-types.js';
 import { createNodeMock } from '../../src/node/create-node-mock.js';
-import { StateFile, StateFileError, stateFormat } from '../../src/persistence/state-file.js';
+import { HttpError } from '../../src/core/errors/http-error.js';
+import { StateFile, StateFileError, stateFormat, type StateFileWriter } from '../../src/persistence/state-file.js';
 
 const revisions = createRevisionCounter();
 const bella: Pet = { id: 1, name: 'Bella', categoryId: 1, status: 'available' };
@@ -255,7 +267,8 @@ describe('StateFile', () => {
       }
       await Promise.all(flushes);
       expect(saved().pets).toHaveLength(32);
-      expect(readdirSync(dir)).toEqual(['state.json']);
+      // The file and, while it is watched, its lock.
+      expect(readdirSync(dir).sort()).toEqual(['state.json', 'state.json.lock']);
     });
 
     it('never lets a reader see a partial file: every read while writing parses as the whole state', async () => {
@@ -295,7 +308,7 @@ describe('StateFile', () => {
       writeFileSync(join(dir, '.state.json.tmp-123-abcd'), '{"half": ');
       writeFileSync(join(dir, 'unrelated.txt'), 'keep me');
       stateFile().watch(storeWith());
-      expect(readdirSync(dir).sort()).toEqual(['state.json', 'unrelated.txt']);
+      expect(readdirSync(dir).sort()).toEqual(['state.json', 'state.json.lock', 'unrelated.txt']);
     });
 
     it('creates the folders a new file needs', () => {
@@ -323,6 +336,132 @@ describe('StateFile', () => {
       mkdirSync(dir);
       await file.flush();
       expect(saved().pets).toHaveLength(3);
+    });
+  });
+
+  describe('no change lost without an error', () => {
+    const failing = (code: string) => {
+      const error = (): Error => Object.assign(new Error(`${code}: simulated`), { code });
+      let fail = false;
+      const writer: StateFileWriter = {
+        async write(temp, text) {
+          if (fail) throw error();
+          await nodeWriter().write(temp, text);
+        },
+        writeSync(temp, text) {
+          if (fail) throw error();
+          nodeWriter().writeSync(temp, text);
+        },
+      };
+      return { writer, setFailing: (value: boolean) => (fail = value) };
+    };
+    const nodeWriter = (): StateFileWriter => ({
+      write: async (temp, text) => writeFileSync(temp, text, { flag: 'wx' }),
+      writeSync: (temp, text) => writeFileSync(temp, text, { flag: 'wx' }),
+    });
+    const watched = (options: ConstructorParameters<typeof StateFile>[1] = {}) => {
+      const file = new StateFile(path, { debounceMs: 5, ...options });
+      opened.push(file);
+      return file;
+    };
+
+    it('refuses a second watcher of the same file, naming the process that holds the lock', () => {
+      stateFile().watch(storeWith());
+      expect(() => stateFile().watch(storeWith())).toThrow(StateFileError);
+      expect(() => stateFile().watch(storeWith())).toThrow(
+        new RegExp(
+          `^${path}: is in use by another mock, this process \\(pid ${process.pid}\\), since .+ \\(lock ${path}\\.lock\\)`,
+        ),
+      );
+    });
+
+    it('lets the lock go on close, so that the next mock can take the file', async () => {
+      const first = stateFile();
+      first.watch(storeWith());
+      await first.close();
+      expect(existsSync(`${path}.lock`)).toBe(false);
+      expect(() => stateFile().watch(storeWith())).not.toThrow();
+    });
+
+    it('takes over at once a lock left by a process of this machine that is gone (a SIGKILL)', () => {
+      const gone = spawnSync(process.execPath, ['-e', '0']).pid;
+      writeFileSync(`${path}.lock`, JSON.stringify({ pid: gone, host: hostname(), since: '2030-01-01T00:00:00.000Z' }));
+      stateFile().watch(storeWith());
+      expect(JSON.parse(readFileSync(`${path}.lock`, 'utf8'))).toMatchObject({ pid: process.pid });
+    });
+
+    it('never takes over a lock of another machine, and says how to remove it', () => {
+      writeFileSync(`${path}.lock`, JSON.stringify({ pid: 1, host: 'other-host', since: '2030-01-01T00:00:00.000Z' }));
+      expect(() => stateFile().watch(storeWith())).toThrow(
+        `${path}: is in use by another mock, process 1 on other-host, since 2030-01-01T00:00:00.000Z (lock ${path}.lock); stop it, or name another --state-file; if that mock is gone, remove ${path}.lock`,
+      );
+    });
+
+    it('writes through a symbolic link to its target, and the link stays a link', async () => {
+      const target = join(dir, 'real', 'kept.json');
+      mkdirSync(join(dir, 'real'));
+      writeFileSync(target, JSON.stringify(validState()));
+      symlinkSync(target, path);
+      const store = storeWith();
+      const file = watched();
+      file.watch(store);
+      store.create({ name: 'Through the link', categoryId: 1 });
+      await file.flush();
+      expect(lstatSync(path).isSymbolicLink()).toBe(true);
+      expect(JSON.parse(readFileSync(target, 'utf8')).pets).toHaveLength(3);
+      expect(readdirSync(join(dir, 'real')).sort()).toEqual(['kept.json', 'kept.json.lock']);
+    });
+
+    it('makes the file a dangling link points to, where it points', () => {
+      const target = join(dir, 'later.json');
+      symlinkSync(target, path);
+      watched().watch(storeWith());
+      expect(lstatSync(path).isSymbolicLink()).toBe(true);
+      expect(JSON.parse(readFileSync(target, 'utf8')).pets).toHaveLength(2);
+    });
+
+    it('stops start-up when the folder of an existing file takes no new file (read-only), and lets the lock go', () => {
+      writeFileSync(path, JSON.stringify(validState()));
+      const { writer, setFailing } = failing('EROFS');
+      setFailing(true);
+      expect(() => watched({ writer }).watch(storeWith())).toThrow(
+        `${path}: cannot be written: its folder ${dir} does not take a new file (EROFS), so every change would be lost; make it writable, or name another --state-file`,
+      );
+      expect(existsSync(`${path}.lock`)).toBe(false);
+      expect(readFileSync(path, 'utf8')).toBe(JSON.stringify(validState()));
+    });
+
+    it('refuses every change with 503 store_unavailable while writes fail (a full disk), and accepts them once one succeeds', async () => {
+      const store = storeWith();
+      const { writer, setFailing } = failing('ENOSPC');
+      const file = watched({ writer });
+      file.watch(store);
+      setFailing(true);
+      store.create({ name: 'Acknowledged before the failure was known', categoryId: 1 });
+      await expect(file.flush()).rejects.toThrow(/ENOSPC/);
+      expect(file.failure).toBeInstanceOf(HttpError);
+      expect(store.writeProblem).toBe(file.failure);
+      let refused: unknown;
+      try {
+        store.create({ name: 'Refused', categoryId: 1 });
+      } catch (error) {
+        refused = error;
+      }
+      expect(refused).toMatchObject({ status: 503, code: 'store_unavailable' });
+      expect((refused as Error).message).toMatch(
+        new RegExp(
+          `^the state file ${path} cannot be written \\(ENOSPC\\) since \\S+: changes are refused until a write succeeds`,
+        ),
+      );
+      expect(() => store.reset()).toThrow(/ENOSPC/);
+      expect(store.size).toBe(3);
+      // The disk has room again: the refused change asked for a write at once, which saves the pet acknowledged before.
+      setFailing(false);
+      await vi.waitFor(() => expect(file.failure).toBeUndefined(), { timeout: 3_000 });
+      expect(saved().pets.map((pet) => pet.name)).toContain('Acknowledged before the failure was known');
+      expect(store.create({ name: 'Accepted again', categoryId: 1 }).name).toBe('Accepted again');
+      await file.flush();
+      expect(saved().pets).toHaveLength(4);
     });
   });
 });

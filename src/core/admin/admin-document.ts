@@ -9,7 +9,7 @@ import { sessionNamePattern } from '../sessions/session-registry.js';
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name === 'Error' ? name : `Admin${name}`}` });
 const json = (name: string) => ({ 'application/json': { schema: ref(name) } });
 const ok = (description: string, ref: string) => ({ '200': { description, content: json(ref) } });
-const errors = (...statuses: Array<'400' | '404'>) =>
+const errors = (...statuses: Array<'400' | '404' | '409'>) =>
   Object.fromEntries([
     ['401', { description: 'Missing or invalid key', content: json('Error') }],
     ...statuses.map((status) => [status, { description: 'Refused', content: json('Error') }]),
@@ -37,7 +37,13 @@ export function createAdminDocument(
         get: {
           operationId: 'health',
           security: [],
-          responses: ok('The mock serves requests', 'Health'),
+          responses: {
+            ...ok('The mock serves requests', 'Health'),
+            '503': {
+              description: 'The mock serves requests, but refuses changes: its state file cannot be written',
+              content: json('Error'),
+            },
+          },
         },
       },
       '/scenarios': {
@@ -94,7 +100,7 @@ export function createAdminDocument(
         post: {
           operationId: 'addFault',
           requestBody: body('NewFault'),
-          responses: { ...ok('The fault is scheduled', 'Fault'), ...errors('400') },
+          responses: { ...ok('The fault is scheduled', 'Fault'), ...errors('400', '409') },
         },
         delete: {
           operationId: 'clearFaults',

@@ -37,7 +37,13 @@ function checkFault(request: FaultRequest, api: CompiledDocument): FaultRequest 
 
 /** The admin operations, by operationId (see admin-document.ts). */
 export const adminHandlers: HandlerTable<AdminContext> = {
-  health: () => ({ status: 200, body: { status: 'ok' } }),
+  // While the state file cannot be written, health is the same 503 Error creates get, so that a probe that reads
+  // only the status (Docker, Kubernetes, wait-on, an uptime monitor) sees that changes are being refused.
+  health: (_request, { sessions }) => {
+    const problem = sessions.defaultSession.store.writeProblem;
+    if (problem) throw problem;
+    return { status: 200, body: { status: 'ok' } };
+  },
   listScenarios: (_request, { session, scenarios }) => ({
     status: 200,
     body: {

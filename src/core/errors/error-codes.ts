@@ -28,8 +28,12 @@ export const errorCodes = {
   not_a_proxy: 404,
   method_not_allowed: 405,
   request_timeout: 408,
+  /** Admin API: a session already holds as many scheduled faults as it may. */
+  too_many_faults: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  /** An `Expect` the server does not know (only `100-continue` is). */
+  expectation_failed: 417,
   headers_too_large: 431,
   invalid_response: 500,
   id_space_exhausted: 500,
@@ -40,6 +44,12 @@ export const errorCodes = {
   body_already_read: 500,
   upstream_unreachable: 502,
   upstream_violation: 502,
+  /** Proxy: the upstream broke HTTP (a 1xx other than 100 or 103 to a plain request, a reset mid-answer). */
+  upstream_protocol_error: 502,
+  /** Proxy: as many upstream requests are in flight and queued as the proxy allows. */
+  upstream_busy: 503,
+  /** The state file cannot be written: creates are refused until a write succeeds again. */
+  store_unavailable: 503,
   upstream_timeout: 504,
   store_full: 507,
 } as const satisfies Record<string, number>;

@@ -18,6 +18,11 @@ export interface PlainRequest {
   headers: Readonly<Record<string, string | string[] | undefined>>;
   /** The body: its bytes, or a reader for them; absent when the request has none. */
   body?: Uint8Array | BodyReader;
+  /**
+   * Aborted when the client leaves before its answer is written (the node
+   * adapter sets it): the proxy cancels its upstream request then.
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -28,8 +33,11 @@ export type NetworkFault = 'connection_reset' | 'empty_response' | 'malformed_re
 
 export interface PlainResponse {
   status: number;
-  /** Lower-case names. `content-length` is set whenever there is a body. */
-  headers: Record<string, string>;
+  /**
+   * Lower-case names. `content-length` is set whenever there is a body. A
+   * list is sent as the header repeated (the proxy passes `Set-Cookie` so).
+   */
+  headers: Record<string, string | string[]>;
   body?: Uint8Array;
   /** When set, the adapter breaks the connection this way and sends nothing of the rest. */
   fault?: NetworkFault;
@@ -39,4 +47,14 @@ export interface PlainResponse {
 export function headerValue(request: PlainRequest, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** A response's headers as Fetch takes them: a list (`set-cookie` from the proxy) becomes the header repeated. */
+export function fetchHeaders(headers: PlainResponse['headers']): Record<string, string> | Array<[string, string]> {
+  let lists = false;
+  for (const name in headers) if (Array.isArray(headers[name])) lists = true;
+  if (!lists) return headers as Record<string, string>;
+  return Object.entries(headers).flatMap(([name, value]): Array<[string, string]> =>
+    Array.isArray(value) ? value.map((each): [string, string] => [name, each]) : [[name, value]],
+  );
 }

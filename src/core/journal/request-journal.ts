@@ -1,3 +1,5 @@
+import { redactHeaders, redactUrl } from '../http/redact-credentials.js';
+
 /** What the pipeline hands the journal after each exchange. */
 export interface Exchange {
   id: string;
@@ -18,7 +20,7 @@ export interface Exchange {
   fault?: string;
 }
 
-/** One entry as read: secrets redacted, bodies as text (or base64 when they are not UTF-8). */
+/** One entry as read: credentials redacted (headers and query values, see redact-credentials.ts), bodies as text (or base64 when they are not UTF-8). */
 export interface JournalEntry {
   id: string;
   time: string;
@@ -35,26 +37,6 @@ export interface JournalEntry {
   durationMs: number;
   admin?: boolean;
   fault?: string;
-}
-
-/** Headers whose values are secrets: the journal keeps that they were sent, not what they held. */
-const secretHeaders = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-api-key']);
-
-/** `Bearer abc` -> `Bearer [redacted]`; any other secret header -> `[redacted]`. */
-export function redactHeaders(
-  headers: Readonly<Record<string, string | string[] | undefined>>,
-): Record<string, string | string[]> {
-  const redacted: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue;
-    if (!secretHeaders.has(name)) {
-      redacted[name] = value;
-      continue;
-    }
-    const scheme = typeof value === 'string' ? /^(\w+)\s/.exec(value)?.[1] : undefined;
-    redacted[name] = name === 'authorization' && scheme ? `${scheme} [redacted]` : '[redacted]';
-  }
-  return redacted;
 }
 
 interface Kept {
@@ -141,7 +123,7 @@ function toEntry({ exchange, bodyTruncated, responseBodyTruncated }: Kept): Jour
     id: exchange.id,
     time: new Date(exchange.startedAt).toISOString(),
     method: exchange.method,
-    url: exchange.url,
+    url: redactUrl(exchange.url),
     headers: redactHeaders(exchange.headers),
     status: exchange.status,
     durationMs: Math.round(exchange.durationMs * 100) / 100,

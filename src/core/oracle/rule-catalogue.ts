@@ -235,6 +235,12 @@ export const ruleCatalogue = {
     basis: `${spec}: read-after-write timing is not shown`,
     checks: 'how long a created pet took to be readable',
   },
+  'content-encoding': {
+    level: 'fail',
+    side: 'response',
+    basis: 'RFC 9110 §8.4: Content-Encoding names the codings applied to the body, which must undo them',
+    checks: 'an encoded answer decodes as its Content-Encoding says (a truncated gzip body does not)',
+  },
   'too-large-to-judge': {
     level: 'observed',
     side: 'response',

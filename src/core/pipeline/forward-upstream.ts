@@ -14,13 +14,28 @@ export interface ForwardInput {
   operation: CompiledOperation | undefined;
 }
 
+/**
+ * Why an answer passes unjudged (issue 20): its decoded form is larger than
+ * the proxy judges (`too-large-to-judge`), or its bytes are not what its
+ * Content-Encoding says (`content-encoding`). The reason names no byte of the body.
+ */
+export interface UnjudgedAnswer {
+  rule: 'too-large-to-judge' | 'content-encoding';
+  reason: string;
+}
+
 /** What the upstream answered, as it came: status, headers and body bytes, all passed on unchanged. */
 export interface ForwardedResponse {
   status: number;
-  headers: Record<string, string>;
+  /** As the upstream sent them; a repeated header Node keeps as a list (`set-cookie`) stays one (issue 20). */
+  headers: Record<string, string | string[]>;
   body: Uint8Array;
-  /** The body with its Content-Encoding undone, to be judged (the bytes sent on stay as they came). */
-  decoded: Uint8Array;
+  /**
+   * The body with its Content-Encoding undone, to be judged (the bytes sent on
+   * stay as they came); `undefined` when it is not judged, and `unjudged` says why.
+   */
+  decoded: Uint8Array | undefined;
+  unjudged?: UnjudgedAnswer;
 }
 
 /** Sends a request upstream; throws `HttpError` 502/504 when the upstream cannot be reached or is too slow. */
@@ -40,7 +55,8 @@ const hopByHop = new Set([
 
 /** The upstream's answer as the client gets it: its own headers but hop-by-hop ones, its body byte for byte. */
 function passOn(forwarded: ForwardedResponse): PlainResponse {
-  const headers: Record<string, string> = {};
+  // A repeated header (Set-Cookie) stays a list, written as the header repeated.
+  const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(forwarded.headers)) if (!hopByHop.has(name)) headers[name] = value;
   headers['content-length'] = String(forwarded.body.length);
   return { status: forwarded.status, headers, body: forwarded.body };
@@ -67,10 +83,16 @@ function judge(
   input: MiddleInput,
   forwarded: ForwardedResponse,
 ): { findings: Finding[]; body: unknown } {
+  const { decoded, unjudged } = forwarded;
+  if (decoded === undefined) {
+    const reason = unjudged ?? { rule: 'too-large-to-judge' as const, reason: 'the answer was not decoded' };
+    return { findings: [finding(reason.rule, reason.reason)], body: undefined };
+  }
+  const type = forwarded.headers['content-type'];
   const response = {
     status: forwarded.status,
-    contentType: forwarded.headers['content-type'],
-    body: forwarded.decoded,
+    contentType: Array.isArray(type) ? type.join(', ') : type,
+    body: decoded,
     headers: forwarded.headers,
   };
   const { classified } = input;

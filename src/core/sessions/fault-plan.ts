@@ -1,4 +1,12 @@
+import { HttpError } from '../errors/http-error.js';
 import type { NetworkFault } from '../http/plain-http.js';
+
+/**
+ * The most faults one session holds scheduled at once. Every request of the
+ * API walks the list, so an unbounded one made every call slower (200,000
+ * faults cost 110 MB and made listPets 14 times slower); a test needs a few.
+ */
+export const maxScheduledFaults = 100;
 
 /** The ways a connection can be broken on purpose (see the node:http adapter). */
 export const faultKinds = [
@@ -25,20 +33,29 @@ export interface ScheduledFault extends FaultRequest {
 }
 
 /**
- * The faults scheduled for one session, in the order they were added. A
- * matching request takes the first one whose draw hits; a fault with a
- * count is removed once it has hit that many requests.
+ * The faults scheduled for one session, in the order they were added, at
+ * most `max` of them. A matching request takes the first one whose draw
+ * hits; a fault with a count is removed once it has hit that many requests.
  */
 export class FaultPlan {
+  readonly max: number;
   readonly #random: () => number;
   #faults: ScheduledFault[] = [];
   #lastId = 0;
 
-  constructor(random: () => number) {
+  constructor(random: () => number, max = maxScheduledFaults) {
     this.#random = random;
+    this.max = max;
   }
 
+  /** Schedules a fault; beyond `max` faults still to come, throws `409 too_many_faults` and schedules nothing. */
   add(request: FaultRequest): ScheduledFault {
+    if (this.#faults.length >= this.max) {
+      throw new HttpError(
+        'too_many_faults',
+        `the session already has ${this.#faults.length} faults scheduled, the most it may hold (${this.max}); DELETE /__admin/faults clears them, or give one fault a times count`,
+      );
+    }
     const times = request.times ?? (request.probability === undefined ? 1 : undefined);
     const fault: ScheduledFault = { id: ++this.#lastId, ...request };
     if (times === undefined) delete fault.times;

@@ -19,12 +19,37 @@ export interface SessionRegistryOptions {
   logger: MockLogger;
 }
 
+/** What a request's `Petstore-Session` header names: a valid name (`default` without one), or the problem with it. */
+export interface SessionChoice {
+  name: string;
+  /** A 400 naming the header, answered only once the client is authenticated. */
+  problem?: HttpError;
+}
+
+/**
+ * A header value as the client meant it: Node (and Fetch) give header values
+ * as one character per byte (latin1), so a UTF-8 name reads as `ZoÃ«`. Decoded
+ * as UTF-8 when it is one; kept as it is otherwise.
+ */
+function asSent(value: string): string {
+  const bytes = Array.from(value, (char) => char.charCodeAt(0));
+  if (bytes.every((byte) => byte < 0x80) || bytes.some((byte) => byte > 0xff)) return value;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(bytes));
+  } catch {
+    return value;
+  }
+}
+
 /**
  * The sessions of the mock. A request with `Petstore-Session: NAME` works
- * on that session (made on first use: a store that shares its scenario's
- * pets until it writes, a journal, faults, latency); without the header, on
- * the default session. At most `max` named sessions are kept: beyond, the
- * least recently used one is dropped (and logged).
+ * on that session (a store that shares its scenario's pets until it writes,
+ * a journal, faults, latency); without the header, on the default session.
+ * Choosing a session by name (`select`) makes nothing: the pipeline makes a
+ * session (`session`) only for a request that passed authentication, so a
+ * client without a key can neither make sessions nor evict those of keyed
+ * clients. At most `max` named sessions are kept: beyond, the least recently
+ * used one is dropped (and logged).
  */
 export class SessionRegistry {
   readonly max: number;
@@ -46,21 +71,27 @@ export class SessionRegistry {
   }
 
   /**
-   * The session a request names. A name that is not one is a 400 naming the
-   * header, returned beside the default session rather than thrown, so that
-   * the pipeline answers it only once the client is authenticated.
+   * The session name a request gives, checked but not looked up: nothing is
+   * made here. A name that is not one comes back as a 400 naming the header
+   * (beside `default`), rather than thrown, so that the pipeline answers it
+   * only once the client is authenticated.
    */
-  select(request: PlainRequest): { session: Session; problem?: HttpError } {
+  select(request: PlainRequest): SessionChoice {
     const name = headerValue(request, sessionHeader);
-    if (name === undefined) return { session: this.#default };
+    if (name === undefined) return { name: defaultSessionName };
     if (!sessionName.test(name)) {
       const problem = new HttpError(
         'invalid_session',
-        `the Petstore-Session header must be 1-64 letters, digits, '.', '_' or '-', got ${JSON.stringify(name.slice(0, 80))}`,
+        `the Petstore-Session header must be 1-64 letters, digits, '.', '_' or '-', got ${JSON.stringify(asSent(name).slice(0, 80))}`,
       );
-      return { session: this.#default, problem };
+      return { name: defaultSessionName, problem };
     }
-    return { session: this.session(name) };
+    return { name };
+  }
+
+  /** The session of that name if it exists (the default one for `default`), without making it or marking it used. */
+  find(name: string): Session | undefined {
+    return name === defaultSessionName ? this.#default : this.#named.get(name);
   }
 
   /** The session of that name, made if need be; `default` is the default session. */

@@ -1,7 +1,7 @@
 import { RequestJournal } from '../journal/request-journal.js';
 import type { Latency } from '../pipeline/apply-latency.js';
 import { createSeededRandom } from '../random.js';
-import { PetStore, type RevisionCounter, type Scenario } from '../store/pet-store.js';
+import { PetStore, type RevisionCounter, type Scenario, type StoreBudget } from '../store/pet-store.js';
 import { FaultPlan } from './fault-plan.js';
 
 /** What a session's store state looks like from the outside (admin API and in-process). */
@@ -14,6 +14,10 @@ export interface SessionOptions {
   name: string;
   scenario: Scenario;
   maxPets: number;
+  /** The most bytes of pets (as JSON) the session's store holds. Default: no limit. */
+  maxBytes?: number;
+  /** The byte budget every session's store shares. Default: none. */
+  budget?: StoreBudget;
   revisions: RevisionCounter;
   journalSize: number;
   latency: Latency | undefined;
@@ -45,7 +49,12 @@ export class Session {
 
   constructor(options: SessionOptions) {
     this.name = options.name;
-    this.store = new PetStore({ maxPets: options.maxPets, revisions: options.revisions });
+    this.store = new PetStore({
+      maxPets: options.maxPets,
+      revisions: options.revisions,
+      ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
+      ...(options.budget ? { budget: options.budget } : {}),
+    });
     this.store.load(options.scenario);
     this.journal = new RequestJournal(options.journalSize);
     this.random = createSeededRandom((options.seed ^ hashName(options.name)) >>> 0);

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { Int64 } from '../../../src/core/json/exact-json.js';
+import { stringifyJson, type Int64 } from '../../../src/core/json/exact-json.js';
 import {
   createRevisionCounter,
   createScenario,
   IdSpaceExhaustedError,
+  jsonBytes,
   PetStore,
   StoreFullError,
   type Scenario,
@@ -381,5 +382,15 @@ describe('PetStore copy on write', () => {
     expect(store.isCopied).toBe(false);
     expect(store.size).toBe(1000);
     expect(store.revision).toBe(shared.revision);
+  });
+});
+
+describe('jsonBytes', () => {
+  it.each([
+    ['ASCII', { id: 1, name: 'Bella', categoryId: 1, status: 'available' }],
+    ['accents, CJK, an emoji, quotes and a backslash', { id: 2, name: 'Zoë 小白 🐶 "q" \\ b', categoryId: 1 }],
+    ['a control character and an int64 beyond 2^53', { id: 3, name: '\u0001 x', categoryId: 9007199254740993n }],
+  ] as Array<[string, Pet]>)('counts the UTF-8 bytes of the pet as JSON (%s)', (_what, pet) => {
+    expect(jsonBytes(pet)).toBe(Buffer.byteLength(stringifyJson(pet)));
   });
 });
