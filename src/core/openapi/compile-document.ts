@@ -2,6 +2,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { OpenAPIV3 } from 'openapi-types';
 import { isJsonMediaType } from '../http/media-type.js';
+import { stringifyJson } from '../json/exact-json.js';
 import { addExactNumberKeyword, withExactNumberSchema, withExactNumbers } from './exact-numbers.js';
 import { DocumentError } from './document-error.js';
 import { escapePointerSegment, resolveRef } from './resolve-ref.js';
@@ -104,8 +105,29 @@ function collectExtensionKeys(value: unknown, keys: Set<string>): void {
   }
 }
 
+/**
+ * Documents whose schemas the kit's own tests check against Ajv's
+ * meta-schema (the kit's openapi.yaml, built in by `npm run generate`, and
+ * the admin API's document): compiled without checking them again at every
+ * start, which is most of the cost of a first compile. Any other document is
+ * checked whole when it is compiled.
+ */
+const checkedDocuments = new WeakSet<object>();
+
+/** Marks a document as checked by the kit's tests (see `checkedDocuments`); only for documents the kit builds in. */
+export function markDocumentChecked(document: OpenAPIV3.Document): void {
+  checkedDocuments.add(document);
+}
+
+/** Whether the document is one the kit's tests check (see `markDocumentChecked`). */
+export function isDocumentChecked(document: OpenAPIV3.Document): boolean {
+  return checkedDocuments.has(document);
+}
+
 function createAjv(document: OpenAPIV3.Document): Ajv {
   const ajv = new Ajv({
+    // A document the tests check against the meta-schema is compiled without checking it again (see above).
+    validateSchema: !checkedDocuments.has(document),
     allErrors: true,
     strict: true,
     strictRequired: false,
@@ -225,7 +247,17 @@ export function compileDocument(document: OpenAPIV3.Document, source = 'openapi.
     throw new DocumentError(`${source}: components.schemas.Error is required: every error body uses it`);
   const validateError = validatorAt('/components/schemas/Error');
 
-  const compileSchema = (schema: object): ValidateFunction => ajv.compile(withExactNumberSchema(schema));
+  // The kit compiles the same few schemas of its own (a fixture's format, a pet list) for every mock of a document.
+  const ownSchemas = new Map<string, ValidateFunction>();
+  const compileSchema = (schema: object): ValidateFunction => {
+    const key = stringifyJson(schema);
+    let validate = ownSchemas.get(key);
+    if (!validate) {
+      validate = ajv.compile(withExactNumberSchema(schema));
+      ownSchemas.set(key, validate);
+    }
+    return validate;
+  };
   return { document, source, operations, byId, validateError, validatorAt, compileSchema };
 }
 

@@ -2,6 +2,8 @@ import type { OpenAPIV3 } from 'openapi-types';
 import { describe, expect, it } from 'vitest';
 import { compileDocument, type CompiledOperation } from '../../../src/core/openapi/compile-document.js';
 import { DocumentError } from '../../../src/core/openapi/document-error.js';
+import { createAdminDocument } from '../../../src/core/admin/admin-document.js';
+import { defaultDocument } from '../../../src/generated/default-document.js';
 import { judgeResponseValue } from '../../../src/core/rules/response-rules.js';
 import { loadDocument } from '../../../src/node/load-document.js';
 import { defaultDocumentPath } from '../../../src/package-root.js';
@@ -138,6 +140,26 @@ describe('compileDocument on the shipped document', () => {
     expect(compiled.validateError({ code: 'x', message: 'y', status: 400 })).toBe(true);
     expect(compiled.validateError({ code: 'x', message: 'y', status: 400, details: [] })).toBe(true);
     expect(compiled.validateError({ code: 'x', message: 'y' })).toBe(false);
+  });
+});
+
+describe("Ajv's meta-schema check of the schemas", () => {
+  it("checks a user's document whole: a keyword of the wrong type stops it, naming the document", () => {
+    const document = structuredClone(shipped) as unknown as {
+      components: { schemas: { NewPet: { properties: { name: Record<string, unknown> } } } };
+    };
+    document.components.schemas.NewPet.properties.name.minLength = 'three';
+    expect(() => compileDocument(document as unknown as OpenAPIV3.Document, 'mine.yaml')).toThrow(
+      /^mine\.yaml: .*minLength/,
+    );
+  });
+
+  it('finds nothing in the kit’s own document and the admin API’s, which mocks compile without checking again', () => {
+    // Copies: the objects a mock compiles are marked checked; these are not, so the check runs whole.
+    const kit = structuredClone(defaultDocument);
+    expect(() => compileDocument(kit, 'openapi.yaml')).not.toThrow();
+    const adminDocument = createAdminDocument(structuredClone(defaultDocument.components?.schemas ?? {}));
+    expect(() => compileDocument(adminDocument, 'admin API')).not.toThrow();
   });
 });
 

@@ -8,24 +8,24 @@ import {
   StoreFullError,
   type Scenario,
 } from '../../../src/core/store/pet-store.js';
-import type { NewPet, Pet } from '../../../src/core/types/api-types.js';
+import type { ExactNewPet, ExactPet } from '../../../src/core/types/api-types.js';
 
-const bella: Pet = { id: 1, name: 'Bella', categoryId: 1, status: 'available' };
-const max: Pet = { id: 2, name: 'Max', categoryId: 2, status: 'pending' };
-const luna: Pet = { id: 3, name: 'Luna', categoryId: 1, status: 'sold' };
-const rex: Pet = { id: 4, name: 'Rex', categoryId: 3, status: 'available' };
-const shadow: Pet = { id: 5, name: 'Shadow', categoryId: 2 };
+const bella: ExactPet = { id: 1, name: 'Bella', categoryId: 1, status: 'available' };
+const max: ExactPet = { id: 2, name: 'Max', categoryId: 2, status: 'pending' };
+const luna: ExactPet = { id: 3, name: 'Luna', categoryId: 1, status: 'sold' };
+const rex: ExactPet = { id: 4, name: 'Rex', categoryId: 3, status: 'available' };
+const shadow: ExactPet = { id: 5, name: 'Shadow', categoryId: 2 };
 
 const revisions = createRevisionCounter();
-const scenarioOf = (name: string, pets: Pet[]): Scenario => createScenario(name, pets, revisions);
+const scenarioOf = (name: string, pets: ExactPet[]): Scenario => createScenario(name, pets, revisions);
 
-function storeWith(pets: Pet[], name = 'test'): PetStore {
+function storeWith(pets: ExactPet[], name = 'test'): PetStore {
   const store = new PetStore({ revisions });
   store.load(scenarioOf(name, pets));
   return store;
 }
 
-const ids = (pets: readonly Pet[]): Int64[] => pets.map((pet) => pet.id);
+const ids = (pets: readonly ExactPet[]): Int64[] => pets.map((pet) => pet.id);
 
 describe('PetStore', () => {
   describe('before anything is loaded', () => {
@@ -68,7 +68,7 @@ describe('PetStore', () => {
     });
 
     it('does not let a later change to the scenario objects reach the stored pets', () => {
-      const mutable: Pet = { id: 7, name: 'Original', categoryId: 1 };
+      const mutable: ExactPet = { id: 7, name: 'Original', categoryId: 1 };
       const store = storeWith([mutable]);
       mutable.name = 'Changed';
       expect(store.get(7)?.name).toBe('Original');
@@ -185,7 +185,7 @@ describe('PetStore', () => {
 
     it('ignores an id the client put in the new pet', () => {
       const store = storeWith([bella, max]);
-      const sneaky = { id: 1, name: 'Impostor', categoryId: 1 } as NewPet & { id: number };
+      const sneaky = { id: 1, name: 'Impostor', categoryId: 1 } as ExactNewPet & { id: number };
       const created = store.create(sneaky);
       expect(created.id).toBe(3);
       expect(store.get(1)).toEqual(bella);
@@ -194,7 +194,7 @@ describe('PetStore', () => {
 
     it('does not keep a reference to the object it was given', () => {
       const store = new PetStore();
-      const input: NewPet = { name: 'Before', categoryId: 1 };
+      const input: ExactNewPet = { name: 'Before', categoryId: 1 };
       store.create(input);
       input.name = 'After';
       expect(store.get(1)?.name).toBe('Before');
@@ -237,7 +237,7 @@ describe('PetStore', () => {
   describe('frozen pets', () => {
     it('freezes scenario pets, so a caller cannot change a stored pet in place', () => {
       const store = storeWith([{ ...bella }]);
-      const pet = store.get(1) as Pet;
+      const pet = store.get(1) as ExactPet;
       expect(Object.isFrozen(pet)).toBe(true);
       expect(() => {
         (pet as { name: string }).name = 'Hacked';
@@ -339,7 +339,7 @@ describe('PetStore limits and change tracking', () => {
 });
 
 describe('PetStore copy on write', () => {
-  const pets = Array.from({ length: 1000 }, (_, index): Pet => ({
+  const pets = Array.from({ length: 1000 }, (_, index): ExactPet => ({
     id: index + 1,
     name: `Pet ${index}`,
     categoryId: 1,
