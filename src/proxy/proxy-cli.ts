@@ -5,6 +5,7 @@ import { pino } from 'pino';
 import { parseFlags, UsageError } from '../config/usage-error.js';
 import { createServer } from '../node/create-server.js';
 import { loadWebPages } from '../node/web-pages.js';
+import { whenToldToStop } from '../node/when-told-to-stop.js';
 import { checkUpstream, createProxy } from './create-proxy.js';
 import { RecordingError } from './pet-recording.js';
 
@@ -162,6 +163,5 @@ export function runProxy(argv: readonly string[]): void {
     server.closeIdleConnections();
     setTimeout(() => server.closeAllConnections(), 2_000).unref();
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  whenToldToStop(server, stop); // issue 19: signals, a parent that goes (npx), PETSTORE_PID_FILE
 }

@@ -32,6 +32,7 @@ describe('parseOptions', () => {
       maxPets: 100_000,
       maxSessions: 100,
       stateFile: undefined,
+      pidFile: undefined,
       help: false,
       version: false,
     });
@@ -94,6 +95,7 @@ describe('parseOptions', () => {
       maxPets: 500,
       maxSessions: 20,
       stateFile: '/home/user/app/env-state.json',
+      pidFile: undefined,
       help: false,
       version: false,
     });
@@ -154,6 +156,7 @@ describe('parseOptions', () => {
       maxPets: 7,
       maxSessions: 3,
       stateFile: '/home/user/app/flag-state.json',
+      pidFile: undefined,
       help: false,
       version: false,
     });
@@ -326,9 +329,26 @@ describe('helpText', () => {
     ['--max-pets', 'PETSTORE_MAX_PETS'],
     ['--max-sessions', 'PETSTORE_MAX_SESSIONS'],
     ['--state-file', 'PETSTORE_STATE_FILE'],
+    ['--pid-file', 'PETSTORE_PID_FILE'],
   ])('lists %s with its variable %s', (flag, env) => {
     expect(text).toMatch(new RegExp(`^  ${flag} +\\S`, 'm'));
     expect(text).toContain(`env ${env}`);
+  });
+
+  it('starts every description in one column, two spaces after the longest flag name', () => {
+    const rows = [...text.matchAll(/^ {2}(--[a-z-]+)( +)\S/gm)];
+    const longest = Math.max(...rows.map((row) => (row[1] as string).length));
+    expect(rows.length).toBeGreaterThan(10);
+    for (const row of rows) expect(`${row[1]}${row[2]}`, row[1]).toHaveLength(longest + 2);
+    // The variables line up under the descriptions.
+    for (const line of text.split('\n').filter((each) => each.trim().startsWith('env '))) {
+      expect(line.indexOf('env '), line).toBe(2 + longest + 2);
+    }
+  });
+
+  it('names the proxy sub-command and where its flags are', () => {
+    expect(text).toContain('petstore-mock proxy --upstream URL [flags]');
+    expect(text).toContain('petstore-mock proxy --help');
   });
 
   it('lists --help and --version', () => {
@@ -355,6 +375,7 @@ describe('helpText', () => {
       '--max-pets',
       '--max-sessions',
       '--pets',
+      '--pid-file',
       '--port',
       '--scenario',
       '--seed',
