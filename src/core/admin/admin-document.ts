@@ -136,8 +136,12 @@ export function createAdminDocument(
         ...apiSchemas,
         AdminHealth: {
           type: 'object',
-          required: ['status'],
-          properties: { status: { type: 'string', enum: ['ok'] } },
+          required: ['status', 'role'],
+          properties: {
+            status: { type: 'string', enum: ['ok'] },
+            // The validating proxy (petstore-mock proxy) or the mock: only a proxy has violations to list.
+            role: { type: 'string', enum: ['mock', 'proxy'] },
+          },
         },
         AdminScenarioChoice: {
           type: 'object',

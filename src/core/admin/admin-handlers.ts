@@ -37,7 +37,11 @@ function checkFault(request: FaultRequest, api: CompiledDocument): FaultRequest 
 
 /** The admin operations, by operationId (see admin-document.ts). */
 export const adminHandlers: HandlerTable<AdminContext> = {
-  health: () => ({ status: 200, body: { status: 'ok' } }),
+  // What the server is, so that the dashboard asks for the proxy's violations only from a proxy.
+  health: (_request, { proxyReport }) => ({
+    status: 200,
+    body: { status: 'ok', role: proxyReport ? 'proxy' : 'mock' },
+  }),
   listScenarios: (_request, { session, scenarios }) => ({
     status: 200,
     body: {
