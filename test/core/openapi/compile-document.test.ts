@@ -131,6 +131,14 @@ describe('compileDocument on the shipped document', () => {
     expect(validate('lost')).toBe(false);
   });
 
+  it('shares one validator between a schema that is only a $ref and the schema it names', () => {
+    const body = compiled.validatorAt('/paths/~1pets/post/requestBody/content/application~1json/schema');
+    expect(body).toBe(compiled.validatorAt('/components/schemas/NewPet'));
+    expect(operation('listPets').responses.get('401')?.validators.get('application/json')).toBe(compiled.validateError);
+    // A schema with more than the reference is its own.
+    expect(operation('listPets').parameterValidators.query).not.toBe(compiled.validateError);
+  });
+
   it('stops with a DocumentError naming a pointer that leads to no schema', () => {
     expect(() => compiled.validatorAt('/components/schemas/Nope')).toThrow(DocumentError);
     expect(() => compiled.validatorAt('/components/schemas/Nope')).toThrow('schema at /components/schemas/Nope');
