@@ -155,14 +155,15 @@ describe.skipIf(noBrowser !== undefined)('the web pages in headless Chromium', (
 
     it('shows a request made from another tab in the live journal, its key redacted', async () => {
       const other = await context.newPage();
-      await other.goto(`${mock.origin}/docs`);
+      // A light page of the mock's origin (the reference would load swagger-ui first, slow on a loaded machine).
+      await other.goto(`${mock.origin}/openapi.json`);
       await other.evaluate(async () => {
         await fetch('/v1/pets?limit=2&status=sold', { headers: { Authorization: 'Bearer dev-key' } });
       });
       await page.waitForFunction(
         () => document.getElementById('journal-rows')?.textContent?.includes('/v1/pets?limit=2&status=sold'),
         undefined,
-        { timeout: 10_000 },
+        { timeout: 30_000 },
       );
       const row = page.locator('#journal-rows tr').filter({ hasText: '/v1/pets?limit=2&status=sold' }).first();
       await row.locator('summary').click();
@@ -170,7 +171,7 @@ describe.skipIf(noBrowser !== undefined)('the web pages in headless Chromium', (
       expect(details).toContain('Bearer [redacted]');
       expect(details).toContain('"Luna"');
       await other.close();
-    });
+    }, 45_000);
 
     it('sets a fault, and the next request fails with it', async () => {
       await page.locator('#fault-operation').selectOption('listPets');
