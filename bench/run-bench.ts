@@ -9,7 +9,7 @@
  * in the same run. Measures req/s, p50 and p99 per route with wrk (one thread,
  * 10 connections; autocannon when wrk is missing) in alternating rounds,
  * start-up to the first 200 and RSS after load; then the in-process entries
- * (core, mock.fetch, MSW), logging cost, store scale and the contract suite.
+ * (core, mock.fetch, MSW) and `createMock()` cold and warm, logging cost, store scale and the contract suite.
  * Prints medians and ratios, and writes bench/results.json, bench/results.md
  * and the table in docs/performance.md.
  */
@@ -22,7 +22,8 @@ import { format } from 'prettier';
 import { packageRoot } from '../src/package-root.js';
 import { generatePets } from '../src/core/seed/generate-pets.js';
 import { createRevisionCounter, createScenario, PetStore } from '../src/core/store/pet-store.js';
-import type { Pet, PetStatus } from '../src/core/types/api-types.js';
+import type { ExactPet, PetStatus } from '../src/core/types/api-types.js';
+import { measureCreateMock } from './harness/measure-create-mock.js';
 import { measureInProcess, measureSessionCost } from './harness/measure-in-process.js';
 import { measureIdleSessions } from './harness/measure-sessions.js';
 import { loadGenerator, measureLoad, median, type LoadRequest, type LoadResult } from './harness/measure-load.js';
@@ -319,7 +320,10 @@ function storeScale() {
     const pets = generatePets({ count: size, seed: 1, statuses });
     const seedMs = performance.now() - seedStarted;
     // Make 'sold' rare (1 pet in 1000) and spread over the whole id range: the worst case for filter-then-slice.
-    const rare: Pet[] = pets.map((pet, index) => ({ ...pet, status: index % 1000 === 999 ? 'sold' : 'available' }));
+    const rare: ExactPet[] = pets.map((pet, index) => ({
+      ...pet,
+      status: index % 1000 === 999 ? 'sold' : 'available',
+    }));
     const revisions = createRevisionCounter();
     const store = new PetStore({ revisions });
     store.load(createScenario(`scale-${size}`, rare, revisions));
@@ -458,6 +462,15 @@ function markdown(results: Awaited<ReturnType<typeof collect>>): string {
       (row) =>
         `| \`${row.route}\` | ${fmt(row.handleMicros, 1)} | ${fmt(row.fetchMicros, 1)} | ${fmt(row.mswMicros, 1)} |`,
     ),
+    '',
+    `\`createMock()\` from the built package, median of ${results.createMock.runs} fresh processes each: the first one after the import (cold), the next ones in the same process (warm), and the first \`mock.fetch\` after it:`,
+    '',
+    '| Import | `import()` | first `createMock()` | next `createMock()` | first `mock.fetch` |',
+    '|---|---|---|---|---|',
+    ...results.createMock.entries.map(
+      (row) =>
+        `| \`${row.entry}\` | ${fmt(row.importMs)} ms | ${fmt(row.coldMs, 1)} ms | ${fmt(row.warmMs, 2)} ms | ${fmt(row.firstFetchMs, 1)} ms |`,
+    ),
   );
   lines.push(
     '',
@@ -494,6 +507,9 @@ async function collect() {
   const t = await throughput();
   process.stdout.write('In-process entries\n');
   const inProcess = await measureInProcess(quick);
+  process.stdout.write('createMock(), cold and warm\n');
+  const createMockRuns = quick ? 3 : 9;
+  const createMock = { runs: createMockRuns, entries: measureCreateMock(createMockRuns) };
   process.stdout.write('Proxy\n');
   const proxy = await proxyCost();
   process.stdout.write('Sessions\n');
@@ -523,6 +539,7 @@ async function collect() {
     },
     throughput: t,
     inProcess,
+    createMock,
     sessions,
     proxy,
     logging,

@@ -4,7 +4,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadConfig } from '@redocly/openapi-core';
 import openapiTS, { astToString, COMMENT_HEADER } from 'openapi-typescript';
 import ts from 'typescript';
+import type { OpenAPIV3 } from 'openapi-types';
+import { defaultPetCount, defaultSeed } from '../src/core/create-mock-core.js';
 import { parseExactYaml } from '../src/core/json/parse-exact-yaml.js';
+import type { Fixture } from '../src/core/scenarios/fixture.js';
+import { documentStatuses, generateOptions } from '../src/core/scenarios/scenario-catalogue.js';
+import { generatePets } from '../src/core/seed/generate-pets.js';
 
 export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -45,15 +50,41 @@ const int64Type = ts.factory.createUnionTypeNode([
   ts.factory.createKeywordTypeNode(ts.SyntaxKind.BigIntKeyword),
 ]);
 
-async function typesFile(documentPath: string): Promise<string> {
+/**
+ * The document's types. `exact`: as the kit holds values (an int64 beyond
+ * 2^53−1 is a bigint, see src/core/json/exact-json.ts), for its store API.
+ * Otherwise as an app's `JSON.parse` (or `response.json()`) gives them:
+ * every integer a `number`.
+ */
+async function typesFile(documentPath: string, exact: boolean): Promise<string> {
   const redocly = await loadConfig({ configPath: join(projectRoot, 'redocly.yaml') });
   const nodes = await openapiTS(pathToFileURL(documentPath), {
     redocly,
     silent: true,
-    // An int64 beyond 2^53−1 is held as a bigint (see src/core/json/exact-json.ts).
-    transform: (schema) => (schema.type === 'integer' && schema.format === 'int64' ? int64Type : undefined),
+    ...(exact
+      ? { transform: (schema) => (schema.type === 'integer' && schema.format === 'int64' ? int64Type : undefined) }
+      : {}),
   });
   return `${COMMENT_HEADER}${astToString(nodes)}`;
+}
+
+/**
+ * The pets of the default scenario for the default `--pets` and `--seed`,
+ * made by the kit's own generator as a mock would make them: a mock created
+ * with the defaults starts without loading Faker or drawing them again.
+ */
+function defaultScenarioPetsFile(document: unknown, fixtures: Record<string, unknown>): string {
+  const fixture = fixtures.default as Fixture | undefined;
+  const statuses = documentStatuses(document as OpenAPIV3.Document);
+  const options = fixture && generateOptions(fixture, { pets: defaultPetCount, seed: defaultSeed }, statuses);
+  // Without the keys a fixture leaves out (`categories: undefined`): the same options, written as a mock asks.
+  const asked = options && (JSON.parse(JSON.stringify(options)) as typeof options);
+  const made = options && asked ? { options: asked, pets: generatePets(options) } : undefined;
+  return `${header('fixtures/default.yaml and openapi.yaml')}import type { ExactPet } from '../core/types/api-types.js';
+import type { GeneratePetsOptions } from '../core/seed/generate-pets.js';
+
+export const defaultScenarioPets: { options: GeneratePetsOptions; pets: ExactPet[] } | undefined = ${made ? literal(made) : 'undefined'};
+`;
 }
 
 /** Every generated file, as the sources make it now. */
@@ -68,7 +99,9 @@ export async function generatedFiles(sources: GenerateSources = {}): Promise<Gen
   }
   const generated = join(projectRoot, 'src', 'generated');
   return [
-    { path: join(generated, 'openapi-types.ts'), text: await typesFile(documentPath) },
+    { path: join(generated, 'openapi-types.ts'), text: await typesFile(documentPath, true) },
+    { path: join(generated, 'openapi-parsed-types.ts'), text: await typesFile(documentPath, false) },
+    { path: join(generated, 'default-scenario-pets.ts'), text: defaultScenarioPetsFile(document, fixtures) },
     {
       path: join(generated, 'default-document.ts'),
       text: `${header('openapi.yaml')}import type { OpenAPIV3 } from 'openapi-types';\n\nexport const defaultDocument = ${literal(document)} as unknown as OpenAPIV3.Document;\n`,

@@ -17,6 +17,7 @@ import { createNodeListener } from './node/node-listener.js';
 import { createServer } from './node/create-server.js';
 import { isScenarioPath } from './node/read-fixtures.js';
 import { loadWebPages } from './node/web-pages.js';
+import { whenToldToStop } from './node/when-told-to-stop.js';
 import {
   accessLines,
   bindWarning,
@@ -157,10 +158,10 @@ function main(): void {
     if (warning) process.stderr.write(`petstore-mock: ${warning}\n`);
   });
   let stopping = false;
-  const stop = (signal: string): void => {
+  const stop = (reason: string): void => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down');
+    logger.info({ reason }, 'shutting down');
     // Requests in flight finish first, so that what they changed is in the final write of the state file.
     server.close(() => {
       const flushed = stateFile ? stateFile.close() : Promise.resolve();
@@ -179,8 +180,7 @@ function main(): void {
     server.closeIdleConnections();
     setTimeout(() => server.closeAllConnections(), 2_000).unref();
   };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  whenToldToStop(server, stop, { pidFile: options.pidFile });
 }
 
 // `petstore-mock proxy ...` is the validating proxy; anything else, the mock.

@@ -1,8 +1,20 @@
 import type { OpenAPIV3 } from 'openapi-types';
 import { createFetchHandler } from './adapters/fetch-adapter.js';
 import { createMockCore, type MockCore, type MockCoreOptions } from './core/create-mock-core.js';
+import { markDocumentChecked } from './core/openapi/compile-document.js';
+import { markFixtureChecked } from './core/scenarios/scenario-catalogue.js';
+import { rememberGeneratedPets } from './core/seed/keep-generated-pets.js';
 import { defaultDocument } from './generated/default-document.js';
 import { defaultFixtures } from './generated/default-fixtures.js';
+import { defaultScenarioPets } from './generated/default-scenario-pets.js';
+
+// What `npm run generate` made ahead from openapi.yaml and fixtures/ (test/generated/ checks both are current):
+// the kit's document and fixtures, which its tests check (the schemas against Ajv's meta-schema, the fixtures
+// against the document), are not checked again at every start, and the default scenario's pets for the default
+// --pets and --seed need neither Faker nor drawing.
+markDocumentChecked(defaultDocument);
+for (const fixture of Object.values(defaultFixtures)) markFixtureChecked(fixture);
+if (defaultScenarioPets) rememberGeneratedPets(defaultScenarioPets.options, defaultScenarioPets.pets);
 
 export interface MockOptions extends Partial<Omit<MockCoreOptions, 'document' | 'fixtures'>> {
   /** The OpenAPI 3.0 document as an object. Default: the kit's openapi.yaml. */

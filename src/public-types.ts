@@ -1,4 +1,5 @@
-export type { Pet, NewPet, PetStatus, ErrorBody } from './core/types/api-types.js';
+// The API's types as an app's JSON parser gives them, and the exact forms of the kit's own store API.
+export type { Pet, NewPet, Pets, PetStatus, ErrorBody, ExactPet, ExactNewPet } from './core/types/api-types.js';
 export type { Int64 } from './core/json/exact-json.js';
 export type { PlainRequest, PlainResponse, NetworkFault } from './core/http/plain-http.js';
 export type { ScenarioSource, SessionApi } from './core/create-mock-core.js';

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createMock } from '../src/create-mock.js';
 import { defaultDocument } from '../src/generated/default-document.js';
+import { defaultScenarioPets } from '../src/generated/default-scenario-pets.js';
+import { generatePets } from '../src/core/seed/generate-pets.js';
 import { fetchJson } from './support/fetch-json.js';
 
 const devKey = { Authorization: 'Bearer dev-key' };
@@ -72,5 +74,80 @@ describe('createMock (universal: objects only, no file system, Faker loaded on d
     const broken = structuredClone(defaultDocument);
     delete broken.paths['/pets'];
     expect(() => createMock({ document: broken })).toThrow(/^document: /);
+  });
+});
+
+describe('a second createMock() in the same process', () => {
+  const admin = (mock: ReturnType<typeof createMock>, path: string, init: RequestInit = {}) =>
+    fetchJson(mock, `/__admin${path}`, {
+      ...init,
+      headers: { ...devKey, ...(init.body ? { 'Content-Type': 'application/json' } : {}) },
+    });
+
+  it('reuses what the document compiled to, and the admin API’s', async () => {
+    const first = createMock();
+    const second = createMock();
+    expect(second.compiled).toBe(first.compiled);
+    await admin(first, '/health');
+    await admin(second, '/health');
+    expect((await admin(second, '/scenarios')).status).toBe(200);
+  });
+
+  it('shares nothing a mock changes: store, scenario, journal, faults, latency, sessions', async () => {
+    const first = createMock();
+    const second = createMock();
+    await fetchJson(first, '/v1/pets', {
+      method: 'POST',
+      headers: { ...devKey, 'Content-Type': 'application/json' },
+      body: '{"name":"Only in the first","categoryId":1}',
+    });
+    await admin(first, '/faults', { method: 'POST', body: '{"status":503}' });
+    await admin(first, '/latency', { method: 'PUT', body: '{"min":5,"max":5}' });
+    await first.session('worker').switchScenario('empty');
+    await first.switchScenario('large');
+    expect(second.scenario).toBe('default');
+    expect(second.store.size).toBe(50);
+    expect(second.journal.size).toBe(0);
+    expect((await admin(second, '/faults')).body).toEqual({ faults: [] });
+    expect((await admin(second, '/latency')).body).toEqual({ min: 0, max: 0 });
+    expect((await admin(second, '/sessions')).body).toMatchObject({ sessions: [{ name: 'default' }] });
+    expect(second.store).not.toBe(first.store);
+    expect(second.session('worker').scenario).toBe('default');
+  });
+
+  it('compiles a document object again once it has changed, rather than serve the old one', async () => {
+    const document = structuredClone(defaultDocument);
+    const before = createMock({ document });
+    (document.info as { title: string }).title = 'Changed';
+    const after = createMock({ document });
+    expect(after.compiled).not.toBe(before.compiled);
+    expect(((await fetchJson(after, '/openapi.json')).body as { info: { title: string } }).info.title).toBe('Changed');
+  });
+
+  it('starts the default scenario from the pets made at build time, the ones Faker makes for those options', () => {
+    expect(defaultScenarioPets?.options).toMatchObject({ count: 50, seed: 1, firstId: 1 });
+    const made = generatePets(defaultScenarioPets!.options);
+    expect(createMock().store.all()).toEqual(made);
+  });
+});
+
+describe('mock.reset()', () => {
+  it('goes back to the options the mock was created with: scenario, pets, latency, no faults, empty journal', async () => {
+    const mock = createMock({ scenario: 'one-of-each-status', latency: { min: 1, max: 2 } });
+    await mock.switchScenario('large');
+    await fetchJson(mock, '/__admin/latency', {
+      method: 'PUT',
+      headers: { ...devKey, 'Content-Type': 'application/json' },
+      body: '{"min":0,"max":0}',
+    });
+    await fetchJson(mock, '/__admin/faults', {
+      method: 'POST',
+      headers: { ...devKey, 'Content-Type': 'application/json' },
+      body: '{"operationId":"getPet","status":500}',
+    });
+    expect(mock.reset()).toEqual({ scenario: 'one-of-each-status', pets: 3 });
+    expect(mock.journal.size).toBe(0);
+    expect((await fetchJson(mock, '/__admin/latency', { headers: devKey })).body).toEqual({ min: 1, max: 2 });
+    expect((await fetchJson(mock, '/v1/pets/1', { headers: devKey })).status).toBe(200);
   });
 });

@@ -4,6 +4,7 @@ import { HttpError } from '../core/errors/http-error.js';
 import type { Mock } from '../create-mock.js';
 import { createNodeMock, type NodeMockOptions } from '../node/create-node-mock.js';
 import { toPlainRequest, writeNodeResponse } from '../node/node-listener.js';
+import { loadWebPages } from '../node/web-pages.js';
 
 export interface MiddlewareOptions extends NodeMockOptions {
   /** A mock to serve (its store is shared with whoever else holds it); by default one is created from the options. */
@@ -22,6 +23,14 @@ export type PetstoreMiddleware = ((
   mock: Mock;
 };
 
+/** The document, as the mock serves it to anyone: frontends generate their clients from it. */
+const documentPaths = new Set(['/openapi.json', '/openapi.yaml']);
+
+/** `dev-key` when it is the only key the mock accepts: the one key the pages may fill in. */
+function defaultKeyOf(keys: readonly string[]): string | undefined {
+  return keys.length === 1 && keys[0] === 'dev-key' ? 'dev-key' : undefined;
+}
+
 function isUnder(path: string, base: string): boolean {
   return (
     path.startsWith(base) && (path.length === base.length || path[base.length] === '/' || path[base.length] === '?')
@@ -30,7 +39,9 @@ function isUnder(path: string, base: string): boolean {
 
 /**
  * The mock as Express/connect middleware: it answers under `/v1` (or the
- * `basePath` option) and `/__admin`, and calls `next()` for anything else, so
+ * `basePath` option) and `/__admin` (the admin API, the dashboard at
+ * `/__admin/ui`, the API reference at `/__admin/docs`), and the document at
+ * `/openapi.json` and `/openapi.yaml`, and calls `next()` for anything else, so
  * a team mounts it inside its own Express app, Vite dev server
  * (`server.middlewares.use(...)` in `configureServer`) or webpack-dev-server
  * (`setupMiddlewares`). Mount it before any body parser: the mock reads the
@@ -40,11 +51,19 @@ function isUnder(path: string, base: string): boolean {
  */
 export function petstoreMiddleware(options: MiddlewareOptions = {}): PetstoreMiddleware {
   const { mock: given, ...mockOptions } = options;
-  const mock = given ?? createNodeMock(mockOptions);
+  const keys = mockOptions.keys ?? ['dev-key'];
+  const mock =
+    given ??
+    createNodeMock({
+      ...mockOptions,
+      // The web pages, as the CLI serves them: the dashboard at /__admin/ui, the reference at /__admin/docs
+      // (/ is the app's). Only the public dev-key is filled in for you, never a key of yours.
+      publicFiles: mockOptions.publicFiles ?? loadWebPages({ defaultKey: defaultKeyOf(keys) }),
+    });
   const bases = [options.basePath ?? defaultBasePath, adminBasePath];
   const middleware = (req: ParsedRequest, res: ServerResponse, next: (error?: unknown) => void): void => {
     const url = req.url ?? '/';
-    if (!bases.some((base) => isUnder(url, base))) {
+    if (!bases.some((base) => isUnder(url, base)) && !documentPaths.has(url.split('?')[0] ?? url)) {
       next();
       return;
     }

@@ -33,6 +33,8 @@ export interface CliOptions {
   corsOrigins: string[];
   /** Host names answered besides loopback ones and the bound address (`--allowed-host`); `all` for any. */
   allowedHosts: string[] | 'all';
+  /** Where the process id is written once the mock listens; none by default. */
+  pidFile: string | undefined;
   help: boolean;
   version: boolean;
 }
@@ -98,6 +100,11 @@ export const flags = {
     env: 'PETSTORE_ALLOWED_HOST',
     default: '',
     help: 'a Host name answered besides loopback ones and --host; repeatable; all for any',
+  },
+  'pid-file': {
+    env: 'PETSTORE_PID_FILE',
+    default: '',
+    help: 'file to write the process id to once listening, removed on exit (none by default)',
   },
 } as const;
 
@@ -258,6 +265,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv, st
     'max-total-store-bytes': { type: 'string' },
     'max-sessions': { type: 'string' },
     'state-file': { type: 'string' },
+    'pid-file': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
     version: { type: 'boolean' },
   });
@@ -286,6 +294,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv, st
   const scenario = pick('scenario');
   if (scenario === '') throw new UsageError('--scenario must name a scenario or a file');
   const stateFile = pick('state-file');
+  const pidFile = pick('pid-file');
   const here = env.INIT_CWD ?? process.cwd();
   // `~/x` quoted, or after `=`, reaches us unexpanded by the shell.
   const path = (text: string): string => resolve(here, text.replace(/^~(?=$|[/\\])/, homedir()));
@@ -306,6 +315,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv, st
     maxSessions: integer(given('max-sessions'), 1, 100_000),
     stateFile: stateFile === '' ? undefined : path(stateFile),
     ...access,
+    pidFile: pidFile === '' ? undefined : path(pidFile),
     help: values.help === true,
     version: values.version === true,
   };
@@ -391,12 +401,37 @@ export function toAppOptions(
   };
 }
 
+/**
+ * `petstore-mock --help`: the usage, the proxy sub-command, then every flag
+ * of the table above with its default and variable, its description in one
+ * column after the longest flag name, so that no name runs into its text.
+ */
 export function helpText(): string {
-  const lines = Object.entries(flags).map(
-    ([name, flag]) =>
-      `  --${name.padEnd(12)} ${flag.help}${flag.default ? ` (default ${flag.default})` : ''}\n  ${' '.repeat(15)}env ${flag.env}`,
-  );
-  return `Usage: petstore-mock [flags]\n\nA stateful mock of the Pet Store animals API, served under /v1.\n\n${lines.join('\n')}\n  --help         this text\n  --version      the version\n`;
+  const rows: Array<{ flag: string; help: string; env?: string }> = [
+    ...Object.entries(flags).map(([name, flag]) => ({
+      flag: `--${name}`,
+      help: `${flag.help}${flag.default ? ` (default ${flag.default})` : ''}`,
+      env: `env ${flag.env}`,
+    })),
+    { flag: '--help', help: 'this text' },
+    { flag: '--version', help: 'the version' },
+  ];
+  const width = Math.max(...rows.map((row) => row.flag.length)) + 2;
+  const lines = rows.flatMap(({ flag, help, env }) => [
+    `  ${flag.padEnd(width)}${help}`,
+    ...(env ? [`  ${' '.repeat(width)}${env}`] : []),
+  ]);
+  return [
+    'Usage: petstore-mock [flags]',
+    '       petstore-mock proxy --upstream URL [flags]',
+    '',
+    'A stateful mock of the Pet Store animals API, served under /v1.',
+    'petstore-mock proxy is the validating proxy in front of a deployment of the API:',
+    'run petstore-mock proxy --help for its flags.',
+    '',
+    ...lines,
+    '',
+  ].join('\n');
 }
 
 /**

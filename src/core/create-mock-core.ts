@@ -8,7 +8,13 @@ import { handleRequest, type Pipeline } from './handle-request.js';
 import { inflateWithWebStreams, type Inflate } from './http/inflate.js';
 import type { PlainRequest, PlainResponse } from './http/plain-http.js';
 import { silentLogger, type MockLogger } from './mock-logger.js';
-import { compileDocument, type CompiledDocument, type CompiledOperation } from './openapi/compile-document.js';
+import {
+  compileDocument,
+  markDocumentChecked,
+  type CompiledDocument,
+  type CompiledOperation,
+} from './openapi/compile-document.js';
+import { compileDocumentOnce } from './openapi/compile-document-once.js';
 import { DocumentError } from './openapi/document-error.js';
 import { HttpError } from './errors/http-error.js';
 import type { Latency } from './pipeline/apply-latency.js';
@@ -34,6 +40,7 @@ import { headerValue } from './http/plain-http.js';
 import { stringifyJson } from './json/exact-json.js';
 import { createPetListCheck, schemaFields } from './store/check-pet-list.js';
 import { createRevisionCounter, type PetStore, type Scenario, type StoreBudget } from './store/pet-store.js';
+import { keepGeneratedPets } from './seed/keep-generated-pets.js';
 import type { RequestJournal } from './journal/request-journal.js';
 
 /** Where the animals API is served by default: the `/v1` every base address of the spec ends with. */
@@ -45,6 +52,9 @@ export const defaultMaxPets = 100_000;
 export const defaultMaxStoreBytes = 64 * 1024 * 1024;
 /** The default of `maxTotalStoreBytes` and `--max-total-store-bytes`: 256 MiB for every session together. */
 export const defaultMaxTotalStoreBytes = 256 * 1024 * 1024;
+/** The defaults of `pets` and `seed` (`--pets`, `--seed`): a generated scenario without its own count or seed. */
+export const defaultPetCount = 50;
+export const defaultSeed = 1;
 
 /** A scenario given as an object: its name and its fixture (see fixture.ts). */
 export interface ScenarioSource {
@@ -146,6 +156,11 @@ export interface SessionApi {
   /** The current scenario's name. */
   readonly scenario: string;
   switchScenario(name: string): Promise<StoreState>;
+  /**
+   * Back to the start, as `POST /__admin/reset`: the scenario the mock was
+   * created with (not one switched to since) and its pets, no faults (used or
+   * not), the latency of the options (not one set since), an empty journal.
+   */
   reset(): StoreState;
 }
 
@@ -161,8 +176,25 @@ export interface MockCore extends SessionApi {
   scenarios(): ScenarioInfo[];
 }
 
-const defaultGeneratePets: GeneratePets = async (options) =>
-  (await import('./seed/generate-pets.js')).generatePets(options);
+/** Faker, loaded only when a scenario generates pets that were not made before (a separate chunk in a browser). */
+const defaultGeneratePets: GeneratePets = keepGeneratedPets(async (options) =>
+  (await import('./seed/generate-pets.js')).generatePets(options),
+);
+
+/** The admin API's document, compiled once per API document (its Error schema is the API's own). */
+const adminDocuments = new WeakMap<CompiledDocument, CompiledDocument>();
+
+function compileAdminDocument(api: CompiledDocument): CompiledDocument {
+  let admin = adminDocuments.get(api);
+  if (!admin) {
+    const document = createAdminDocument(api.document.components?.schemas ?? {});
+    // The kit's own document, built from schemas already checked with the API's: compiled without checking them again.
+    markDocumentChecked(document);
+    admin = compileDocument(document, 'admin API');
+    adminDocuments.set(api, admin);
+  }
+  return admin;
+}
 
 function checkHandlers(compiled: CompiledDocument, handlers: HandlerTable<never>): void {
   for (const operationId of Object.keys(handlers)) {
@@ -256,7 +288,9 @@ const leaveKeysUpstream: Authenticator = () => undefined;
  */
 export function createMockCore(options: MockCoreOptions): MockCore {
   const logger = options.logger ?? silentLogger;
-  const compiled = compileDocument(options.document, options.documentSource ?? 'document');
+  // Served as /openapi.json, and the key of the compile cache: a second mock of the same document compiles nothing.
+  const documentJson = stringifyJson(options.document);
+  const compiled = compileDocumentOnce(options.document, options.documentSource ?? 'document', documentJson);
   const errorSchema = compiled.document.components?.schemas?.Error;
   if (!errorSchema) throw new DocumentError(`${compiled.source}: components.schemas.Error is required`);
   const newPetFields = schemaFields(compiled, '/components/schemas/NewPet');
@@ -264,8 +298,8 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   const catalogue = new ScenarioCatalogue({
     compiled,
     revisions,
-    pets: options.pets ?? 50,
-    seed: options.seed ?? 1,
+    pets: options.pets ?? defaultPetCount,
+    seed: options.seed ?? defaultSeed,
     generatePets: options.generatePets ?? defaultGeneratePets,
   });
   const fixtureSource = options.fixtureSource ?? ((name: string) => `fixture '${name}'`);
@@ -288,7 +322,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   };
   const journalSize = options.journalSize ?? 500;
 
-  const seed = options.seed ?? 1;
+  const seed = options.seed ?? defaultSeed;
   let sessions: SessionRegistry | undefined;
   const start = (scenario: Scenario): void => {
     const createSession = (name: string) =>
@@ -374,7 +408,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   // The admin API is the kit's own small document: compiled on its first request, not at every start.
   const admin = createMount<AdminContext>({
     basePath: adminBasePath,
-    compile: () => compileDocument(createAdminDocument(compiled.document.components?.schemas ?? {}), 'admin API'),
+    compile: () => compileAdminDocument(compiled),
     handlers: adminHandlers,
     policy: refuse,
     authenticate,
@@ -392,7 +426,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
 
   const encoder = new TextEncoder();
   const publicFiles = new Map<string, PublicFile>([
-    ['/openapi.json', { type: 'application/json', body: encoder.encode(stringifyJson(options.document)) }],
+    ['/openapi.json', { type: 'application/json', body: encoder.encode(documentJson) }],
     ...(options.documentText === undefined
       ? []
       : [['/openapi.yaml', { type: 'application/yaml', body: encoder.encode(options.documentText) }] as const]),

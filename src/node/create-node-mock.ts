@@ -4,6 +4,7 @@ import type { ScenarioSource } from '../core/create-mock-core.js';
 import type { MockLogger } from '../core/mock-logger.js';
 import { PetListError } from '../core/store/check-pet-list.js';
 import { generatePets } from '../core/seed/generate-pets.js';
+import { keepGeneratedPets } from '../core/seed/keep-generated-pets.js';
 import { createMock, type Mock, type MockOptions } from '../create-mock.js';
 import { defaultFixtures } from '../generated/default-fixtures.js';
 import type { StateFile } from '../persistence/state-file.js';
@@ -13,6 +14,9 @@ import { loadDocument } from './load-document.js';
 import { createPrismFallback } from './prism-fallback.js';
 import { defaultDocumentPath } from '../package-root.js';
 import { isScenarioPath, readFixtureFile, readFixturesDir } from './read-fixtures.js';
+
+/** Faker loaded at start-up (Node), keeping what it made for the next mock of the same scenario. */
+const generateKeptPets = keepGeneratedPets(generatePets);
 
 export interface NodeMockOptions extends Omit<MockOptions, 'document' | 'scenario'> {
   /** The OpenAPI 3.0 document: a file path (YAML or JSON) or an object. Default: the kit's openapi.yaml. */
@@ -83,7 +87,7 @@ export function createNodeMock(options: NodeMockOptions = {}): Mock {
       ...(chosen === undefined ? {} : { scenario: chosen }),
       ...(saved && stateFile ? { saved: { pets: saved.pets, source: stateFile.path } } : {}),
       inflate: rest.inflate ?? inflateWithZlib,
-      generatePets: rest.generatePets ?? generatePets,
+      generatePets: rest.generatePets ?? generateKeptPets,
       fallback: rest.fallback ?? ((compiled) => createPrismFallback(compiled.document, logger)),
     });
   } catch (error) {

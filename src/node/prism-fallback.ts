@@ -23,15 +23,39 @@ interface PrismSetup {
   operations: IHttpOperation[];
 }
 
+/** The package that answers operations without a handler: an optional peer dependency, installed by whoever needs it. */
+export const prismPackage = '@stoplight/prism-http';
+
+const installHint = `answering it needs ${prismPackage}, an optional peer dependency that is not installed (npm install --save-dev ${prismPackage}@5)`;
+
+/** Prism's package could not be found: not installed, as an optional peer dependency may well be. */
+class PrismNotInstalled extends Error {}
+
+/** Whether an import failed because the package is not installed (rather than broken). */
+function isNotInstalled(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND';
+}
+
 /**
  * Answers operations that have no stateful handler with @stoplight/prism-http's
  * mocker (static examples first, then generated from the schema), so the kit
  * keeps working as the document grows. Create it only for a document that
  * has such operations: one whose operations all have handlers never loads Prism.
+ *
+ * Prism is an optional peer dependency (the kit's own document needs it
+ * nowhere): when it is not installed, the mock still starts, logs once what
+ * to install, and answers each such operation `500 mock_failed` saying so.
  */
-export function createPrismFallback(document: OpenAPIV3.Document, logger: MockLogger = silentLogger): FallbackMocker {
+export function createPrismFallback(
+  document: OpenAPIV3.Document,
+  logger: MockLogger = silentLogger,
+  load: () => Promise<unknown> = () => import(prismPackage),
+): FallbackMocker {
   const prepare = async (): Promise<PrismSetup> => {
-    const prismHttp = (await import('@stoplight/prism-http')) as PrismHttp;
+    const prismHttp = (await load().catch((error: unknown) => {
+      throw isNotInstalled(error) ? new PrismNotInstalled() : error;
+    })) as PrismHttp;
     const operations = await prismHttp.getHttpOperationsFromSpec(structuredClone(document));
     // Prism wants a pino logger with an extra `success` level; its chatter is not the mock's log.
     const prismLogger = pino({ level: 'silent', customLevels: { success: 21 } });
@@ -43,10 +67,20 @@ export function createPrismFallback(document: OpenAPIV3.Document, logger: MockLo
   };
   // Loading Prism takes about a second: start at once, so the first request does not wait for all of it.
   const setup = prepare();
-  setup.catch((error: unknown) => logger.error({ err: error }, 'Prism could not be loaded'));
+  setup.catch((error: unknown) =>
+    error instanceof PrismNotInstalled
+      ? logger.warn(
+          { package: prismPackage },
+          `operations without a handler of the kit will answer 500 mock_failed: ${installHint}`,
+        )
+      : logger.error({ err: error }, 'Prism could not be loaded'),
+  );
 
   return async function mockWithPrism(operation, request, status) {
-    const { prism, operations } = await setup;
+    const { prism, operations } = await setup.catch((error: unknown) => {
+      if (!(error instanceof PrismNotInstalled)) throw error;
+      throw new HttpError('mock_failed', `${operation.operationId} has no handler of the kit: ${installHint}`);
+    });
     const resource = operations.find(
       (candidate) => candidate.method.toUpperCase() === operation.method && candidate.path === operation.pathTemplate,
     );

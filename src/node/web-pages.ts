@@ -25,7 +25,7 @@ function file(path: string): PublicFile {
 /**
  * The pages the mock serves, with every asset they load: the API reference
  * (swagger-ui from its npm package, copied into dist/ at build, with "Try it out" pointed at the mock) at
- * `/` and `/docs`, and the dashboard at `/__admin/ui`. They hold no data, so
+ * `/`, `/docs` and `/__admin/docs`, and the dashboard at `/__admin/ui`. They hold no data, so
  * they are served without a key; every call they make for data needs one.
  * Nothing they load comes from outside the mock.
  */
@@ -37,14 +37,23 @@ export function loadWebPages(options: WebPagesOptions): Record<string, PublicFil
     type: 'application/json',
     body: new TextEncoder().encode(JSON.stringify({ defaultKey: options.defaultKey ?? null })),
   };
+  // The reference's files, under /docs beside the page at / and /docs, and again under /__admin/docs for the
+  // Express/Vite middleware, which serves only /__admin (and the document) and leaves / to the app.
+  const referenceFiles: Record<string, PublicFile> = {
+    'config.json': config,
+    'reference.js': file(join(ui, 'reference.js')),
+    'swagger-ui.css': file(join(swagger, 'swagger-ui.css')),
+    'swagger-ui-bundle.js': file(join(swagger, 'swagger-ui-bundle.js')),
+    'swagger-ui-license.txt': file(join(swagger, 'LICENSE.txt')),
+  };
+  const under = (folder: string) =>
+    Object.fromEntries(Object.entries(referenceFiles).map(([name, each]) => [`${folder}/${name}`, each]));
   return {
     '/': reference,
     '/docs': reference,
-    '/docs/config.json': config,
-    '/docs/reference.js': file(join(ui, 'reference.js')),
-    '/docs/swagger-ui.css': file(join(swagger, 'swagger-ui.css')),
-    '/docs/swagger-ui-bundle.js': file(join(swagger, 'swagger-ui-bundle.js')),
-    '/docs/swagger-ui-license.txt': file(join(swagger, 'LICENSE.txt')),
+    ...under('/docs'),
+    '/__admin/docs': reference,
+    ...under('/__admin/docs'),
     '/favicon.ico': file(join(swagger, 'favicon-32x32.png')),
     '/__admin/ui': file(join(ui, 'dashboard.html')),
     '/__admin/ui/dashboard.js': file(join(ui, 'dashboard.js')),

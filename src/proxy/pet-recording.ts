@@ -7,7 +7,7 @@ import type { CompiledDocument } from '../core/openapi/compile-document.js';
 import { fails } from '../core/oracle/finding.js';
 import type { ReportedExchange } from '../core/pipeline/observe-exchange.js';
 import { createPetListCheck, PetListError } from '../core/store/check-pet-list.js';
-import type { Pet } from '../core/types/api-types.js';
+import type { ExactPet as Pet } from '../core/types/api-types.js'; // renamed by issue 19: the exact form
 
 /** Why something the upstream sent was not recorded, with how often and an example. */
 export interface NotRecorded {

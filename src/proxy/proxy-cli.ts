@@ -14,6 +14,7 @@ import {
 import { parseFlags, UsageError } from '../config/usage-error.js';
 import { createServer } from '../node/create-server.js';
 import { loadWebPages } from '../node/web-pages.js';
+import { whenToldToStop } from '../node/when-told-to-stop.js';
 import { checkUpstream, createProxy, defaultSettleMs, type Proxy } from './create-proxy.js';
 import { type FailOn, failOnChoices } from './proxy-report.js';
 import { RecordingError } from './pet-recording.js';
@@ -363,6 +364,5 @@ export function runProxy(argv: readonly string[]): void {
     server.closeIdleConnections();
     setTimeout(() => server.closeAllConnections(), 2_000).unref();
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  whenToldToStop(server, stop); // issue 19: signals, a parent that goes (npx), PETSTORE_PID_FILE
 }

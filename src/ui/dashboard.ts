@@ -71,11 +71,27 @@ function failed(error: unknown): void {
   }
 }
 
+/** The table's column names, one per column (a header spanning two columns names both). */
+function columnNames(tbody: HTMLTableSectionElement): string[] {
+  const headers = tbody.parentElement?.querySelectorAll('thead th') ?? [];
+  return [...headers].flatMap((header) =>
+    Array.from({ length: Number(header.getAttribute('colspan') ?? 1) }, () => header.textContent ?? ''),
+  );
+}
+
+/**
+ * The rows, each cell labelled with its column's name (`data-label`), so that
+ * on a narrow screen, where the CSS lays each row out as a list, every value
+ * still says what it is and no column is cut off.
+ */
 function fillTable(tbody: HTMLTableSectionElement, rows: Array<Array<Node | string>>, empty: string): void {
+  const names = columnNames(tbody);
   tbody.replaceChildren(
     ...(rows.length === 0
-      ? [el('tr', {}, el('td', { colspan: '8' }, empty))]
-      : rows.map((cells) => el('tr', {}, ...cells.map((cell) => el('td', {}, cell))))),
+      ? [el('tr', {}, el('td', { colspan: '8', class: 'empty' }, empty))]
+      : rows.map((cells) =>
+          el('tr', {}, ...cells.map((cell, index) => el('td', { 'data-label': names[index] ?? '' }, cell))),
+        )),
   );
 }
 
@@ -329,11 +345,26 @@ async function showViolations(): Promise<void> {
 
 // ------------------------------------------------------------------------------------------------ the page
 
+/** What the server is (`GET /__admin/health`): only the validating proxy has violations to show. */
+let role: Promise<'mock' | 'proxy' | undefined> = Promise.resolve(undefined);
+
+async function readRole(): Promise<'mock' | 'proxy' | undefined> {
+  try {
+    const health = (await (await fetch('/__admin/health')).json()) as { role?: 'mock' | 'proxy' };
+    return health.role;
+  } catch {
+    return undefined;
+  }
+}
+
 async function refresh(): Promise<void> {
   try {
-    await Promise.all([showScenarioAndPets(), showJournal(), showSessions(), showFaults(), showViolations()]);
+    const violations = (await role) === 'proxy' ? showViolations() : undefined;
+    await Promise.all([showScenarioAndPets(), showJournal(), showSessions(), showFaults(), violations]);
     byId('panels').hidden = false;
   } catch (error) {
+    // A refused key shows no data, rather than what an earlier key read.
+    if (error instanceof ApiError && error.status === 401) byId('panels').hidden = true;
     failed(error);
   }
 }
@@ -350,11 +381,33 @@ async function fillOperations(): Promise<void> {
   }
 }
 
+interface PageConfig {
+  /** The key to fill in, only when the server accepts nothing but the public `dev-key` (as the reference does). */
+  defaultKey: string | null;
+}
+
+/** Fills in the public `dev-key` when the server accepts only it, and no key was entered in this tab. */
+async function fillDefaultKey(keyInput: HTMLInputElement): Promise<void> {
+  if (sessionStorage.getItem(keyStorage) !== null) return;
+  let config: PageConfig;
+  try {
+    config = (await (await fetch('/__admin/docs/config.json')).json()) as PageConfig;
+  } catch {
+    return;
+  }
+  if (!config.defaultKey || sessionStorage.getItem(keyStorage) !== null) return;
+  keyInput.value = config.defaultKey;
+  sessionStorage.setItem(keyStorage, config.defaultKey);
+  say('Connected with the mock’s default key, dev-key.');
+  await refresh();
+}
+
 function start(): void {
   const keyInput = byId<HTMLInputElement>('key');
   const sessionInput = byId<HTMLInputElement>('session');
   keyInput.value = sessionStorage.getItem(keyStorage) ?? '';
   sessionInput.value = sessionStorage.getItem(sessionStorageKey) ?? '';
+  role = readRole();
   byId<HTMLFormElement>('key-form').addEventListener('submit', (event) => {
     event.preventDefault();
     sessionStorage.setItem(keyStorage, keyInput.value.trim());
@@ -392,6 +445,7 @@ function start(): void {
   }, 1000);
   void fillOperations();
   if (keyInput.value !== '') void refresh();
+  else void fillDefaultKey(keyInput);
 }
 
 start();

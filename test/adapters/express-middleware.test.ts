@@ -53,6 +53,30 @@ describe('petstoreMiddleware inside an Express app', () => {
     expect(await response.json()).toMatchObject({ current: 'one-of-each-status' });
   });
 
+  it('serves the web pages under /__admin and the document, as the CLI does, without a key', async () => {
+    const pages = {
+      '/__admin/ui': 'text/html; charset=utf-8',
+      '/__admin/ui/dashboard.js': 'text/javascript; charset=utf-8',
+      '/__admin/docs': 'text/html; charset=utf-8',
+      '/__admin/docs/swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+      '/openapi.json': 'application/json',
+      '/openapi.yaml': 'application/yaml',
+    };
+    for (const [path, type] of Object.entries(pages)) {
+      const response = await fetch(`${server.origin}${path}`);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get('content-type'), path).toBe(type);
+    }
+    expect(await (await fetch(`${server.origin}/openapi.json`)).json()).toMatchObject({ openapi: '3.0.3' });
+    // A key of the user's is never filled in for the pages; only the public dev-key would be.
+    expect(await (await fetch(`${server.origin}/__admin/docs/config.json`)).json()).toEqual({ defaultKey: null });
+  });
+
+  it('leaves / and /docs to the app it is mounted in', async () => {
+    expect(await (await fetch(`${server.origin}/`)).text()).toBe('the app’s own 404');
+    expect(await (await fetch(`${server.origin}/docs`)).text()).toBe('the app’s own 404');
+  });
+
   it('calls next() for every other path, so the app’s own routes keep working', async () => {
     expect(await (await fetch(`${server.origin}/health`)).json()).toEqual({ ok: true });
     const echo = await fetch(`${server.origin}/api/echo`, {
@@ -91,5 +115,20 @@ describe('petstoreMiddleware mounted after a body parser', () => {
   it('still answers requests without a body, under the path Express mounted it at', async () => {
     const response = await fetch(`${server.origin}/mock/v1/pets?limit=1`, { headers: auth });
     expect(response.status).toBe(200);
+  });
+});
+
+describe('petstoreMiddleware() with no options', () => {
+  it('fills in dev-key for its pages, the only key it accepts', async () => {
+    const app = express();
+    app.use(petstoreMiddleware());
+    const server = await startServer(app);
+    try {
+      expect(await (await fetch(`${server.origin}/__admin/docs/config.json`)).json()).toEqual({
+        defaultKey: 'dev-key',
+      });
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -9,7 +9,7 @@ const auth = { Authorization: 'Bearer msw-key' };
 const json = { ...auth, 'Content-Type': 'application/json' };
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-beforeEach(() => handlers.mock.switchScenario('one-of-each-status'));
+beforeEach(() => handlers.mock.reset());
 afterAll(() => server.close());
 
 describe('createMockHandlers with setupServer', () => {
@@ -95,5 +95,29 @@ describe('createMockHandlers with setupServer', () => {
       await (await fetch(`${base}/pets`, { headers: { ...auth, 'Petstore-Session': 'storybook' } })).json(),
     ).toHaveLength(4);
     expect(await (await fetch(`${base}/pets`, { headers: auth })).json()).toHaveLength(3);
+  });
+});
+
+describe('createMockHandlers() without a baseUrl, in Node', () => {
+  const defaults = createMockHandlers({ scenario: 'one-of-each-status' });
+  const mswServer = setupServer(...defaults);
+  beforeAll(() => {
+    server.close();
+    mswServer.listen({ onUnhandledRequest: 'error' });
+  });
+  afterAll(() => mswServer.close());
+
+  it.each(['http://localhost:5173', 'https://staging.example.test', 'http://127.0.0.1:8080'])(
+    'answers /v1 and /__admin of any origin: %s',
+    async (origin) => {
+      const list = await fetch(`${origin}/v1/pets`, { headers: { Authorization: 'Bearer dev-key' } });
+      expect(list.status).toBe(200);
+      expect(await list.json()).toHaveLength(3);
+      expect((await fetch(`${origin}/__admin/health`)).status).toBe(200);
+    },
+  );
+
+  it('leaves a path that merely contains /v1 to onUnhandledRequest, rather than answer it 404', async () => {
+    await expect(fetch('http://localhost:5173/api/v1/pets')).rejects.toThrow();
   });
 });

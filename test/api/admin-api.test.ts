@@ -87,6 +87,43 @@ describe('the admin API under /__admin', () => {
     expect(created.body.id).toBe(4);
   });
 
+  it('resets the whole session to its start: scenario, pets, faults (used or not), latency, journal', async () => {
+    await switchTo('large');
+    await request(`${mock.baseUrl}/pets`, { method: 'POST', headers: jsonAuth, body: '{"name":"Rex","categoryId":1}' });
+    const send = (path: string, method: string, body: unknown) =>
+      request(`${admin}${path}`, { method, headers: jsonAuth, body: JSON.stringify(body) });
+    await send('/faults', 'POST', { operationId: 'getPet', status: 503 });
+    await send('/faults', 'POST', { fault: 'timeout', probability: 0.5 });
+    await send('/latency', 'PUT', { min: 40, max: 40 });
+    const reset = await request(`${admin}/reset`, { method: 'POST', headers: auth });
+    expect(reset.body).toEqual({ scenario: 'one-of-each-status', pets: 3 });
+    expect((await request<{ current: string }>(`${admin}/scenarios`, { headers: auth })).body.current).toBe(
+      'one-of-each-status',
+    );
+    expect((await request(`${admin}/faults`, { headers: auth })).body).toEqual({ faults: [] });
+    expect((await request(`${admin}/latency`, { headers: auth })).body).toEqual({ min: 0, max: 0 });
+    // The reset is not itself kept: the journal reads empty.
+    expect((await request(`${admin}/requests`, { headers: auth })).body).toMatchObject({ dropped: 0, requests: [] });
+    // As in a new session: the next fault is number 1 again, and the next pet gets the scenario's next id.
+    expect((await send('/faults', 'POST', { status: 500 })).body).toMatchObject({ id: 1 });
+    await request(`${admin}/faults`, { method: 'DELETE', headers: auth });
+    const created = await request<{ id: number }>(`${mock.baseUrl}/pets`, {
+      method: 'POST',
+      headers: jsonAuth,
+      body: '{"name":"Rex","categoryId":1}',
+    });
+    expect(created.body.id).toBe(4);
+  });
+
+  it('resets only the session the request names', async () => {
+    const named = { ...jsonAuth, 'Petstore-Session': 'worker-1' };
+    await request(`${admin}/latency`, { method: 'PUT', headers: named, body: '{"min":30,"max":30}' });
+    await request(`${admin}/latency`, { method: 'PUT', headers: jsonAuth, body: '{"min":20,"max":20}' });
+    await request(`${admin}/reset`, { method: 'POST', headers: { ...auth, 'Petstore-Session': 'worker-1' } });
+    expect((await request(`${admin}/latency`, { headers: named })).body).toEqual({ min: 0, max: 0 });
+    expect((await request(`${admin}/latency`, { headers: auth })).body).toEqual({ min: 20, max: 20 });
+  });
+
   it('journals API requests with the Authorization header redacted, and clears the journal', async () => {
     await request(`${mock.baseUrl}/pets?limit=2`, { headers: { Authorization: 'Bearer test-key' } });
     await request(`${mock.baseUrl}/pets`, { method: 'POST', headers: jsonAuth, body: '{"name":"Rex","categoryId":1}' });
@@ -111,14 +148,14 @@ describe('the admin API under /__admin', () => {
   it('journals each response’s body, and admin changes marked as such (but not its own reads)', async () => {
     await request(`${admin}/requests`, { method: 'DELETE', headers: auth });
     await request(`${mock.baseUrl}/pets/1`, { headers: auth });
-    await request(`${admin}/reset`, { method: 'POST', headers: auth });
+    await switchTo('one-of-each-status');
     await request(`${admin}/scenarios`, { headers: auth });
     const journal = await request<{
       requests: Array<{ method: string; url: string; status: number; responseBody?: string; admin?: boolean }>;
     }>(`${admin}/requests`, { headers: auth });
     expect(journal.body.requests.map((r) => [r.method, r.url, r.status, r.admin ?? false])).toEqual([
       ['GET', '/v1/pets/1', 200, false],
-      ['POST', '/__admin/reset', 200, true],
+      ['POST', '/__admin/scenario', 200, true],
     ]);
     expect(JSON.parse(journal.body.requests[0]?.responseBody ?? '{}')).toMatchObject({ id: 1, name: 'Bella' });
     expect(JSON.parse(journal.body.requests[1]?.responseBody ?? '{}')).toEqual({

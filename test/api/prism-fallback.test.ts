@@ -1,6 +1,8 @@
 import type { OpenAPIV3 } from 'openapi-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MockLogger } from '../../src/core/mock-logger.js';
 import { loadDocument } from '../../src/node/load-document.js';
+import { createPrismFallback } from '../../src/node/prism-fallback.js';
 import { defaultDocumentPath } from '../../src/package-root.js';
 import { auth, request, inProcessMock, type InProcessMock } from '../support/start-server.js';
 
@@ -70,5 +72,50 @@ describe('an operation without a stateful handler', () => {
   it('leaves the stateful operations to their handlers', async () => {
     const response = await request<Array<{ id: number }>>(`${mock.baseUrl}/pets?limit=3`, { headers: auth });
     expect(response.body.map((pet) => pet.id)).toEqual([1, 2, 3]);
+  });
+});
+
+describe('an operation without a handler, where the optional @stoplight/prism-http is not installed', () => {
+  const warnings: string[] = [];
+  const logger: MockLogger = {
+    error: () => undefined,
+    warn: (_details, message) => void warnings.push(message ?? ''),
+    info: () => undefined,
+    debug: () => undefined,
+  };
+  /** What Node's import() throws for a package that is not installed. */
+  const notInstalled = () =>
+    Promise.reject(
+      Object.assign(new Error("Cannot find package '@stoplight/prism-http'"), { code: 'ERR_MODULE_NOT_FOUND' }),
+    );
+  let mock: InProcessMock;
+  beforeAll(async () => {
+    mock = await inProcessMock({
+      document: documentWithExtraOperation(),
+      logger,
+      fallback: (compiled) => createPrismFallback(compiled.document, logger, notInstalled),
+    });
+  });
+  afterAll(() => mock.close());
+
+  it('answers 500 mock_failed naming the operation and what to install, not a crash', async () => {
+    const response = await request<{ code: string; message: string; status: number }>(
+      `${mock.baseUrl}/pets/1/vaccinations`,
+      { headers: auth },
+    );
+    expect(response.status).toBe(500);
+    expect(response.body).toEqual({
+      code: 'mock_failed',
+      status: 500,
+      message:
+        'listVaccinations has no handler of the kit: answering it needs @stoplight/prism-http, an optional peer dependency that is not installed (npm install --save-dev @stoplight/prism-http@5)',
+    });
+  });
+
+  it('still serves every operation the kit has a handler for, and says once at start what to install', async () => {
+    expect((await request(`${mock.baseUrl}/pets/1`, { headers: auth })).status).toBe(200);
+    expect(
+      warnings.filter((message) => message.includes('npm install --save-dev @stoplight/prism-http@5')),
+    ).toHaveLength(1);
   });
 });

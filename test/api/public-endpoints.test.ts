@@ -8,10 +8,23 @@ import { inProcessMock, request } from '../support/start-server.js';
 describe('what the mock serves to anyone, without a key', () => {
   const mock = inProcessMock({ keys: ['secret-key-1234'] });
 
-  it('answers GET /__admin/health with 200 { status: "ok" } once it serves requests', async () => {
+  it('answers GET /__admin/health with 200 { status: "ok", role: "mock" } once it serves requests', async () => {
     const response = await request(`${mock.origin}/__admin/health`);
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ status: 'ok' });
+    expect(response.body).toEqual({ status: 'ok', role: 'mock' });
+  });
+
+  it('says role "proxy" in its health when it runs as the validating proxy, which has violations to list', async () => {
+    const proxyLike = inProcessMock({
+      proxy: {
+        forward: () => Promise.reject(new Error('not forwarded in this test')),
+        enforce: false,
+        settleMs: 0,
+        onExchange: () => undefined,
+        report: () => ({ exchanges: 0 }),
+      },
+    });
+    expect((await request(`${proxyLike.origin}/__admin/health`)).body).toEqual({ status: 'ok', role: 'proxy' });
   });
 
   it('serves the document at /openapi.yaml byte for byte, as the file holds it', async () => {

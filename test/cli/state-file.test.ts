@@ -8,7 +8,7 @@ import { defaultDocumentPath } from '../../src/package-root.js';
 import { StateFile } from '../../src/persistence/state-file.js';
 import type { Int64 } from '../../src/core/json/exact-json.js';
 import { createPetListCheck } from '../../src/core/store/check-pet-list.js';
-import type { Pet } from '../../src/core/types/api-types.js';
+import type { ExactPet } from '../../src/core/types/api-types.js';
 import { killRunningClis, startCli, waitForBanner, type Cli } from './start-cli.js';
 
 /** The CLI's debounce (StateFile's default). */
@@ -24,7 +24,7 @@ const compiled = compileDocument(loadDocument(defaultDocumentPath));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Acknowledged {
-  pet: Pet;
+  pet: ExactPet;
   /** performance.now() when the 201 arrived. */
   at: number;
 }
@@ -44,7 +44,7 @@ function writeHeavyLoad(baseUrl: string, tag: string, workers = 8) {
           headers: { Authorization: 'Bearer dev-key', 'Content-Type': 'application/json' },
           body: JSON.stringify({ name: `${tag}-${worker}-${n}`, categoryId: worker, status: 'pending' }),
         });
-        const body = (await response.json()) as Pet;
+        const body = (await response.json()) as ExactPet;
         if (response.status === 201) acknowledged.push({ pet: body, at: performance.now() });
       } catch {
         return; // the mock is gone
@@ -63,7 +63,7 @@ function writeHeavyLoad(baseUrl: string, tag: string, workers = 8) {
 }
 
 /** The state file, read and validated exactly as a starting mock does (throws if it is not valid). */
-function readState(path: string): Map<Int64, Pet> {
+function readState(path: string): Map<Int64, ExactPet> {
   const state = new StateFile(path).read();
   if (!state) throw new Error(`${path} does not exist`);
   return new Map(createPetListCheck(compiled)(state.pets, path).map((pet) => [pet.id, pet]));
@@ -87,7 +87,7 @@ describe('petstore-mock --state-file', () => {
   };
 
   it('keeps every create acknowledged more than debounce + margin before a SIGKILL, in a valid file, over three crashes', async () => {
-    const mustSurvive = new Map<Int64, Pet>();
+    const mustSurvive = new Map<Int64, ExactPet>();
     for (let round = 0; round < 3; round++) {
       const { cli, baseUrl } = await start(['--pets', '5000']);
       if (round > 0) expect(cli.stdout()).toMatch(/State {6}\S+state\.json \(\d+ pets restored\)/);
@@ -145,7 +145,7 @@ describe('petstore-mock --state-file', () => {
     expect(second.cli.stdout()).toContain("from the state file, not 'default' as asked");
     expect(second.cli.stdout()).toContain(`State      ${path} (4 pets restored)`);
     const listed = await fetch(`${second.baseUrl}/pets`, { headers: { Authorization: 'Bearer dev-key' } });
-    expect(((await listed.json()) as Pet[]).map((pet) => pet.name)).toEqual(['Bella', 'Max', 'Luna', 'Rex']);
+    expect(((await listed.json()) as ExactPet[]).map((pet) => pet.name)).toEqual(['Bella', 'Max', 'Luna', 'Rex']);
   });
 
   it.each([

@@ -38,6 +38,7 @@ describe('parseOptions', () => {
       stateFile: undefined,
       corsOrigins: [],
       allowedHosts: [],
+      pidFile: undefined,
       help: false,
       version: false,
     });
@@ -108,6 +109,7 @@ describe('parseOptions', () => {
       stateFile: '/home/user/app/env-state.json',
       corsOrigins: ['https://app.example.com', 'http://b.test:8080'],
       allowedHosts: ['mock.team.internal', '.staging.example'],
+      pidFile: undefined,
       help: false,
       version: false,
     });
@@ -184,6 +186,7 @@ describe('parseOptions', () => {
       stateFile: '/home/user/app/flag-state.json',
       corsOrigins: ['http://a.test', '*'],
       allowedHosts: ['other.internal'],
+      pidFile: undefined,
       help: false,
       version: false,
     });
@@ -376,9 +379,26 @@ describe('helpText', () => {
     ['--state-file', 'PETSTORE_STATE_FILE'],
     ['--cors-origin', 'PETSTORE_CORS_ORIGIN'],
     ['--allowed-host', 'PETSTORE_ALLOWED_HOST'],
+    ['--pid-file', 'PETSTORE_PID_FILE'],
   ])('lists %s with its variable %s', (flag, env) => {
     expect(text).toMatch(new RegExp(`^  ${flag} +\\S`, 'm'));
     expect(text).toContain(`env ${env}`);
+  });
+
+  it('starts every description in one column, two spaces after the longest flag name', () => {
+    const rows = [...text.matchAll(/^ {2}(--[a-z-]+)( +)\S/gm)];
+    const longest = Math.max(...rows.map((row) => (row[1] as string).length));
+    expect(rows.length).toBeGreaterThan(10);
+    for (const row of rows) expect(`${row[1]}${row[2]}`, row[1]).toHaveLength(longest + 2);
+    // The variables line up under the descriptions.
+    for (const line of text.split('\n').filter((each) => each.trim().startsWith('env '))) {
+      expect(line.indexOf('env '), line).toBe(2 + longest + 2);
+    }
+  });
+
+  it('names the proxy sub-command and where its flags are', () => {
+    expect(text).toContain('petstore-mock proxy --upstream URL [flags]');
+    expect(text).toContain('petstore-mock proxy --help');
   });
 
   it('lists --help and --version', () => {
@@ -409,6 +429,7 @@ describe('helpText', () => {
       '--max-store-bytes',
       '--max-total-store-bytes',
       '--pets',
+      '--pid-file',
       '--port',
       '--scenario',
       '--seed',

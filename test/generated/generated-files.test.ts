@@ -28,6 +28,20 @@ describe('src/generated/', () => {
     expect(types).toContain('petId: number | bigint;');
   });
 
+  it("types the app's forms with every integer a number, as JSON.parse gives them", async () => {
+    const types = byName(await generatedFiles())['openapi-parsed-types.ts'] as string;
+    expect(types).toContain('categoryId: number;');
+    expect(types).toContain('id: number;');
+    expect(types).not.toContain('bigint');
+  });
+
+  it('makes the default scenario’s pets ahead, for the default --pets and --seed', async () => {
+    const pets = byName(await generatedFiles())['default-scenario-pets.ts'] as string;
+    expect(pets).toContain('"count": 50,');
+    expect(pets).toContain('"seed": 1,');
+    expect(pets.match(/"id": /g)).toHaveLength(50);
+  });
+
   it('would be reported stale once the document changes, so the check above can fail', async () => {
     const document = parseYaml(readFileSync(join(projectRoot, 'openapi.yaml'), 'utf8'));
     document.setIn(['components', 'schemas', 'NewPet', 'properties', 'nickname'], { type: 'string' });

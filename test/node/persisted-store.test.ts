@@ -93,6 +93,16 @@ describe('a mock with a state file', () => {
     expect(await names()).toEqual(['Bella', 'Max', 'Luna']);
   });
 
+  it('resets to the scenario it started from after a switch, and saves that', async () => {
+    await start();
+    expect((await admin('scenario', { name: 'empty' })).status).toBe(200);
+    expect((await admin('reset')).body).toEqual({ scenario: 'one-of-each-status', pets: 3 });
+    await stop();
+    await start();
+    expect(await names()).toEqual(['Bella', 'Max', 'Luna']);
+    expect(stateFile?.loaded).toEqual({ scenario: 'one-of-each-status', pets: 3 });
+  });
+
   it('keeps an admin scenario switch, even when started with another --scenario (the file wins)', async () => {
     await start();
     expect((await admin('scenario', { name: 'empty' })).status).toBe(200);

@@ -14,14 +14,14 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createRevisionCounter, createScenario, PetStore } from '../../src/core/store/pet-store.js';
-import type { Pet } from '../../src/core/types/api-types.js';
+import type { ExactPet } from '../../src/core/types/api-types.js';
 import { createNodeMock } from '../../src/node/create-node-mock.js';
 import { HttpError } from '../../src/core/errors/http-error.js';
 import { StateFile, StateFileError, stateFormat, type StateFileWriter } from '../../src/persistence/state-file.js';
 
 const revisions = createRevisionCounter();
-const bella: Pet = { id: 1, name: 'Bella', categoryId: 1, status: 'available' };
-const milo: Pet = { id: 2, name: 'Milo', categoryId: 2 };
+const bella: ExactPet = { id: 1, name: 'Bella', categoryId: 1, status: 'available' };
+const milo: ExactPet = { id: 2, name: 'Milo', categoryId: 2 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -29,7 +29,7 @@ function validState(pets: unknown[] = [bella, milo], scenario = 'test'): Record<
   return { format: stateFormat, version: 1, savedAt: '2025-01-01T00:00:00.000Z', scenario, pets };
 }
 
-function storeWith(pets: Pet[] = [bella, milo]): PetStore {
+function storeWith(pets: ExactPet[] = [bella, milo]): PetStore {
   const store = new PetStore({ revisions });
   store.load(createScenario('test', pets, revisions));
   return store;
@@ -44,7 +44,7 @@ describe('StateFile', () => {
     opened.push(file);
     return file;
   };
-  const saved = () => JSON.parse(readFileSync(path, 'utf8')) as { scenario: string; pets: Pet[] };
+  const saved = () => JSON.parse(readFileSync(path, 'utf8')) as { scenario: string; pets: ExactPet[] };
   /** The message of the StateFileError that reading `content` throws. */
   const refusal = (content: string): string => {
     writeFileSync(path, content);

@@ -1,46 +1,81 @@
-import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNodeMock } from '../../src/node/create-node-mock.js';
+import { createNodeListener } from '../../src/node/node-listener.js';
 import { packageRoot } from '../../src/package-root.js';
+import { checkMarkdownLinks, type MarkdownFiles } from '../support/check-markdown-links.js';
+import { startServer, type RunningServer } from '../support/start-server.js';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+/** Every folder this file makes, under one temporary folder removed at the end. */
+let root: string;
+/** The packed tarball, packed once for every test of this file. */
+let tarball: string;
+/** A user's folder: the tarball, msw and express installed. */
 let folder: string;
 
-/** Runs a command in the user's folder; output as text. */
-const run = (command: string, args: string[]) =>
-  execFileSync(command, args, {
-    cwd: folder,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, npm_config_update_notifier: 'false' },
-  });
+/** npm as a user runs it, from the npm cache when it can (the registry is reached only for what it lacks). */
+const npmEnv = (): NodeJS.ProcessEnv => ({
+  ...process.env,
+  npm_config_update_notifier: 'false',
+  npm_config_prefer_offline: 'true',
+  npm_config_audit: 'false',
+  npm_config_fund: 'false',
+});
+
+/** Runs a command in a folder (the user's by default); output as text. */
+const run = (command: string, args: string[], cwd = folder) =>
+  execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: npmEnv() });
+
+/** `npm install` in a new folder under the root; its output (warnings included) and the folder. */
+function installInto(name: string, packages: string[]): { dir: string; output: string } {
+  const dir = join(root, name);
+  mkdirSync(dir);
+  writeFileSync(
+    join(dir, 'package.json'),
+    '{ "name": "a-user", "private": true, "type": "module", "scripts": { "e2e": "node e2e.mjs" } }\n',
+  );
+  const result = spawnSyncText(npm, ['install', '--loglevel=warn', ...packages], dir);
+  if (result.status !== 0) throw new Error(`npm install ${packages.join(' ')} failed:\n${result.output}`);
+  return { dir, output: result.output };
+}
+
+function spawnSyncText(command: string, args: string[], cwd: string): { status: number | null; output: string } {
+  try {
+    const stdout = execFileSync(command, args, { cwd, encoding: 'utf8', stdio: 'pipe', env: npmEnv() });
+    return { status: 0, output: stdout };
+  } catch (error) {
+    const failed = error as { status: number | null; stdout?: string; stderr?: string };
+    return { status: failed.status, output: `${failed.stdout ?? ''}${failed.stderr ?? ''}` };
+  }
+}
+
+/** The output of a TypeScript compile in the user's folder: empty when it compiles. */
+function tsc(args: string[]): string {
+  try {
+    return run(process.execPath, [join(packageRoot, 'node_modules/typescript/bin/tsc'), ...args]);
+  } catch (error) {
+    return String((error as { stdout?: string }).stdout);
+  }
+}
+
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'petstore-packed-'));
+  // dist/ is built by the test run's global setup; pack it as it is.
+  execFileSync(npm, ['pack', '--ignore-scripts', '--pack-destination', root], { cwd: packageRoot, stdio: 'ignore' });
+  tarball = join(root, readdirSync(root).find((name) => name.endsWith('.tgz')) as string);
+  folder = installInto('user', [tarball, 'msw@2', 'express@5']).dir;
+  cpSync(join(packageRoot, 'test/project/packed'), folder, { recursive: true });
+}, 300_000);
+afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('the package as users get it (npm pack, installed into an empty folder)', () => {
-  beforeAll(() => {
-    folder = mkdtempSync(join(tmpdir(), 'petstore-packed-'));
-    // dist/ is built by the test run's global setup; pack it as it is.
-    execFileSync(npm, ['pack', '--ignore-scripts', '--pack-destination', folder], {
-      cwd: packageRoot,
-      stdio: 'ignore',
-    });
-    const tarball = readdirSync(folder).find((name) => name.endsWith('.tgz')) as string;
-    writeFileSync(join(folder, 'package.json'), '{ "name": "a-user", "private": true, "type": "module" }\n');
-    run(npm, [
-      'install',
-      '--prefer-offline',
-      '--no-audit',
-      '--no-fund',
-      '--loglevel=error',
-      `./${tarball}`,
-      'msw@2',
-      'express@5',
-    ]);
-    cpSync(join(packageRoot, 'test/project/packed'), folder, { recursive: true });
-  }, 240_000);
-  afterAll(() => rmSync(folder, { recursive: true, force: true }));
-
   it('answers through every export: createMock().fetch, /express, /msw, and the node:http server', () => {
     expect(JSON.parse(run(process.execPath, ['use-every-entry.mjs']))).toEqual({
       fetch: { status: 200, pets: 3 },
@@ -50,32 +85,32 @@ describe('the package as users get it (npm pack, installed into an empty folder)
     });
   });
 
-  it('ships types that a TypeScript user compiles against, ids typed as number | bigint', () => {
-    const tsc = join(packageRoot, 'node_modules/typescript/bin/tsc');
-    const output = (() => {
-      try {
-        return run(process.execPath, [
-          tsc,
-          '--noEmit',
-          '--strict',
-          '--module',
-          'nodenext',
-          '--moduleResolution',
-          'nodenext',
-          '--target',
-          'es2022',
-          '--types',
-          'node',
-          '--typeRoots',
-          join(packageRoot, 'node_modules/@types'),
-          'types.ts',
-        ]);
-      } catch (error) {
-        return String((error as { stdout?: string }).stdout);
-      }
-    })();
+  it('ships types a Node user compiles against: exact ids in the store API, plain numbers for app code', () => {
+    const output = tsc([
+      '--noEmit',
+      '--strict',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      '--target',
+      'es2022',
+      '--types',
+      'node',
+      '--typeRoots',
+      join(packageRoot, 'node_modules/@types'),
+      'types.ts',
+    ]);
     expect(output).toBe('');
-  });
+  }, 120_000);
+
+  it('ships types a browser app compiles against /msw and /browser: strict, skipLibCheck false, no Node types', () => {
+    expect(tsc(['-p', 'tsconfig.browser.json'])).toBe('');
+    // Nothing of Node's types came in through the kit's declarations.
+    const files = tsc(['-p', 'tsconfig.browser.json', '--listFiles']).split('\n');
+    expect(files.filter((file) => file.includes('@types/node'))).toEqual([]);
+    expect(files.some((file) => file.includes('petstore-kit/dist/msw.d.ts'))).toBe(true);
+  }, 120_000);
 
   it('serves the web pages from the installed package: the reference and the dashboard', async () => {
     const child = spawn(join(folder, 'node_modules/.bin/petstore-mock'), ['--port', '0', '--log-level', 'silent'], {
@@ -96,8 +131,276 @@ describe('the package as users get it (npm pack, installed into an empty folder)
     }
   });
 
-  it('runs both programs: petstore-mock and petstore-contract', () => {
-    expect(run(join(folder, 'node_modules/.bin/petstore-mock'), ['--version']).trim()).toMatch(/^\d+\.\d+\.\d+$/);
-    expect(run(join(folder, 'node_modules/.bin/petstore-contract'), ['--help'])).toContain('--base-url URL');
+  it('runs every program: petstore-mock, petstore-contract, and petstore-kit with each command', () => {
+    const bin = (name: string) => join(folder, 'node_modules/.bin', name);
+    expect(run(bin('petstore-mock'), ['--version']).trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(run(bin('petstore-contract'), ['--help'])).toContain('--base-url URL');
+    expect(run(bin('petstore-kit'), ['--help'])).toMatch(/mock .*\n.*proxy .*\n.*contract /);
+    expect(run(bin('petstore-kit'), ['mock', '--help'])).toContain('--state-file');
+    expect(run(bin('petstore-kit'), ['proxy', '--help'])).toContain('--upstream URL');
+    expect(run(bin('petstore-kit'), ['contract', '--help'])).toContain('--base-url URL');
+    expect(spawnSyncText(bin('petstore-kit'), ['nope'], folder)).toMatchObject({
+      status: 2,
+      output: expect.stringContaining("petstore-kit: no command 'nope' (commands: mock, proxy, contract)"),
+    });
+  });
+
+  it('serves a document with an operation the kit has no handler for without Prism, naming what to install', () => {
+    expect(existsSync(join(folder, 'node_modules/@stoplight/prism-http'))).toBe(false);
+    expect(JSON.parse(run(process.execPath, ['no-prism.mjs']))).toEqual({
+      photos: {
+        status: 500,
+        body: {
+          code: 'mock_failed',
+          status: 500,
+          message:
+            'listPhotos has no handler of the kit: answering it needs @stoplight/prism-http, an optional peer dependency that is not installed (npm install --save-dev @stoplight/prism-http@5)',
+        },
+      },
+      pet: 200,
+    });
+  });
+});
+
+describe('the documentation in the package', () => {
+  const installed = () => join(folder, 'node_modules/petstore-kit');
+
+  it('ships docs/ with its images, the LICENSE (MIT) and the changelog', () => {
+    for (const file of ['docs/README.md', 'docs/in-process.md', 'docs/images/dashboard.png', 'CHANGELOG.md']) {
+      expect(existsSync(join(installed(), file)), file).toBe(true);
+    }
+    const license = readFileSync(join(installed(), 'LICENSE'), 'utf8');
+    expect(license).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} petstore-kit contributors\n/);
+    expect(JSON.parse(readFileSync(join(installed(), 'package.json'), 'utf8')).license).toBe('MIT');
+  });
+
+  it('links only to files and headings inside the installed package, from the README and every page', () => {
+    const files: MarkdownFiles = {
+      exists: (path) => existsSync(join(installed(), path)),
+      read: (path) => (existsSync(join(installed(), path)) ? readFileSync(join(installed(), path), 'utf8') : undefined),
+    };
+    const pages = [
+      'README.md',
+      ...readdirSync(join(installed(), 'docs'), { recursive: true, encoding: 'utf8' })
+        .filter((name) => name.endsWith('.md'))
+        .map((name) => posix.join('docs', name)),
+    ];
+    expect(pages.length).toBeGreaterThan(10);
+    const problems = pages.flatMap((page) =>
+      checkMarkdownLinks(page, files.read(page) ?? '', files).map(
+        ({ line, target, problem }) => `${page}:${line}: ${target} ${problem}`,
+      ),
+    );
+    expect(problems).toEqual([]);
+  });
+});
+
+/** A port nobody listens on now. */
+async function freePort(): Promise<number> {
+  const probe = createNetServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** Whether anything answers at the origin. */
+async function answers(origin: string): Promise<boolean> {
+  try {
+    await fetch(`${origin}/__admin/health`, { signal: AbortSignal.timeout(1_000) });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Waits (bounded) for a condition, checking every 50 ms. */
+async function eventually(condition: () => boolean | Promise<boolean>, ms = 15_000): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (await condition()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return condition();
+}
+
+describe('stopping the programs as users start them: npx, sh, CI', () => {
+  let upstream: RunningServer;
+  const started: ChildProcess[] = [];
+  beforeAll(async () => {
+    upstream = await startServer(createNodeListener(createNodeMock({ scenario: 'one-of-each-status' })));
+  });
+  afterAll(async () => {
+    for (const child of started) if (child.pid !== undefined && child.exitCode === null) child.kill('SIGKILL');
+    await upstream?.close();
+  });
+
+  /** The CI recipe of docs/proxy.md, exactly as the page shows it. */
+  const recipe = (): string => {
+    const page = readFileSync(join(packageRoot, 'docs/proxy.md'), 'utf8');
+    const section = page.slice(page.indexOf('## In CI, around an end-to-end run'));
+    const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1];
+    if (!block) throw new Error('docs/proxy.md has no sh block in its CI section');
+    return block;
+  };
+
+  /** Runs the recipe with `sh` in a fresh copy of the user's files, its upstream the local mock. */
+  async function runRecipe(broken: boolean) {
+    const dir = join(folder, `ci-${broken ? 'broken' : 'valid'}`);
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'recipe.sh'), recipe());
+    // A subfolder of the user's project: npx finds the kit installed there, and `npm run e2e` is the project's.
+    const proxyPort = await freePort();
+    const child = execFileAsync('sh', ['recipe.sh'], {
+      cwd: dir,
+      env: {
+        ...npmEnv(),
+        STAGING_URL: upstream.origin,
+        PROXY_PORT: String(proxyPort),
+        E2E_BROKEN: broken ? '1' : '0',
+      },
+    });
+    const result = await child;
+    return { dir, proxyPort, ...result };
+  }
+
+  it('runs the CI recipe of docs/proxy.md as written: reports, JUnit, and the proxy’s exit status', async () => {
+    const broken = await runRecipe(true);
+    expect(broken.code, broken.output).toBe(1);
+    expect(broken.output).toContain('Coverage of the document by the traffic:');
+    const report = JSON.parse(readFileSync(join(broken.dir, 'proxy-report.json'), 'utf8')) as {
+      exchanges: number;
+      violations: unknown[];
+    };
+    expect(report.exchanges).toBe(3);
+    expect(report.violations.length).toBeGreaterThan(0);
+    expect(readFileSync(join(broken.dir, 'proxy-junit.xml'), 'utf8')).toContain('<testsuite');
+    expect(existsSync(join(broken.dir, 'proxy.pid'))).toBe(false);
+    expect(await answers(`http://127.0.0.1:${broken.proxyPort}`)).toBe(false);
+
+    const valid = await runRecipe(false);
+    expect(valid.code, valid.output).toBe(0);
+    expect(valid.output).toContain('No violation of the document.');
+    expect(JSON.parse(readFileSync(join(valid.dir, 'proxy-report.json'), 'utf8'))).toMatchObject({ exchanges: 2 });
+  }, 120_000);
+
+  it('stops the proxy, reports written, when a script sends SIGTERM to npx rather than to the proxy', async () => {
+    const dir = join(folder, 'ci-npx');
+    mkdirSync(dir);
+    const port = await freePort();
+    const script = `npx petstore-kit proxy --upstream "${upstream.baseUrl}" --port ${port} --report report.json --junit junit.xml > proxy.out 2>&1 &
+NPX=$!
+echo "$NPX" > npx.pid
+wait "$NPX"`;
+    const shell = spawn('sh', ['-c', script], { cwd: dir, env: npmEnv(), stdio: 'ignore' });
+    started.push(shell);
+    const origin = `http://127.0.0.1:${port}`;
+    expect(await eventually(() => answers(origin), 60_000)).toBe(true);
+    process.kill(Number(readFileSync(join(dir, 'npx.pid'), 'utf8')), 'SIGTERM');
+    expect(await eventually(async () => !(await answers(origin)))).toBe(true);
+    expect(await eventually(() => existsSync(join(dir, 'junit.xml')))).toBe(true);
+    expect(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'))).toMatchObject({ exchanges: 0 });
+  }, 90_000);
+
+  it('stops npx petstore-kit mock on Ctrl-C, which a terminal sends to every process of the job', async () => {
+    const port = await freePort();
+    const pidFile = join(root, 'ctrl-c.pid');
+    const args = ['petstore-kit', 'mock', '--port', String(port), '--log-level', 'silent', '--pid-file', pidFile];
+    // Its own process group, as a terminal gives each job: npx, npm's shell and the mock.
+    const child = spawn(npx, args, { cwd: folder, env: npmEnv(), stdio: 'ignore', detached: true });
+    started.push(child);
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    expect(await eventually(() => existsSync(pidFile), 60_000)).toBe(true);
+    const mock = Number(readFileSync(pidFile, 'utf8'));
+    process.kill(-(child.pid as number), 'SIGINT');
+    await exited;
+    // The mock ran its own shutdown (which removes the pid file), and nothing is left.
+    expect(await eventually(() => !existsSync(pidFile))).toBe(true);
+    expect(await eventually(() => !isRunning(mock))).toBe(true);
+    expect(await answers(`http://127.0.0.1:${port}`)).toBe(false);
+  }, 90_000);
+});
+
+/** `execFile` that resolves with the exit code and the output, whatever the code. */
+function execFileAsync(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<{ code: number; output: string }> {
+  return promisify(execFile)(command, args, { ...options, encoding: 'utf8' }).then(
+    ({ stdout, stderr }) => ({ code: 0, output: `${stdout}${stderr}` }),
+    (error: { code?: number; stdout?: string; stderr?: string }) => ({
+      code: typeof error.code === 'number' ? error.code : -1,
+      output: `${error.stdout ?? ''}${error.stderr ?? ''}`,
+    }),
+  );
+}
+
+describe('npx of each program with nothing else installed', () => {
+  it.each([
+    ['petstore-kit', ['--help'], 'Usage: petstore-kit <command>'],
+    ['petstore-mock', ['--version'], '.'],
+    ['petstore-contract', ['--help'], '--base-url URL'],
+  ])(
+    'runs %s from the tarball in an empty folder',
+    (bin, args, expected) => {
+      const empty = join(root, `empty-${bin}`);
+      mkdirSync(empty);
+      const output = run(npx, ['--yes', '--package', tarball, bin, ...args], empty);
+      expect(output).toContain(expected);
+      expect(readdirSync(empty)).toEqual([]);
+    },
+    240_000,
+  );
+});
+
+/** Test runners and bundlers: none belongs in an install for MSW handlers. */
+const runnersAndBundlers = ['vitest', 'vite', 'rolldown', 'esbuild', 'jest', 'mocha', 'webpack'];
+
+describe('the weight of `npm install <tarball> msw`, against msw alone', () => {
+  let withKit: { dir: string; output: string };
+  let mswAlone: { dir: string; output: string };
+  const bytes = (dir: string) =>
+    Number(execFileSync('du', ['-sb', join(dir, 'node_modules')], { encoding: 'utf8' }).split('\t')[0]);
+  beforeAll(() => {
+    withKit = installInto('weight-kit', [tarball, 'msw@2']);
+    mswAlone = installInto('weight-msw', ['msw@2']);
+  }, 300_000);
+
+  it('prints no EBADENGINE on the Node versions the README names (the optional peer Prism is not installed)', () => {
+    expect(withKit.output).not.toContain('EBADENGINE');
+    expect(existsSync(join(withKit.dir, 'node_modules/@stoplight'))).toBe(false);
+  });
+
+  // The contract suite runs on its own runner: a frontend team's install holds no test runner.
+  it('adds at most 25 MB beyond msw’s own install', () => {
+    const added = bytes(withKit.dir) - bytes(mswAlone.dir);
+    process.stdout.write(`npm install <tarball> msw adds ${(added / 1e6).toFixed(1)} MB beyond msw alone\n`);
+    expect(added).toBeLessThanOrEqual(25e6);
+  });
+
+  it('brings no test runner or bundler', () => {
+    const modules = join(withKit.dir, 'node_modules');
+    const present = [
+      ...runnersAndBundlers.filter((name) => existsSync(join(modules, name))),
+      ...(existsSync(join(modules, '@vitest')) ? ['@vitest/*'] : []),
+      ...(existsSync(join(modules, '@rolldown')) ? ['@rolldown/*'] : []),
+    ];
+    expect(present).toEqual([]);
+  });
+
+  it('measures what it says: the kit’s own folder is in the first install and not in the second', () => {
+    expect(existsSync(join(withKit.dir, 'node_modules/petstore-kit/package.json'))).toBe(true);
+    expect(existsSync(join(mswAlone.dir, 'node_modules/petstore-kit'))).toBe(false);
+    expect(bytes(withKit.dir)).toBeGreaterThan(bytes(mswAlone.dir));
   });
 });

@@ -75,6 +75,15 @@ describe.skipIf(noBrowser !== undefined)('the web pages in headless Chromium', (
       await page.waitForSelector('.opblock', { timeout: 20_000 });
     }, 30_000);
 
+    it('shows the description of the API, but not the document’s note on what its source leaves out', async () => {
+      const info = await page.locator('.information-container').textContent();
+      expect(info).toContain('All traffic is HTTP with JSON bodies');
+      expect(info).not.toContain('Not shown by the source description');
+      // The note stays in the document itself.
+      const served = (await (await fetch(`${mock.origin}/openapi.json`)).json()) as { info: { description: string } };
+      expect(served.info.description).toContain('Not shown by the source description');
+    });
+
     it('shows the three operations, rendered from the served openapi.yaml', async () => {
       const summaries = await page.locator('.opblock-summary-description').allTextContents();
       expect(summaries).toEqual(expect.arrayContaining(['List animals', 'Add an animal', 'Get an animal']));
@@ -104,6 +113,13 @@ describe.skipIf(noBrowser !== undefined)('the web pages in headless Chromium', (
     beforeAll(async () => {
       page = await context.newPage();
       await page.goto(`${mock.origin}/__admin/ui`);
+    });
+
+    it('fills in dev-key and shows the mock’s data at once, as the reference does, when it is the only key', async () => {
+      await page.locator('#panels').waitFor({ state: 'visible' });
+      expect(await page.getByLabel('API key').inputValue()).toBe('dev-key');
+      expect(await page.locator('#status').textContent()).toContain('default key');
+      expect(await page.locator('#pets-rows tr').count()).toBe(3);
     });
 
     it('says clearly when the key is wrong, instead of a blank page', async () => {
@@ -139,14 +155,15 @@ describe.skipIf(noBrowser !== undefined)('the web pages in headless Chromium', (
 
     it('shows a request made from another tab in the live journal, its key redacted', async () => {
       const other = await context.newPage();
-      await other.goto(`${mock.origin}/docs`);
+      // A light page of the mock's origin (the reference would load swagger-ui first, slow on a loaded machine).
+      await other.goto(`${mock.origin}/openapi.json`);
       await other.evaluate(async () => {
         await fetch('/v1/pets?limit=2&status=sold', { headers: { Authorization: 'Bearer dev-key' } });
       });
       await page.waitForFunction(
         () => document.getElementById('journal-rows')?.textContent?.includes('/v1/pets?limit=2&status=sold'),
         undefined,
-        { timeout: 10_000 },
+        { timeout: 30_000 },
       );
       const row = page.locator('#journal-rows tr').filter({ hasText: '/v1/pets?limit=2&status=sold' }).first();
       await row.locator('summary').click();
@@ -154,7 +171,7 @@ describe.skipIf(noBrowser !== undefined)('the web pages in headless Chromium', (
       expect(details).toContain('Bearer [redacted]');
       expect(details).toContain('"Luna"');
       await other.close();
-    });
+    }, 45_000);
 
     it('sets a fault, and the next request fails with it', async () => {
       await page.locator('#fault-operation').selectOption('listPets');
@@ -180,6 +197,77 @@ describe.skipIf(noBrowser !== undefined)('the web pages in headless Chromium', (
     });
   });
 
+  it('asks a mock for no proxy violations (no 404 in the console), across refreshes', async () => {
+    const page = await context.newPage();
+    const asked: string[] = [];
+    const failures: string[] = [];
+    page.on('request', (request) => asked.push(new URL(request.url()).pathname));
+    page.on('console', (message) => {
+      if (message.type() === 'error') failures.push(message.text());
+    });
+    await page.goto(`${mock.origin}/__admin/ui`);
+    await page.locator('#panels').waitFor({ state: 'visible' });
+    await page.getByRole('button', { name: 'Use this key' }).click();
+    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'Connected.');
+    expect(asked).toContain('/__admin/sessions');
+    expect(asked).not.toContain('/__admin/violations');
+    expect(failures).toEqual([]);
+    expect(await page.locator('#violations').isHidden()).toBe(true);
+    await page.close();
+  });
+
+  it('leaves the key empty, and the data hidden, when the mock accepts a key of its own', async () => {
+    const own = await startMockWithPages({ keys: ['a-key-of-mine'] });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${own.origin}/__admin/ui`);
+      await page.locator('#fault-operation option[value="listPets"]').waitFor({ state: 'attached' });
+      expect(await page.getByLabel('API key').inputValue()).toBe('');
+      expect(await page.locator('#panels').isHidden()).toBe(true);
+      await page.close();
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('shows every column of every table at a phone’s width (375 px): none cut off, each value labelled', async () => {
+    const phone = await browser.newContext({ viewport: { width: 375, height: 800 } });
+    const page = await phone.newPage();
+    await fetch(`${mock.baseUrl}/pets`, {
+      headers: { Authorization: 'Bearer dev-key', 'Petstore-Session': 'a-rather-long-session-name' },
+    });
+    await page.goto(`${mock.origin}/__admin/ui`);
+    await page.locator('#panels').waitFor({ state: 'visible' });
+    await page.waitForFunction(() => document.getElementById('sessions-rows')?.textContent?.includes('a-rather-long'));
+    await page.waitForFunction(() => (document.getElementById('journal-rows')?.querySelectorAll('td').length ?? 0) > 1);
+    const tables = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('#panels .scroll')]
+        .filter((box) => box.offsetParent !== null)
+        .map((box) => ({
+          rows: box.querySelector('tbody')?.id,
+          cut: box.scrollWidth > box.clientWidth + 1,
+          beyond: [...box.querySelectorAll('td')].filter((cell) => cell.getBoundingClientRect().right > innerWidth + 1)
+            .length,
+        })),
+    );
+    expect(tables.map((table) => table.rows)).toEqual(
+      expect.arrayContaining(['pets-rows', 'journal-rows', 'sessions-rows', 'faults-rows']),
+    );
+    for (const table of tables) expect(table, table.rows).toMatchObject({ cut: false, beyond: 0 });
+    // A wide table's cells say which column they are, since its header row is not shown there.
+    expect(await page.locator('#sessions-rows td').first().getAttribute('data-label')).toBe('name');
+    await page.screenshot({ path: join(screenshots, 'dashboard-375.png'), fullPage: true });
+    await phone.close();
+  });
+
+  it('serves the reference under /__admin/docs too, as the Express/Vite middleware does', async () => {
+    const page = await context.newPage();
+    await page.goto(`${mock.origin}/__admin/docs`);
+    await page.waitForSelector('.opblock', { timeout: 20_000 });
+    expect(await page.locator('.opblock').count()).toBe(3);
+    await page.close();
+  });
+
   it.each([
     ['1280×800', 1280, 800],
     ['a phone', 390, 844],
@@ -187,6 +275,8 @@ describe.skipIf(noBrowser !== undefined)('the web pages in headless Chromium', (
     const small = await browser.newContext({ viewport: { width, height } });
     const page = await small.newPage();
     await page.goto(`${mock.origin}/__admin/ui`);
+    // The page fills in dev-key and connects by itself first: let it, so that nothing races the click below.
+    await page.locator('#panels').waitFor({ state: 'visible' });
     await page.getByLabel('API key').fill('dev-key');
     await page.getByRole('button', { name: 'Use this key' }).click();
     await page.locator('#panels').waitFor({ state: 'visible' });
@@ -201,6 +291,8 @@ describe.skipIf(noBrowser !== undefined)('the web pages in headless Chromium', (
   it('shows ids beyond 2^53 with every digit, as the mock sent them', async () => {
     const page = await context.newPage();
     await page.goto(`${mock.origin}/__admin/ui`);
+    // The page fills in dev-key and connects by itself first: let it, so that nothing races the click below.
+    await page.locator('#panels').waitFor({ state: 'visible' });
     await page.getByLabel('API key').fill('dev-key');
     await page.locator('#session').fill('big-ids-check');
     await page.getByRole('button', { name: 'Use this key' }).click();
@@ -220,6 +312,8 @@ describe.skipIf(noBrowser !== undefined)('the web pages in headless Chromium', (
       await fetch(`${server.baseUrl}/pets?limit=0`, { headers: { Authorization: 'Bearer dev-key' } });
       const page = await context.newPage();
       await page.goto(`${server.origin}/__admin/ui`);
+      // The page fills in dev-key and connects by itself first: let it, so that nothing races the click below.
+      await page.locator('#panels').waitFor({ state: 'visible' });
       await page.getByLabel('API key').fill('dev-key');
       await page.getByRole('button', { name: 'Use this key' }).click();
       await page.locator('#violations').waitFor({ state: 'visible' });

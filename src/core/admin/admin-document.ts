@@ -62,7 +62,15 @@ export function createAdminDocument(
       '/reset': {
         post: {
           operationId: 'resetStore',
-          responses: { ...ok("The store is back to the scenario's initial pets", 'StoreState'), ...errors() },
+          // A reset empties the journal: it is not itself kept in it, so the journal reads empty after it.
+          'x-petstore-journal': false,
+          responses: {
+            ...ok(
+              'The session is back to its start: the scenario it was made with and its pets, no faults, the configured latency, an empty journal',
+              'StoreState',
+            ),
+            ...errors(),
+          },
         },
       },
       '/requests': {
@@ -134,8 +142,12 @@ export function createAdminDocument(
         ...apiSchemas,
         AdminHealth: {
           type: 'object',
-          required: ['status'],
-          properties: { status: { type: 'string', enum: ['ok'] } },
+          required: ['status', 'role'],
+          properties: {
+            status: { type: 'string', enum: ['ok'] },
+            // The validating proxy (petstore-mock proxy) or the mock: only a proxy has violations to list.
+            role: { type: 'string', enum: ['mock', 'proxy'] },
+          },
         },
         AdminScenarioChoice: {
           type: 'object',

@@ -38,11 +38,12 @@ function checkFault(request: FaultRequest, api: CompiledDocument): FaultRequest 
 /** The admin operations, by operationId (see admin-document.ts). */
 export const adminHandlers: HandlerTable<AdminContext> = {
   // While the state file cannot be written, health is the same 503 Error creates get, so that a probe that reads
-  // only the status (Docker, Kubernetes, wait-on, an uptime monitor) sees that changes are being refused.
-  health: (_request, { sessions }) => {
+  // only the status (Docker, Kubernetes, wait-on, an uptime monitor) sees that changes are being refused. It says
+  // what the server is, so that the dashboard asks for the proxy's violations only from a proxy.
+  health: (_request, { sessions, proxyReport }) => {
     const problem = sessions.defaultSession.store.writeProblem;
     if (problem) throw problem;
-    return { status: 200, body: { status: 'ok' } };
+    return { status: 200, body: { status: 'ok', role: proxyReport ? 'proxy' : 'mock' } };
   },
   listScenarios: (_request, { session, scenarios }) => ({
     status: 200,

@@ -1,4 +1,4 @@
-import type { NewPet } from '../types/api-types.js';
+import type { ExactNewPet } from '../types/api-types.js';
 import { defineHandler } from './define-handler.js';
 
 /**
@@ -9,5 +9,5 @@ import { defineHandler } from './define-handler.js';
  */
 export const createPet = defineHandler<'createPet'>((request, { store, newPetFields }) => {
   const fields = Object.entries(request.body).filter(([name]) => newPetFields.includes(name));
-  return { status: 201, body: store.create(Object.fromEntries(fields) as NewPet) };
+  return { status: 201, body: store.create(Object.fromEntries(fields) as ExactNewPet) };
 });

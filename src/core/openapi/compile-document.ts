@@ -2,9 +2,10 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { OpenAPIV3 } from 'openapi-types';
 import { isJsonMediaType } from '../http/media-type.js';
+import { stringifyJson } from '../json/exact-json.js';
 import { addExactNumberKeyword, withExactNumberSchema, withExactNumbers } from './exact-numbers.js';
 import { DocumentError } from './document-error.js';
-import { escapePointerSegment, resolveRef } from './resolve-ref.js';
+import { escapePointerSegment, readPointer, resolveRef } from './resolve-ref.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export is the module object.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -104,8 +105,29 @@ function collectExtensionKeys(value: unknown, keys: Set<string>): void {
   }
 }
 
+/**
+ * Documents whose schemas the kit's own tests check against Ajv's
+ * meta-schema (the kit's openapi.yaml, built in by `npm run generate`, and
+ * the admin API's document): compiled without checking them again at every
+ * start, which is most of the cost of a first compile. Any other document is
+ * checked whole when it is compiled.
+ */
+const checkedDocuments = new WeakSet<object>();
+
+/** Marks a document as checked by the kit's tests (see `checkedDocuments`); only for documents the kit builds in. */
+export function markDocumentChecked(document: OpenAPIV3.Document): void {
+  checkedDocuments.add(document);
+}
+
+/** Whether the document is one the kit's tests check (see `markDocumentChecked`). */
+export function isDocumentChecked(document: OpenAPIV3.Document): boolean {
+  return checkedDocuments.has(document);
+}
+
 function createAjv(document: OpenAPIV3.Document): Ajv {
   const ajv = new Ajv({
+    // A document the tests check against the meta-schema is compiled without checking it again (see above).
+    validateSchema: !checkedDocuments.has(document),
     allErrors: true,
     strict: true,
     strictRequired: false,
@@ -123,6 +145,33 @@ function createAjv(document: OpenAPIV3.Document): Ajv {
   ajv.addVocabulary([...new Set([...openApiAnnotations, ...extensions, ...topLevel])]);
   ajv.addSchema(withExactNumbers(document) as unknown as object, documentId);
   return ajv;
+}
+
+/**
+ * Where the schema at `pointer` leads when it is nothing but a local `$ref`
+ * (`{ $ref: '#/components/schemas/Pet' }`): the pointer of the schema it
+ * names, after any chain of such references. Undefined for any other schema,
+ * and for a reference the document cannot resolve (compiling it reports that).
+ */
+function referredSchema(document: OpenAPIV3.Document, pointer: string): string | undefined {
+  const pureRef = (at: string): string | undefined => {
+    const schema = readPointer(document, at);
+    if (typeof schema !== 'object' || schema === null || Object.keys(schema).length !== 1) return undefined;
+    const ref = (schema as { $ref?: unknown }).$ref;
+    return typeof ref === 'string' && ref.startsWith('#/') && readPointer(document, ref.slice(1)) !== undefined
+      ? ref.slice(1)
+      : undefined;
+  };
+  const seen = new Set([pointer]);
+  let target = pureRef(pointer);
+  if (target === undefined) return undefined;
+  for (let next = pureRef(target); next !== undefined; next = pureRef(target)) {
+    // A cycle of references is the compiler's to report.
+    if (seen.has(next)) return undefined;
+    seen.add(target);
+    target = next;
+  }
+  return seen.has(target) ? undefined : target;
 }
 
 function shapeOf(document: OpenAPIV3.Document, schema: unknown, pointer: string): ParameterShape {
@@ -152,10 +201,17 @@ export function compileDocument(document: OpenAPIV3.Document, source = 'openapi.
   const validatorAt = (pointer: string): ValidateFunction => {
     let validate = cache.get(pointer);
     if (!validate) {
-      try {
-        validate = ajv.compile({ $ref: `${documentId}#${pointer}` });
-      } catch (error) {
-        throw new DocumentError(`${source}: schema at ${pointer}: ${(error as Error).message}`);
+      const target = referredSchema(document, pointer);
+      if (target !== undefined) {
+        // A schema that is only a `$ref` validates exactly as the schema it names: one validator serves both
+        // (the 401 answers of every operation share Error's, the create's body NewPet's), compiled once.
+        validate = validatorAt(target);
+      } else {
+        try {
+          validate = ajv.compile({ $ref: `${documentId}#${pointer}` });
+        } catch (error) {
+          throw new DocumentError(`${source}: schema at ${pointer}: ${(error as Error).message}`);
+        }
       }
       cache.set(pointer, validate);
     }
@@ -225,7 +281,17 @@ export function compileDocument(document: OpenAPIV3.Document, source = 'openapi.
     throw new DocumentError(`${source}: components.schemas.Error is required: every error body uses it`);
   const validateError = validatorAt('/components/schemas/Error');
 
-  const compileSchema = (schema: object): ValidateFunction => ajv.compile(withExactNumberSchema(schema));
+  // The kit compiles the same few schemas of its own (a fixture's format, a pet list) for every mock of a document.
+  const ownSchemas = new Map<string, ValidateFunction>();
+  const compileSchema = (schema: object): ValidateFunction => {
+    const key = stringifyJson(schema);
+    let validate = ownSchemas.get(key);
+    if (!validate) {
+      validate = ajv.compile(withExactNumberSchema(schema));
+      ownSchemas.set(key, validate);
+    }
+    return validate;
+  };
   return { document, source, operations, byId, validateError, validatorAt, compileSchema };
 }
 

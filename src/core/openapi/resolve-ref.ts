@@ -11,7 +11,8 @@ export function escapePointerSegment(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
-function readPointer(document: unknown, pointer: string): unknown {
+/** The value at a JSON pointer of the document, or undefined when there is none. */
+export function readPointer(document: unknown, pointer: string): unknown {
   if (pointer === '') return document;
   let current: unknown = document;
   for (const raw of pointer.slice(1).split('/')) {

@@ -1,4 +1,4 @@
-import type { Pet } from '../types/api-types.js';
+import type { ExactPet } from '../types/api-types.js';
 
 /**
  * A scenario as written in fixtures/ (YAML or JSON), or passed as an object:
@@ -8,7 +8,7 @@ import type { Pet } from '../types/api-types.js';
 export interface Fixture {
   description: string;
   generate?: { count?: number; seed?: number; categories?: number };
-  pets?: Pet[];
+  pets?: ExactPet[];
 }
 
 /** The fixture format, apart from the pets (checked by the one pet-list check). */

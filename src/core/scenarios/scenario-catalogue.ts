@@ -1,10 +1,10 @@
 import type { ValidateFunction } from 'ajv';
 import { fromAjvErrors, listDetails } from '../errors/from-ajv-errors.js';
-import type { CompiledDocument } from '../openapi/compile-document.js';
+import { isDocumentChecked, type CompiledDocument } from '../openapi/compile-document.js';
 import type { GeneratePetsOptions } from '../seed/generate-pets.js';
 import { createPetListCheck, PetListError } from '../store/check-pet-list.js';
 import { createScenario, type RevisionCounter, type Scenario } from '../store/pet-store.js';
-import type { Pet, PetStatus } from '../types/api-types.js';
+import type { ExactPet, PetStatus } from '../types/api-types.js';
 import { FixtureError, fixtureSchema, type Fixture } from './fixture.js';
 
 export interface ScenarioInfo {
@@ -15,7 +15,7 @@ export interface ScenarioInfo {
 }
 
 /** Makes Faker pets. Synchronous where Faker is already loaded (Node); a promise where it is loaded on demand. */
-export type GeneratePets = (options: GeneratePetsOptions) => Pet[] | Promise<Pet[]>;
+export type GeneratePets = (options: GeneratePetsOptions) => ExactPet[] | Promise<ExactPet[]>;
 
 export interface ScenarioCatalogueOptions {
   compiled: CompiledDocument;
@@ -29,6 +29,14 @@ export interface ScenarioCatalogueOptions {
 
 const scenarioName = /^[\w.-]{1,64}$/;
 
+/** The kit's own fixtures (src/generated/default-fixtures.ts), which its tests check against its own document. */
+const checkedFixtures = new WeakSet<object>();
+
+/** Marks one of the kit's own fixtures as checked (see `ScenarioCatalogue.add`); only for fixtures the kit builds in. */
+export function markFixtureChecked(fixture: Fixture): void {
+  checkedFixtures.add(fixture);
+}
+
 /**
  * The scenarios a store can be loaded with. Fixtures are checked when they
  * are added (their format, then their pets by the one pet-list check), so a
@@ -37,39 +45,33 @@ const scenarioName = /^[\w.-]{1,64}$/;
  */
 export class ScenarioCatalogue {
   readonly #options: ScenarioCatalogueOptions;
-  readonly #validate: ValidateFunction;
-  readonly #checkPets: (pets: unknown, where: string) => Pet[];
+  #validate: ValidateFunction | undefined;
+  #checkPets: ((pets: unknown, where: string) => ExactPet[]) | undefined;
   readonly #statuses: PetStatus[];
   readonly #fixtures = new Map<string, { source: string; fixture: Fixture }>();
   readonly #built = new Map<string, Scenario | Promise<Scenario>>();
 
   constructor(options: ScenarioCatalogueOptions) {
     this.#options = options;
-    this.#validate = options.compiled.compileSchema(fixtureSchema);
-    this.#checkPets = createPetListCheck(options.compiled);
-    const statusSchema = options.compiled.document.components?.schemas?.PetStatus as { enum?: PetStatus[] } | undefined;
-    this.#statuses = statusSchema?.enum ?? [];
+    this.#statuses = documentStatuses(options.compiled.document);
   }
 
   /**
    * Checks a fixture and adds it under `name` (a later fixture may not take a
-   * name already used by another source). `source` names it in messages.
+   * name already used by another source). `source` names it in messages. The
+   * kit's own fixtures, served with the kit's own document, were checked
+   * against it by its tests, and are not checked again at every start.
    */
   add(name: string, fixture: unknown, source: string): string {
     if (!scenarioName.test(name)) {
       throw new FixtureError(`${source}: '${name}' cannot name a scenario (1-64 letters, digits, '.', '_' or '-')`);
     }
-    if (!this.#validate(fixture)) {
-      throw new FixtureError(`${source}: ${listDetails(fromAjvErrors(this.#validate.errors ?? [], 'fixture'))}`);
-    }
-    let checked = fixture as Fixture;
-    try {
-      // The checked pets, not the given ones: their ids are in the form the store looks them up by.
-      if (checked.pets) checked = { ...checked, pets: this.#checkPets(checked.pets, source) };
-    } catch (error) {
-      if (error instanceof PetListError) throw new FixtureError(error.message);
-      throw error;
-    }
+    const trusted =
+      typeof fixture === 'object' &&
+      fixture !== null &&
+      checkedFixtures.has(fixture) &&
+      isDocumentChecked(this.#options.compiled.document);
+    const checked = trusted ? (fixture as Fixture) : this.#check(fixture, source);
     const existing = this.#fixtures.get(name);
     if (existing && existing.source !== source) {
       throw new FixtureError(`${source}: scenario name '${name}' is already used by ${existing.source}`);
@@ -77,6 +79,24 @@ export class ScenarioCatalogue {
     this.#fixtures.set(name, { source, fixture: checked });
     this.#built.delete(name);
     return name;
+  }
+
+  /** The fixture's format, then its pets by the one pet-list check; the validators are compiled on first use. */
+  #check(fixture: unknown, source: string): Fixture {
+    this.#validate ??= this.#options.compiled.compileSchema(fixtureSchema);
+    if (!this.#validate(fixture)) {
+      throw new FixtureError(`${source}: ${listDetails(fromAjvErrors(this.#validate.errors ?? [], 'fixture'))}`);
+    }
+    const given = fixture as Fixture;
+    if (!given.pets) return given;
+    this.#checkPets ??= createPetListCheck(this.#options.compiled);
+    try {
+      // The checked pets, not the given ones: their ids are in the form the store looks them up by.
+      return { ...given, pets: this.#checkPets(given.pets, source) };
+    } catch (error) {
+      if (error instanceof PetListError) throw new FixtureError(error.message);
+      throw error;
+    }
   }
 
   /** Every known scenario. */
@@ -112,17 +132,39 @@ export class ScenarioCatalogue {
   #build(name: string, fixture: Fixture): Scenario | Promise<Scenario> {
     const { revisions } = this.#options;
     const literal = fixture.pets ?? [];
-    if (!fixture.generate) return createScenario(name, literal, revisions);
-    const highest = literal.reduce<number | bigint>((max, pet) => (pet.id > max ? pet.id : max), 0);
-    const generated = this.#options.generatePets({
-      count: fixture.generate.count ?? this.#options.pets,
-      seed: fixture.generate.seed ?? this.#options.seed,
-      categories: fixture.generate.categories,
-      statuses: this.#statuses,
-      firstId: typeof highest === 'bigint' ? highest + 1n : highest + 1,
-    });
+    const asked = generateOptions(fixture, this.#options, this.#statuses);
+    if (!asked) return createScenario(name, literal, revisions);
+    const generated = this.#options.generatePets(asked);
     // concat, not push(...): a spread of a million pets overflows the call stack.
-    const withLiterals = (pets: Pet[]) => createScenario(name, literal.concat(pets), revisions);
+    const withLiterals = (pets: ExactPet[]) => createScenario(name, literal.concat(pets), revisions);
     return generated instanceof Promise ? generated.then(withLiterals) : withLiterals(generated);
   }
+}
+
+/**
+ * What the generator is asked for a fixture's `generate` block (undefined
+ * without one): its count and seed, or the mock's (`--pets`, `--seed`); the
+ * document's statuses; ids after the highest literal one. Also what
+ * `npm run generate` asks to make the default scenario ahead.
+ */
+export function generateOptions(
+  fixture: Fixture,
+  defaults: { pets: number; seed: number },
+  statuses: readonly PetStatus[],
+): GeneratePetsOptions | undefined {
+  if (!fixture.generate) return undefined;
+  const highest = (fixture.pets ?? []).reduce<number | bigint>((max, pet) => (pet.id > max ? pet.id : max), 0);
+  return {
+    count: fixture.generate.count ?? defaults.pets,
+    seed: fixture.generate.seed ?? defaults.seed,
+    categories: fixture.generate.categories,
+    statuses,
+    firstId: typeof highest === 'bigint' ? highest + 1n : highest + 1,
+  };
+}
+
+/** The statuses a generated pet may have: the document's `PetStatus` enum, in its order. */
+export function documentStatuses(document: CompiledDocument['document']): PetStatus[] {
+  const statusSchema = document.components?.schemas?.PetStatus as { enum?: PetStatus[] } | undefined;
+  return statusSchema?.enum ?? [];
 }

@@ -1,7 +1,7 @@
 // Only the English locale: importing the whole package costs about 120 ms more at start-up.
 import { faker } from '@faker-js/faker/locale/en';
 import { int64Max, normaliseInt64, type Int64 } from '../json/exact-json.js';
-import type { Pet, PetStatus } from '../types/api-types.js';
+import type { ExactPet, PetStatus } from '../types/api-types.js';
 
 export interface GeneratePetsOptions {
   count: number;
@@ -32,7 +32,7 @@ const noStatusWeight = 5;
  * least as many pets as statuses, and about one pet in twenty has no status
  * at all, as the document allows.
  */
-export function generatePets(options: GeneratePetsOptions): Pet[] {
+export function generatePets(options: GeneratePetsOptions): ExactPet[] {
   const { count, seed, statuses, firstId = 1, categories = 5 } = options;
   // Seeded right before a synchronous run, so the shared instance gives the same pets every time.
   faker.seed(seed);
@@ -43,10 +43,10 @@ export function generatePets(options: GeneratePetsOptions): Pet[] {
     })),
     { value: undefined, weight: noStatusWeight },
   ];
-  const pets: Pet[] = [];
+  const pets: ExactPet[] = [];
   for (let index = 0; index < count; index++) {
     const status = faker.helpers.weightedArrayElement(choices);
-    const pet: Pet = {
+    const pet: ExactPet = {
       id: idAt(firstId, index),
       name: faker.animal.petName(),
       categoryId: faker.number.int({ min: 1, max: categories }),

@@ -78,6 +78,12 @@ export class FaultPlan {
     return cleared;
   }
 
+  /** No fault, and the next one added is number 1 again, as in a new plan. */
+  reset(): void {
+    this.#faults = [];
+    this.#lastId = 0;
+  }
+
   /** The fault a request of `operationId` gets, if any; counts it against the fault's `times`. */
   take(operationId: string): ScheduledFault | undefined {
     if (this.#faults.length === 0) return undefined;

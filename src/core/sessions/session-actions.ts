@@ -20,8 +20,11 @@ export async function switchScenario(
   return session.state;
 }
 
-/** Takes the session's store back to its scenario's initial pets. */
+/**
+ * Takes the session back to its start (see `Session.reset`): the scenario it
+ * was made with and its pets, no faults, the configured latency, an empty
+ * journal. Shared by `POST /__admin/reset` and `mock.reset()`.
+ */
 export function resetSession(session: Session): StoreState {
-  session.store.reset();
-  return session.state;
+  return session.reset();
 }

@@ -43,9 +43,12 @@ export class Session {
   readonly store: PetStore;
   readonly journal: RequestJournal;
   readonly faults: FaultPlan;
-  /** Seeded by the mock's seed and the session's name: a run repeats its draws. */
+  /** Seeded by the mock's seed and the session's name: a run repeats its draws (and a reset starts them again). */
   readonly random: () => number;
   latency: Latency | undefined;
+  /** What the session started with, for `reset()`: the scenario and latency it was made with. */
+  readonly #start: { scenario: Scenario; latency: Latency | undefined; seed: number };
+  #draw: () => number;
 
   constructor(options: SessionOptions) {
     this.name = options.name;
@@ -57,12 +60,31 @@ export class Session {
     });
     this.store.load(options.scenario);
     this.journal = new RequestJournal(options.journalSize);
-    this.random = createSeededRandom((options.seed ^ hashName(options.name)) >>> 0);
+    const seed = (options.seed ^ hashName(options.name)) >>> 0;
+    this.#start = { scenario: options.scenario, latency: options.latency, seed };
+    this.#draw = createSeededRandom(seed);
+    this.random = () => this.#draw();
     this.faults = new FaultPlan(this.random);
     this.latency = options.latency;
   }
 
   get state(): StoreState {
     return { scenario: this.store.scenarioName, pets: this.store.size };
+  }
+
+  /**
+   * Takes the session back to how it started, as if it had just been made:
+   * the scenario it was made with (not one switched to since) and that
+   * scenario's pets, no fault (used or not), the latency it was made with
+   * (not one set since), an empty journal, and its random draws from the
+   * start. Its name, and the mock's options, stay.
+   */
+  reset(): StoreState {
+    this.store.load(this.#start.scenario);
+    this.faults.reset();
+    this.latency = this.#start.latency;
+    this.journal.clear();
+    this.#draw = createSeededRandom(this.#start.seed);
+    return this.state;
   }
 }

@@ -2,7 +2,7 @@ import { fromAjvErrors, listDetails } from '../errors/from-ajv-errors.js';
 import { normaliseInt64 } from '../json/exact-json.js';
 import type { CompiledDocument } from '../openapi/compile-document.js';
 import { resolveRef } from '../openapi/resolve-ref.js';
-import type { Pet } from '../types/api-types.js';
+import type { ExactPet } from '../types/api-types.js';
 
 /** A list of pets that cannot be loaded. Its message names where (`fixture large.yaml`), the pet and the field. */
 export class PetListError extends Error {
@@ -31,14 +31,14 @@ export function schemaFields(compiled: CompiledDocument, pointer: string): strin
  * the store finds it by the id a request parses (`5`). The same value, never
  * another one; a pet that needs no change is returned as it is.
  */
-function canonicalPet(pet: Pet): Pet {
+function canonicalPet(pet: ExactPet): ExactPet {
   let copy: Record<string, unknown> | undefined;
   for (const [field, value] of Object.entries(pet)) {
     if (typeof value !== 'bigint' || normaliseInt64(value) === value) continue;
     copy ??= { ...pet };
     copy[field] = normaliseInt64(value);
   }
-  return (copy ?? pet) as Pet;
+  return (copy ?? pet) as ExactPet;
 }
 
 /**
@@ -49,7 +49,7 @@ function canonicalPet(pet: Pet): Pet {
  * are the same id). Returns the pets, integers in their one `Int64` form;
  * throws `PetListError` naming `where` and the first problems.
  */
-export function createPetListCheck(compiled: CompiledDocument): (pets: unknown, where: string) => Pet[] {
+export function createPetListCheck(compiled: CompiledDocument): (pets: unknown, where: string) => ExactPet[] {
   const fields = schemaFields(compiled, '/components/schemas/Pet');
   const validate = compiled.compileSchema({
     type: 'array',
@@ -73,7 +73,7 @@ export function createPetListCheck(compiled: CompiledDocument): (pets: unknown, 
       }));
       throw new PetListError(`${where}: ${listDetails(details)}`);
     }
-    const list = (pets as Pet[]).map(canonicalPet);
+    const list = (pets as ExactPet[]).map(canonicalPet);
     const seen = new Set<unknown>();
     for (const [index, pet] of list.entries()) {
       if (seen.has(pet.id)) throw new PetListError(`${where}: pets[${index}].id repeats id ${pet.id}`);

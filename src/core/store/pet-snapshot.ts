@@ -1,5 +1,5 @@
 import { compareInt64, type Int64 } from '../json/exact-json.js';
-import type { Pet, PetStatus } from '../types/api-types.js';
+import type { ExactPet, PetStatus } from '../types/api-types.js';
 
 export const noStatus = Symbol('no status');
 export type StatusKey = PetStatus | typeof noStatus;
@@ -11,9 +11,9 @@ export type StatusKey = PetStatus | typeof noStatus;
  * loads the scenario; a store copies it on its first write.
  */
 export interface PetSnapshot {
-  readonly all: Pet[];
-  readonly byId: Map<Int64, Pet>;
-  readonly byStatus: Map<StatusKey, Pet[]>;
+  readonly all: ExactPet[];
+  readonly byId: Map<Int64, ExactPet>;
+  readonly byStatus: Map<StatusKey, ExactPet[]>;
   /** The highest id (0 when there is none above it): the next pet gets the one after. */
   lastId: Int64;
 }
@@ -23,7 +23,7 @@ export function emptySnapshot(): PetSnapshot {
 }
 
 /** Adds a pet whose id is above every id in the snapshot (or rebuilds in order, see buildSnapshot). */
-export function insertPet(snapshot: PetSnapshot, pet: Pet): void {
+export function insertPet(snapshot: PetSnapshot, pet: ExactPet): void {
   snapshot.byId.set(pet.id, pet);
   snapshot.all.push(pet);
   const key: StatusKey = pet.status ?? noStatus;
@@ -41,11 +41,11 @@ export function insertPet(snapshot: PetSnapshot, pet: Pet): void {
  * each frozen (a copy, so a later change to the objects given cannot reach
  * the store). Throws on an id used twice, naming `what` holds them.
  */
-export function buildSnapshot(pets: readonly Pet[], what: string): PetSnapshot {
+export function buildSnapshot(pets: readonly ExactPet[], what: string): PetSnapshot {
   const sorted = [...pets].sort((a, b) => compareInt64(a.id, b.id));
   const snapshot = emptySnapshot();
   for (let index = 0; index < sorted.length; index++) {
-    const pet = sorted[index] as Pet;
+    const pet = sorted[index] as ExactPet;
     if (index > 0 && sorted[index - 1]?.id === pet.id) throw new Error(`${what} has two pets with id ${pet.id}`);
     insertPet(snapshot, Object.isFrozen(pet) ? pet : Object.freeze({ ...pet }));
   }

@@ -1,6 +1,6 @@
 import { HttpError } from '../errors/http-error.js';
 import { int64Max, normaliseInt64, stringifyJson, type Int64 } from '../json/exact-json.js';
-import type { NewPet, Pet, PetStatus } from '../types/api-types.js';
+import type { ExactNewPet, ExactPet, PetStatus } from '../types/api-types.js';
 import { buildSnapshot, copySnapshot, insertPet, type PetSnapshot } from './pet-snapshot.js';
 
 /** A named set of pets a store starts from; `reset()` goes back to it. Shared, never changed. */
@@ -14,7 +14,7 @@ export interface Scenario {
 }
 
 /** How many bytes a pet takes as JSON (UTF-8): what the store's byte limits count. */
-export function jsonBytes(pet: Pet): number {
+export function jsonBytes(pet: ExactPet): number {
   const text = stringifyJson(pet);
   let bytes = text.length;
   for (let index = 0; index < text.length; index++) {
@@ -26,7 +26,7 @@ export function jsonBytes(pet: Pet): number {
   return bytes;
 }
 
-function totalBytes(pets: readonly Pet[]): number {
+function totalBytes(pets: readonly ExactPet[]): number {
   let bytes = 0;
   for (const pet of pets) bytes += jsonBytes(pet);
   return bytes;
@@ -139,7 +139,7 @@ export interface PetStoreOptions {
 }
 
 /** Builds a scenario from checked pets (see check-pet-list.ts). */
-export function createScenario(name: string, pets: readonly Pet[], revisions: RevisionCounter): Scenario {
+export function createScenario(name: string, pets: readonly ExactPet[], revisions: RevisionCounter): Scenario {
   const snapshot = buildSnapshot(pets, `scenario '${name}'`);
   return { name, snapshot, revision: revisions.next(), bytes: totalBytes(snapshot.all) };
 }
@@ -200,7 +200,7 @@ export class PetStore {
    * while keeping the scenario, so that `reset()` still goes back to it. All
    * or nothing: too many pets or an id used twice throws and changes nothing.
    */
-  restore(pets: readonly Pet[], what = 'the restored pets'): void {
+  restore(pets: readonly ExactPet[], what = 'the restored pets'): void {
     this.#checkFits(pets.length, what);
     const data = buildSnapshot(pets, what);
     const bytes = totalBytes(data.all);
@@ -265,24 +265,24 @@ export class PetStore {
   }
 
   /** The first `limit` pets in ascending id order, only those with `status` when given. */
-  list(query: ListQuery): Pet[] {
+  list(query: ListQuery): ExactPet[] {
     const source = query.status === undefined ? this.#data.all : (this.#data.byStatus.get(query.status) ?? []);
     return source.slice(0, query.limit);
   }
 
-  get(id: Int64): Pet | undefined {
+  get(id: Int64): ExactPet | undefined {
     return this.#data.byId.get(id);
   }
 
   /** Stores a new pet with the next id (one above the highest so far) and returns it. */
-  create(newPet: NewPet): Pet {
+  create(newPet: ExactNewPet): ExactPet {
     this.#checkFits(this.#data.all.length + 1, 'a new pet');
     const last = this.#data.lastId;
     if (BigInt(last) >= int64Max) throw new IdSpaceExhaustedError(last);
     const id =
       typeof last === 'number' && last < Number.MAX_SAFE_INTEGER ? last + 1 : normaliseInt64(BigInt(last) + 1n);
     // The id is the store's: whatever the caller's object holds under `id` is overwritten.
-    const pet = { id, ...newPet } as Pet;
+    const pet = { id, ...newPet } as ExactPet;
     pet.id = id;
     Object.freeze(pet);
     const bytes = this.#bytes + jsonBytes(pet);
@@ -297,7 +297,7 @@ export class PetStore {
   }
 
   /** Every pet in ascending id order (a copy). */
-  all(): Pet[] {
+  all(): ExactPet[] {
     return [...this.#data.all];
   }
 

@@ -2,6 +2,8 @@ import type { OpenAPIV3 } from 'openapi-types';
 import { describe, expect, it } from 'vitest';
 import { compileDocument, type CompiledOperation } from '../../../src/core/openapi/compile-document.js';
 import { DocumentError } from '../../../src/core/openapi/document-error.js';
+import { createAdminDocument } from '../../../src/core/admin/admin-document.js';
+import { defaultDocument } from '../../../src/generated/default-document.js';
 import { judgeResponseValue } from '../../../src/core/oracle/judge-response.js';
 import { loadDocument } from '../../../src/node/load-document.js';
 import { defaultDocumentPath } from '../../../src/package-root.js';
@@ -129,6 +131,14 @@ describe('compileDocument on the shipped document', () => {
     expect(validate('lost')).toBe(false);
   });
 
+  it('shares one validator between a schema that is only a $ref and the schema it names', () => {
+    const body = compiled.validatorAt('/paths/~1pets/post/requestBody/content/application~1json/schema');
+    expect(body).toBe(compiled.validatorAt('/components/schemas/NewPet'));
+    expect(operation('listPets').responses.get('401')?.validators.get('application/json')).toBe(compiled.validateError);
+    // A schema with more than the reference is its own.
+    expect(operation('listPets').parameterValidators.query).not.toBe(compiled.validateError);
+  });
+
   it('stops with a DocumentError naming a pointer that leads to no schema', () => {
     expect(() => compiled.validatorAt('/components/schemas/Nope')).toThrow(DocumentError);
     expect(() => compiled.validatorAt('/components/schemas/Nope')).toThrow('schema at /components/schemas/Nope');
@@ -138,6 +148,26 @@ describe('compileDocument on the shipped document', () => {
     expect(compiled.validateError({ code: 'x', message: 'y', status: 400 })).toBe(true);
     expect(compiled.validateError({ code: 'x', message: 'y', status: 400, details: [] })).toBe(true);
     expect(compiled.validateError({ code: 'x', message: 'y' })).toBe(false);
+  });
+});
+
+describe("Ajv's meta-schema check of the schemas", () => {
+  it("checks a user's document whole: a keyword of the wrong type stops it, naming the document", () => {
+    const document = structuredClone(shipped) as unknown as {
+      components: { schemas: { NewPet: { properties: { name: Record<string, unknown> } } } };
+    };
+    document.components.schemas.NewPet.properties.name.minLength = 'three';
+    expect(() => compileDocument(document as unknown as OpenAPIV3.Document, 'mine.yaml')).toThrow(
+      /^mine\.yaml: .*minLength/,
+    );
+  });
+
+  it('finds nothing in the kit’s own document and the admin API’s, which mocks compile without checking again', () => {
+    // Copies: the objects a mock compiles are marked checked; these are not, so the check runs whole.
+    const kit = structuredClone(defaultDocument);
+    expect(() => compileDocument(kit, 'openapi.yaml')).not.toThrow();
+    const adminDocument = createAdminDocument(structuredClone(defaultDocument.components?.schemas ?? {}));
+    expect(() => compileDocument(adminDocument, 'admin API')).not.toThrow();
   });
 });
 

@@ -4,7 +4,7 @@ import { FixtureError } from '../../../src/core/scenarios/fixture.js';
 import { ScenarioCatalogue, type ScenarioCatalogueOptions } from '../../../src/core/scenarios/scenario-catalogue.js';
 import { generatePets } from '../../../src/core/seed/generate-pets.js';
 import { createRevisionCounter, PetStore, type Scenario } from '../../../src/core/store/pet-store.js';
-import type { Pet, PetStatus } from '../../../src/core/types/api-types.js';
+import type { ExactPet, PetStatus } from '../../../src/core/types/api-types.js';
 import { defaultDocument } from '../../../src/generated/default-document.js';
 import { defaultFixtures } from '../../../src/generated/default-fixtures.js';
 
@@ -23,7 +23,7 @@ function catalogueOf(
 }
 
 /** The pets of a scenario that loads synchronously (literal pets, or generated with Faker already loaded). */
-function petsOf(catalogue: ScenarioCatalogue, name: string): Pet[] {
+function petsOf(catalogue: ScenarioCatalogue, name: string): ExactPet[] {
   const scenario = catalogue.load(name);
   if (scenario instanceof Promise) throw new Error(`${name} loaded asynchronously`);
   return scenario.snapshot.all;
@@ -106,7 +106,7 @@ describe('ScenarioCatalogue over the kit’s fixtures', () => {
     const catalogue = catalogueOf();
     const first = catalogue.load('one-of-each-status');
     expect(catalogue.load('one-of-each-status')).toBe(first);
-    const pet = petsOf(catalogue, 'one-of-each-status')[0] as Pet;
+    const pet = petsOf(catalogue, 'one-of-each-status')[0] as ExactPet;
     expect(Object.isFrozen(pet)).toBe(true);
     expect(() => {
       (pet as { name: string }).name = 'Changed';
@@ -244,5 +244,26 @@ describe('ScenarioCatalogue with bad fixtures', () => {
     const catalogue = catalogueOf({});
     catalogue.add('two', { description: 'two', generate: { count: 100, seed: 2, categories: 2 } }, 'two.yaml');
     expect(new Set(petsOf(catalogue, 'two').map((pet) => pet.categoryId))).toEqual(new Set([1, 2]));
+  });
+});
+
+describe("the kit's own fixtures, which a mock of the kit's document adds without checking them again", () => {
+  it('pass the whole check against the kit’s document', () => {
+    const unmarked = compileDocument(structuredClone(defaultDocument), 'openapi.yaml');
+    const catalogue = new ScenarioCatalogue({ compiled: unmarked, revisions, pets: 50, seed: 1, generatePets });
+    for (const [name, fixture] of Object.entries(structuredClone(defaultFixtures))) {
+      expect(() => catalogue.add(name, fixture, `fixtures/${name}.yaml`), name).not.toThrow();
+    }
+  });
+
+  it("are checked against a user's document, whose Pet they may not fit", async () => {
+    const { createMock } = await import('../../../src/create-mock.js');
+    const document = structuredClone(defaultDocument);
+    const pet = document.components?.schemas?.NewPet as { required: string[]; properties: Record<string, unknown> };
+    pet.properties.nickname = { type: 'string' };
+    pet.required.push('nickname');
+    expect(() => createMock({ document })).toThrow(
+      /fixtures\/edge-cases\.yaml: field 'pets\[0\]\.nickname' is required/,
+    );
   });
 });

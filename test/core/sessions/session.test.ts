@@ -83,4 +83,59 @@ describe('resetSession', () => {
     expect(resetSession(current)).toEqual({ scenario: 'three', pets: 3 });
     expect(current.store.isCopied).toBe(false);
   });
+
+  it('goes back to the scenario the session was made with, not the one switched to since', async () => {
+    const current = session();
+    await switchScenario(current, catalogue, 'none');
+    expect(resetSession(current)).toEqual({ scenario: 'three', pets: 3 });
+  });
+
+  it('clears every fault, used or not, and numbers the next one 1 again', () => {
+    const current = session();
+    current.faults.add({ status: 503 });
+    current.faults.add({ operationId: 'getPet', fault: 'timeout', probability: 0.5 });
+    expect(current.faults.take('listPets')).toMatchObject({ id: 1 });
+    resetSession(current);
+    expect(current.faults.list()).toEqual([]);
+    expect(current.faults.add({ status: 500 }).id).toBe(1);
+  });
+
+  it('goes back to the latency it was made with, not the one set since', () => {
+    const slow = new Session({
+      name: 'slow',
+      scenario: three,
+      maxPets: 100,
+      revisions,
+      journalSize: 5,
+      latency: { min: 5, max: 10 },
+      seed: 1,
+    });
+    slow.latency = { min: 300, max: 300 };
+    resetSession(slow);
+    expect(slow.latency).toEqual({ min: 5, max: 10 });
+    const quick = session();
+    quick.latency = { min: 300, max: 300 };
+    resetSession(quick);
+    expect(quick.latency).toBeUndefined();
+  });
+
+  it('empties the journal and starts its random draws again', () => {
+    const current = session();
+    const first = [current.random(), current.random()];
+    current.journal.record({
+      id: 'a',
+      startedAt: 0,
+      method: 'GET',
+      url: '/v1/pets',
+      headers: {},
+      body: undefined,
+      status: 200,
+      responseBody: undefined,
+      durationMs: 1,
+      admin: false,
+    });
+    resetSession(current);
+    expect(current.journal.size).toBe(0);
+    expect([current.random(), current.random()]).toEqual(first);
+  });
 });

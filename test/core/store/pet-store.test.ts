@@ -9,24 +9,24 @@ import {
   StoreFullError,
   type Scenario,
 } from '../../../src/core/store/pet-store.js';
-import type { NewPet, Pet } from '../../../src/core/types/api-types.js';
+import type { ExactNewPet, ExactPet } from '../../../src/core/types/api-types.js';
 
-const bella: Pet = { id: 1, name: 'Bella', categoryId: 1, status: 'available' };
-const max: Pet = { id: 2, name: 'Max', categoryId: 2, status: 'pending' };
-const luna: Pet = { id: 3, name: 'Luna', categoryId: 1, status: 'sold' };
-const rex: Pet = { id: 4, name: 'Rex', categoryId: 3, status: 'available' };
-const shadow: Pet = { id: 5, name: 'Shadow', categoryId: 2 };
+const bella: ExactPet = { id: 1, name: 'Bella', categoryId: 1, status: 'available' };
+const max: ExactPet = { id: 2, name: 'Max', categoryId: 2, status: 'pending' };
+const luna: ExactPet = { id: 3, name: 'Luna', categoryId: 1, status: 'sold' };
+const rex: ExactPet = { id: 4, name: 'Rex', categoryId: 3, status: 'available' };
+const shadow: ExactPet = { id: 5, name: 'Shadow', categoryId: 2 };
 
 const revisions = createRevisionCounter();
-const scenarioOf = (name: string, pets: Pet[]): Scenario => createScenario(name, pets, revisions);
+const scenarioOf = (name: string, pets: ExactPet[]): Scenario => createScenario(name, pets, revisions);
 
-function storeWith(pets: Pet[], name = 'test'): PetStore {
+function storeWith(pets: ExactPet[], name = 'test'): PetStore {
   const store = new PetStore({ revisions });
   store.load(scenarioOf(name, pets));
   return store;
 }
 
-const ids = (pets: readonly Pet[]): Int64[] => pets.map((pet) => pet.id);
+const ids = (pets: readonly ExactPet[]): Int64[] => pets.map((pet) => pet.id);
 
 describe('PetStore', () => {
   describe('before anything is loaded', () => {
@@ -69,7 +69,7 @@ describe('PetStore', () => {
     });
 
     it('does not let a later change to the scenario objects reach the stored pets', () => {
-      const mutable: Pet = { id: 7, name: 'Original', categoryId: 1 };
+      const mutable: ExactPet = { id: 7, name: 'Original', categoryId: 1 };
       const store = storeWith([mutable]);
       mutable.name = 'Changed';
       expect(store.get(7)?.name).toBe('Original');
@@ -186,7 +186,7 @@ describe('PetStore', () => {
 
     it('ignores an id the client put in the new pet', () => {
       const store = storeWith([bella, max]);
-      const sneaky = { id: 1, name: 'Impostor', categoryId: 1 } as NewPet & { id: number };
+      const sneaky = { id: 1, name: 'Impostor', categoryId: 1 } as ExactNewPet & { id: number };
       const created = store.create(sneaky);
       expect(created.id).toBe(3);
       expect(store.get(1)).toEqual(bella);
@@ -195,7 +195,7 @@ describe('PetStore', () => {
 
     it('does not keep a reference to the object it was given', () => {
       const store = new PetStore();
-      const input: NewPet = { name: 'Before', categoryId: 1 };
+      const input: ExactNewPet = { name: 'Before', categoryId: 1 };
       store.create(input);
       input.name = 'After';
       expect(store.get(1)?.name).toBe('Before');
@@ -238,7 +238,7 @@ describe('PetStore', () => {
   describe('frozen pets', () => {
     it('freezes scenario pets, so a caller cannot change a stored pet in place', () => {
       const store = storeWith([{ ...bella }]);
-      const pet = store.get(1) as Pet;
+      const pet = store.get(1) as ExactPet;
       expect(Object.isFrozen(pet)).toBe(true);
       expect(() => {
         (pet as { name: string }).name = 'Hacked';
@@ -340,7 +340,7 @@ describe('PetStore limits and change tracking', () => {
 });
 
 describe('PetStore copy on write', () => {
-  const pets = Array.from({ length: 1000 }, (_, index): Pet => ({
+  const pets = Array.from({ length: 1000 }, (_, index): ExactPet => ({
     id: index + 1,
     name: `Pet ${index}`,
     categoryId: 1,
@@ -390,7 +390,7 @@ describe('jsonBytes', () => {
     ['ASCII', { id: 1, name: 'Bella', categoryId: 1, status: 'available' }],
     ['accents, CJK, an emoji, quotes and a backslash', { id: 2, name: 'Zoë 小白 🐶 "q" \\ b', categoryId: 1 }],
     ['a control character and an int64 beyond 2^53', { id: 3, name: '\u0001 x', categoryId: 9007199254740993n }],
-  ] as Array<[string, Pet]>)('counts the UTF-8 bytes of the pet as JSON (%s)', (_what, pet) => {
+  ] as Array<[string, ExactPet]>)('counts the UTF-8 bytes of the pet as JSON (%s)', (_what, pet) => {
     expect(jsonBytes(pet)).toBe(Buffer.byteLength(stringifyJson(pet)));
   });
 });

@@ -1,11 +1,16 @@
 // Type-checked inside the folder where the packed petstore-kit was installed: the published types hold.
-import { createMock, type Int64, type Mock, type Pet } from 'petstore-kit';
-import { petstoreMiddleware } from 'petstore-kit/express';
+import { createMock, type ExactPet, type Int64, type Mock, type Pet } from 'petstore-kit';
+import { petstoreMiddleware, type Pet as ExpressPet } from 'petstore-kit/express';
 import { createMockHandlers, type MockHandlers } from 'petstore-kit/msw';
 
 const mock: Mock = createMock({ scenario: 'empty', keys: ['k'] });
-const pets: Pet[] = mock.store.list({ limit: 5 });
-const id: Int64 = pets[0]?.id ?? 0n;
+// The store API holds ids exactly: a number up to 2^53−1, a bigint beyond.
+const stored: ExactPet[] = mock.store.list({ limit: 5 });
+const id: Int64 = stored[0]?.id ?? 0n;
+// What an app reads with response.json(): plain numbers, so arithmetic on ids compiles.
+const parsed = JSON.parse('[{"id":2,"name":"Rex","categoryId":1}]') as Pet[];
+const newest = Math.max(...parsed.map((pet) => pet.id));
+const sorted: ExpressPet[] = [...parsed].sort((a, b) => a.id - b.id);
 const handlers: MockHandlers = createMockHandlers({ baseUrl: '/v1' });
 const middleware = petstoreMiddleware({ mock });
-export const used = [id, handlers.length, middleware.mock === mock, mock.fetch] as const;
+export const used = [id, newest, sorted, handlers.length, middleware.mock === mock, mock.fetch] as const;
