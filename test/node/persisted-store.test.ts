@@ -171,7 +171,7 @@ describe('a mock with a state file', () => {
     );
     const health = () =>
       request<{ status: unknown; code?: string; message?: string }>(`${mock?.origin}/__admin/health`);
-    expect((await health()).body).toEqual({ status: 'ok' });
+    expect((await health()).body).toEqual({ status: 'ok', role: 'mock' });
 
     failing = true;
     expect((await create('Acknowledged, then the disk filled')).status).toBe(201);

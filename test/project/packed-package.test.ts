@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeMock } from '../../src/node/create-node-mock.js';
 import { createNodeListener } from '../../src/node/node-listener.js';
 import { packageRoot } from '../../src/package-root.js';
+import type { ProxyReportJson } from '../../src/proxy/proxy-report.js';
+import { type ReferenceServer, startReferenceServer } from '../contract/support/reference-server.js';
 import { checkMarkdownLinks, type MarkdownFiles } from '../support/check-markdown-links.js';
 import { startServer, type RunningServer } from '../support/start-server.js';
 
@@ -235,13 +237,17 @@ async function eventually(condition: () => boolean | Promise<boolean>, ms = 15_0
 
 describe('stopping the programs as users start them: npx, sh, CI', () => {
   let upstream: RunningServer;
+  /** A deployment whose lists break the document (a categoryId written as a string). */
+  let broken: ReferenceServer;
   const started: ChildProcess[] = [];
   beforeAll(async () => {
     upstream = await startServer(createNodeListener(createNodeMock({ scenario: 'one-of-each-status' })));
+    broken = await startReferenceServer({ token: 'dev-key', breakage: 'invalid-pet-in-list' });
   });
   afterAll(async () => {
     for (const child of started) if (child.pid !== undefined && child.exitCode === null) child.kill('SIGKILL');
     await upstream?.close();
+    await broken?.close();
   });
 
   /** The CI recipe of docs/proxy.md, exactly as the page shows it. */
@@ -253,9 +259,9 @@ describe('stopping the programs as users start them: npx, sh, CI', () => {
     return block;
   };
 
-  /** Runs the recipe with `sh` in a fresh copy of the user's files, its upstream the local mock. */
-  async function runRecipe(broken: boolean) {
-    const dir = join(folder, `ci-${broken ? 'broken' : 'valid'}`);
+  /** Runs the recipe with `sh` in a fresh copy of the user's files, its upstream a correct or a broken deployment. */
+  async function runRecipe(against: 'broken' | 'correct') {
+    const dir = join(folder, `ci-${against}`);
     mkdirSync(dir);
     writeFileSync(join(dir, 'recipe.sh'), recipe());
     // A subfolder of the user's project: npx finds the kit installed there, and `npm run e2e` is the project's.
@@ -264,9 +270,10 @@ describe('stopping the programs as users start them: npx, sh, CI', () => {
       cwd: dir,
       env: {
         ...npmEnv(),
-        STAGING_URL: upstream.origin,
+        STAGING_URL: against === 'broken' ? broken.baseUrl.replace(/\/v1$/, '') : upstream.origin,
         PROXY_PORT: String(proxyPort),
-        E2E_BROKEN: broken ? '1' : '0',
+        // The end-to-end run also sends a request that breaks the document: the client's, reported, never failing.
+        E2E_BROKEN: '1',
       },
     });
     const result = await child;
@@ -274,23 +281,22 @@ describe('stopping the programs as users start them: npx, sh, CI', () => {
   }
 
   it('runs the CI recipe of docs/proxy.md as written: reports, JUnit, and the proxy’s exit status', async () => {
-    const broken = await runRecipe(true);
-    expect(broken.code, broken.output).toBe(1);
-    expect(broken.output).toContain('Coverage of the document by the traffic:');
-    const report = JSON.parse(readFileSync(join(broken.dir, 'proxy-report.json'), 'utf8')) as {
-      exchanges: number;
-      violations: unknown[];
-    };
+    const failing = await runRecipe('broken');
+    expect(failing.code, failing.output).toBe(1);
+    expect(failing.output).toContain('Coverage of the document by the traffic:');
+    const report = JSON.parse(readFileSync(join(failing.dir, 'proxy-report.json'), 'utf8')) as ProxyReportJson;
     expect(report.exchanges).toBe(3);
-    expect(report.violations.length).toBeGreaterThan(0);
-    expect(readFileSync(join(broken.dir, 'proxy-junit.xml'), 'utf8')).toContain('<testsuite');
-    expect(existsSync(join(broken.dir, 'proxy.pid'))).toBe(false);
-    expect(await answers(`http://127.0.0.1:${broken.proxyPort}`)).toBe(false);
+    expect(report.deployment.fail).toBeGreaterThan(0);
+    expect(report.client.findings).toMatchObject([{ rule: 'request-parameters', request: 'GET /v1/pets?limit=0' }]);
+    expect(readFileSync(join(failing.dir, 'proxy-junit.xml'), 'utf8')).toMatch(/<testsuites [^>]*failures="[1-9]/);
+    expect(existsSync(join(failing.dir, 'proxy.pid'))).toBe(false);
+    expect(await answers(`http://127.0.0.1:${failing.proxyPort}`)).toBe(false);
 
-    const valid = await runRecipe(false);
-    expect(valid.code, valid.output).toBe(0);
-    expect(valid.output).toContain('No violation of the document.');
-    expect(JSON.parse(readFileSync(join(valid.dir, 'proxy-report.json'), 'utf8'))).toMatchObject({ exchanges: 2 });
+    const passing = await runRecipe('correct');
+    expect(passing.code, passing.output).toBe(0);
+    expect(passing.output).toContain('Nothing fails (--fail-on deployment).');
+    const passed = JSON.parse(readFileSync(join(passing.dir, 'proxy-report.json'), 'utf8')) as ProxyReportJson;
+    expect(passed).toMatchObject({ exchanges: 3, failed: false, client: { fail: 1 } });
   }, 120_000);
 
   it('stops the proxy, reports written, when a script sends SIGTERM to npx rather than to the proxy', async () => {
