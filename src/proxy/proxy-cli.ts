@@ -32,6 +32,8 @@ export interface ProxyCliOptions extends Pick<CliOptions, 'keys' | 'keysFrom' | 
   report: string | undefined;
   junit: string | undefined;
   record: string | undefined;
+  /** Where the process id is written once the proxy listens. */
+  pidFile: string | undefined;
 }
 
 interface ProxyFlag {
@@ -102,6 +104,12 @@ export const proxyFlags = {
     type: 'string',
     value: 'FILE',
     help: 'collect the pets of valid answers into a fixture file when it stops',
+  },
+  'pid-file': {
+    type: 'string',
+    value: 'FILE',
+    env: 'PETSTORE_PID_FILE',
+    help: 'file to write the process id to once listening, removed on exit (none by default)',
   },
   timeout: {
     type: 'string',
@@ -196,6 +204,7 @@ export function parseProxyOptions(argv: readonly string[], env: NodeJS.ProcessEn
     report: text('report'),
     junit: text('junit'),
     record: text('record'),
+    pidFile: text('pid-file') ?? (env.PETSTORE_PID_FILE || undefined),
   };
 }
 
@@ -364,5 +373,6 @@ export function runProxy(argv: readonly string[]): void {
     server.closeIdleConnections();
     setTimeout(() => server.closeAllConnections(), 2_000).unref();
   };
-  whenToldToStop(server, stop); // issue 19: signals, a parent that goes (npx), PETSTORE_PID_FILE
+  // Signals, and a parent that goes (npx): see when-told-to-stop.ts.
+  whenToldToStop(server, stop, { pidFile: settings.pidFile });
 }

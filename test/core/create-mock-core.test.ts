@@ -121,6 +121,16 @@ describe('createMockCore', () => {
     expect(quiet.lines).toEqual([]);
   });
 
+  it('logs the values of credential-looking query parameters redacted, and the others as sent', async () => {
+    const logger = memoryLogger('info');
+    await core({ logger }).handle(
+      get('/v1/pets?limit=2&api_key=s3cret-k3y&token=t0ken', { authorization: 'Bearer dev-key' }),
+    );
+    const [[, details]] = logger.lines as [[string, { req: { url: string } }]];
+    expect(details.req.url).toBe('/v1/pets?limit=2&api_key=[redacted]&token=[redacted]');
+    expect(JSON.stringify(logger.lines)).not.toMatch(/s3cret-k3y|t0ken/);
+  });
+
   it('never rejects: a body reader that fails unexpectedly becomes a 500 Error body, and a log line', async () => {
     const logger = memoryLogger('error');
     const response = await core({ logger }).handle({

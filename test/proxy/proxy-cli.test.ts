@@ -34,7 +34,13 @@ describe('parseProxyOptions', () => {
       report: undefined,
       junit: undefined,
       record: undefined,
+      pidFile: undefined,
     });
+  });
+
+  it('takes --pid-file, or PETSTORE_PID_FILE, as the mock does', () => {
+    expect(parse(['--pid-file', 'proxy.pid']).pidFile).toBe('proxy.pid');
+    expect(parse([], { PETSTORE_PID_FILE: 'from-env.pid' }).pidFile).toBe('from-env.pid');
   });
 
   it('takes its own keys from --token or PETSTORE_TOKEN, as the mock does', () => {

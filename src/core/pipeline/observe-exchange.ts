@@ -1,4 +1,5 @@
 import type { PlainRequest, PlainResponse } from '../http/plain-http.js';
+import { redactQuery } from '../http/redact-credentials.js';
 import type { MockLogger } from '../mock-logger.js';
 import type { Finding } from '../oracle/finding.js';
 import type { Session } from '../sessions/session.js';
@@ -41,6 +42,11 @@ function fullPath(request: PlainRequest): string {
   return request.query === '' ? request.path : `${request.path}?${request.query}`;
 }
 
+/** The path and query as logged: values of credential-looking parameters (`token=`, `api_key=`) redacted. */
+function loggedPath(request: PlainRequest): string {
+  return request.query === '' ? request.path : `${request.path}?${redactQuery(request.query)}`;
+}
+
 /**
  * The pipeline's last point: the exchange goes into the session's journal
  * (when it belongs to one) and one line into the log.
@@ -71,7 +77,7 @@ export function observeExchange(
   if (observers.logRequests) {
     observers.logger.info(
       {
-        req: { id, method: request.method, url: fullPath(request) },
+        req: { id, method: request.method, url: loggedPath(request) },
         res: response.fault ? { fault: response.fault } : { statusCode: response.status },
         responseTime: Math.round(durationMs * 100) / 100,
       },
