@@ -126,7 +126,7 @@ describe('createMockCore', () => {
     await core({ logger }).handle(
       get('/v1/pets?limit=2&api_key=s3cret-k3y&token=t0ken', { authorization: 'Bearer dev-key' }),
     );
-    const [[, details]] = logger.lines as [[string, { req: { url: string } }]];
+    const [[, details]] = logger.lines as unknown as [[string, { req: { url: string } }]];
     expect(details.req.url).toBe('/v1/pets?limit=2&api_key=[redacted]&token=[redacted]');
     expect(JSON.stringify(logger.lines)).not.toMatch(/s3cret-k3y|t0ken/);
   });
