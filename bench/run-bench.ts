@@ -218,14 +218,21 @@ async function sessionsOverHttp() {
  * petstore-mock proxy, and through Prism's proxy (which validates too), in
  * front of the same mock, alternated.
  */
+const proxyNames = {
+  direct: 'the mock, directly',
+  proxy: '`petstore-mock proxy`',
+  'proxy before': '`petstore-mock proxy`, the `--baseline` build',
+  'prism proxy': "Prism's proxy",
+} as const;
+
 async function proxyCost() {
   const upstream = await startServerProcess(mockSpec());
-  const ours = await startServerProcess({
-    name: 'proxy',
+  const proxySpec = (name: string, cli: string): ServerSpec => ({
+    name,
     command: node,
     args: [
       ...mockNodeFlags,
-      mockCli,
+      cli,
       'proxy',
       '--upstream',
       `${upstream.origin}/v1`,
@@ -237,6 +244,9 @@ async function proxyCost() {
     probe: '/v1/pets?limit=1',
     headers: auth,
   });
+  const ours = await startServerProcess(proxySpec('proxy', mockCli));
+  // The proxy of the build given with --baseline, in front of the same mock, measured in the same rounds.
+  const before = baselineCli ? await startServerProcess(proxySpec('proxy before', baselineCli)) : undefined;
   const prism = await startServerProcess({
     name: 'prism proxy',
     command: node,
@@ -259,6 +269,7 @@ async function proxyCost() {
   const targets = [
     { name: 'direct', origin: upstream.origin, path: '/v1/pets?limit=20' },
     { name: 'proxy', origin: ours.origin, path: '/v1/pets?limit=20' },
+    ...(before ? [{ name: 'proxy before', origin: before.origin, path: '/v1/pets?limit=20' }] : []),
     { name: 'prism proxy', origin: prism.origin, path: '/pets?limit=20' },
   ];
   const samples = new Map<string, LoadResult[]>();
@@ -277,7 +288,7 @@ async function proxyCost() {
       }
     }
   } finally {
-    await Promise.all([prism.stop(), ours.stop(), upstream.stop()]);
+    await Promise.all([prism.stop(), ours.stop(), before?.stop(), upstream.stop()]);
   }
   const pick = (name: string, field: keyof LoadResult) =>
     median((samples.get(name) ?? []).map((sample) => sample[field]));
@@ -286,7 +297,8 @@ async function proxyCost() {
       name,
       { requestsPerSecond: pick(name, 'requestsPerSecond'), p50Ms: pick(name, 'p50Ms'), p99Ms: pick(name, 'p99Ms') },
     ]),
-  ) as Record<'direct' | 'proxy' | 'prism proxy', { requestsPerSecond: number; p50Ms: number; p99Ms: number }>;
+  ) as Record<'direct' | 'proxy' | 'prism proxy', { requestsPerSecond: number; p50Ms: number; p99Ms: number }> &
+    Partial<Record<'proxy before', { requestsPerSecond: number; p50Ms: number; p99Ms: number }>>;
 }
 
 async function loggingCost() {
@@ -443,9 +455,9 @@ function markdown(results: Awaited<ReturnType<typeof collect>>): string {
     '',
     '| Path | req/s | p50 / p99 ms | × direct |',
     '|---|---|---|---|',
-    ...(['direct', 'proxy', 'prism proxy'] as const).map(
+    ...(['direct', 'proxy', ...(proxy['proxy before'] ? (['proxy before'] as const) : []), 'prism proxy'] as const).map(
       (name) =>
-        `| ${name === 'direct' ? 'the mock, directly' : name === 'proxy' ? '`petstore-mock proxy`' : "Prism's proxy"} | ${fmt(proxy[name].requestsPerSecond)} | ${fmt(proxy[name].p50Ms, 2)} / ${fmt(proxy[name].p99Ms, 2)} | ${ratio(proxy[name].requestsPerSecond, proxy.direct.requestsPerSecond)} |`,
+        `| ${proxyNames[name]} | ${fmt(proxy[name]?.requestsPerSecond ?? 0)} | ${fmt(proxy[name]?.p50Ms ?? 0, 2)} / ${fmt(proxy[name]?.p99Ms ?? 0, 2)} | ${ratio(proxy[name]?.requestsPerSecond ?? 0, proxy.direct.requestsPerSecond)} |`,
     ),
   );
   lines.push(
