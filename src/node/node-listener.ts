@@ -15,41 +15,55 @@ export interface Handles {
  */
 export function toPlainRequest(req: IncomingMessage, url = req.url ?? '/', res?: ServerResponse): PlainRequest {
   const query = url.indexOf('?');
-  const request: PlainRequest = {
-    method: req.method ?? 'GET',
-    path: query === -1 ? url : url.slice(0, query),
-    query: query === -1 ? '' : url.slice(query + 1),
-    headers: req.headers,
-  };
   const length = req.headers['content-length'];
-  if ((length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined) {
-    request.body = readNodeBody(req);
-  }
-  if (res) defineLeaveSignal(request, res);
-  return request;
+  const body =
+    (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined
+      ? readNodeBody(req)
+      : undefined;
+  return new NodeRequest(
+    req.method ?? 'GET',
+    query === -1 ? url : url.slice(0, query),
+    query === -1 ? '' : url.slice(query + 1),
+    req.headers,
+    body,
+    res,
+  );
 }
 
 /**
- * `request.signal`, aborted when the client's connection closes before the
- * response is written. Made on first use (the proxy's forwarder reads it;
- * the mock never does), so that the mock's requests pay nothing for it.
+ * The plain request of a Node request, with `onClientLeave` on the
+ * response's `close` (the proxy's forwarder listens; the mock never does).
  */
-function defineLeaveSignal(request: PlainRequest, res: ServerResponse): void {
-  let signal: AbortSignal | undefined;
-  Object.defineProperty(request, 'signal', {
-    configurable: true,
-    enumerable: false,
-    get(): AbortSignal {
-      if (signal) return signal;
-      const controller = new AbortController();
-      signal = controller.signal;
-      const left = (): boolean => !res.writableFinished && (res.destroyed || res.socket?.destroyed !== false);
-      if (left()) controller.abort();
-      else res.once('close', () => !res.writableFinished && controller.abort());
-      return signal;
-    },
-  });
+class NodeRequest implements PlainRequest {
+  readonly #response: ServerResponse | undefined;
+
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    readonly query: string,
+    readonly headers: PlainRequest['headers'],
+    readonly body: PlainRequest['body'],
+    response: ServerResponse | undefined,
+  ) {
+    this.#response = response;
+  }
+
+  onClientLeave(listener: () => void): () => void {
+    const res = this.#response;
+    if (!res) return noop;
+    if (!res.writableFinished && (res.destroyed || res.socket?.destroyed !== false)) {
+      listener();
+      return noop;
+    }
+    const closed = (): void => {
+      if (!res.writableFinished) listener();
+    };
+    res.once('close', closed);
+    return () => res.off('close', closed);
+  }
 }
+
+function noop(): void {}
 
 /**
  * Breaks the connection the way an injected fault asks: reset before any

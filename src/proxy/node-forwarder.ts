@@ -131,7 +131,7 @@ async function decodeForJudging(
  * `timeoutMs` (`504 upstream_timeout`, the upstream request cancelled); an
  * upstream that breaks HTTP (a `101` to a request that asked for no upgrade,
  * a reset mid-answer) is `502`; an unreachable one `502 upstream_unreachable`;
- * the request is cancelled when the client leaves (`request.signal`); and at
+ * the request is cancelled when the client leaves (`request.onClientLeave`); and at
  * most `maxPending` requests are in flight or waiting, beyond which the client
  * gets `503 upstream_busy` at once. Messages name the request with its
  * credentials redacted.
@@ -152,12 +152,14 @@ export function createNodeForwarder(options: ForwarderOptions): Forwarder {
   return ({ request, body }) => {
     const below = request.path.slice(options.basePath.length);
     const path = `${upstreamBase}${below}${request.query === '' ? '' : `?${request.query}`}`;
-    const named = `${request.method} ${redactUrl(path)}`;
+    // How messages name the request, its credentials redacted: built only when a message needs it.
+    let namedText: string | undefined;
+    const named = (): string => (namedText ??= `${request.method} ${redactUrl(path)}`);
     if (pending >= maxPending) {
       return Promise.reject(
         new HttpError(
           'upstream_busy',
-          `the proxy already has ${pending} requests to the upstream ${upstream.origin} in flight or waiting, the most it holds (${maxPending}); ${named} was not sent`,
+          `the proxy already has ${pending} requests to the upstream ${upstream.origin} in flight or waiting, the most it holds (${maxPending}); ${named()} was not sent`,
         ),
       );
     }
@@ -168,13 +170,13 @@ export function createNodeForwarder(options: ForwarderOptions): Forwarder {
       /** Bytes of the answer's body received so far; undefined before its status line. */
       let received: number | undefined;
       let settled = false;
-      const signal = request.signal;
+      let stopListening: (() => void) | undefined;
       const finish = (error: HttpError | undefined, answer?: ForwardedResponse): void => {
         if (settled) return;
         settled = true;
         pending--;
         clearTimeout(deadline);
-        signal?.removeEventListener('abort', onAbort);
+        stopListening?.();
         if (error) {
           // Cancelled: the socket is destroyed, never handed back to the pool half-read.
           sent.request?.destroy();
@@ -186,20 +188,17 @@ export function createNodeForwarder(options: ForwarderOptions): Forwarder {
           finish(
             new HttpError(
               'upstream_timeout',
-              `the upstream ${upstream.origin} did not answer ${named} whole within ${options.timeoutMs} ms; the request was cancelled`,
+              `the upstream ${upstream.origin} did not answer ${named()} whole within ${options.timeoutMs} ms; the request was cancelled`,
             ),
           ),
         options.timeoutMs,
       );
       const onAbort = (): void =>
-        finish(new HttpError('request_aborted', `the client left before the upstream answered ${named}`));
-      if (signal?.aborted) {
-        onAbort();
-        return;
-      }
-      signal?.addEventListener('abort', onAbort, { once: true });
+        finish(new HttpError('request_aborted', `the client left before the upstream answered ${named()}`));
+      stopListening = request.onClientLeave?.(onAbort);
+      if (settled) return;
       const protocolError = (what: string): HttpError =>
-        new HttpError('upstream_protocol_error', `the upstream ${upstream.origin} ${what} to ${named}`);
+        new HttpError('upstream_protocol_error', `the upstream ${upstream.origin} ${what} to ${named()}`);
 
       const outgoing = send(
         {
@@ -231,7 +230,7 @@ export function createNodeForwarder(options: ForwarderOptions): Forwarder {
               finish(
                 new HttpError(
                   'upstream_unreachable',
-                  `the upstream's answer to ${named} is larger than the proxy holds (${options.maxResponseBytes} bytes)`,
+                  `the upstream's answer to ${named()} is larger than the proxy holds (${options.maxResponseBytes} bytes)`,
                 ),
               );
               return;
@@ -242,7 +241,7 @@ export function createNodeForwarder(options: ForwarderOptions): Forwarder {
             finish(
               new HttpError(
                 'upstream_unreachable',
-                `the upstream ${upstream.origin} broke off its answer to ${named} after ${size} bytes of the body`,
+                `the upstream ${upstream.origin} broke off its answer to ${named()} after ${size} bytes of the body`,
               ),
             );
           incoming.on('error', brokeOff);
@@ -282,7 +281,7 @@ export function createNodeForwarder(options: ForwarderOptions): Forwarder {
             'upstream_unreachable',
             received === undefined
               ? `the upstream ${upstream.origin} cannot be reached: ${cause}`
-              : `the upstream ${upstream.origin} broke off its answer to ${named} after ${received} bytes of the body (${cause})`,
+              : `the upstream ${upstream.origin} broke off its answer to ${named()} after ${received} bytes of the body (${cause})`,
           ),
         );
       });

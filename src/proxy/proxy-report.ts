@@ -108,6 +108,7 @@ export class ProxyReport {
       statuses.set(String(exchange.status), (statuses.get(String(exchange.status)) ?? 0) + 1);
       this.#counts.set(operationId, statuses);
     }
+    if (exchange.findings.length === 0) return;
     const request = redactedRequestLine(exchange.method, exchange.path, exchange.query);
     const max = this.#options.maxFindings ?? 10_000;
     for (const found of exchange.findings) {

@@ -191,7 +191,7 @@ describe('a mock with a state file', () => {
     failing = false;
     // The next create asks for a write at once (and a timer retries every second): once it succeeds, creates work.
     await vi.waitFor(async () => expect((await create('Accepted again')).status).toBe(201), { timeout: 5_000 });
-    expect((await health()).body).toEqual({ status: 'ok' });
+    expect((await health()).body).toEqual({ status: 'ok', role: 'mock' });
     await stop();
     const saved = JSON.parse(readFileSync(path, 'utf8')) as { pets: Pet[] };
     expect(saved.pets.map((pet) => pet.name)).toEqual([

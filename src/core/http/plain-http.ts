@@ -19,10 +19,13 @@ export interface PlainRequest {
   /** The body: its bytes, or a reader for them; absent when the request has none. */
   body?: Uint8Array | BodyReader;
   /**
-   * Aborted when the client leaves before its answer is written (the node
-   * adapter sets it): the proxy cancels its upstream request then.
+   * Calls `listener` once if the client leaves before its answer is written
+   * (at once if it already has), and returns what stops listening; the node
+   * adapter has it, and the proxy cancels its upstream request then. A plain
+   * hook rather than an `AbortSignal`, which costs several microseconds a
+   * request on Node 20.
    */
-  signal?: AbortSignal;
+  onClientLeave?(listener: () => void): () => void;
 }
 
 /**

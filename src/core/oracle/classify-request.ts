@@ -1,6 +1,6 @@
 import { HttpError } from '../errors/http-error.js';
 import type { ValidRequest } from '../handlers/handler-types.js';
-import { headerValue, type PlainRequest } from '../http/plain-http.js';
+import type { PlainRequest } from '../http/plain-http.js';
 import {
   type Int64,
   int64Max,
@@ -133,9 +133,15 @@ function asWholeNumbers(request: RequestToClassify): RequestToClassify | undefin
   return changed ? { ...request, pathParams, query: query.toString(), body } : undefined;
 }
 
-function credentialOf(header: string | undefined): Credential {
-  if (header === undefined) return 'none';
-  return /^bearer +\S+ *$/i.test(header) ? 'bearer' : 'malformed';
+/** The authentication scheme as written, and what the credential is (no regular expression: this runs per request). */
+function authorizationOf(header: string | undefined): { scheme: string | undefined; credential: Credential } {
+  if (header === undefined) return { scheme: undefined, credential: 'none' };
+  const text = header.trim();
+  const space = text.search(/[ \t]/);
+  const scheme = space === -1 ? text : text.slice(0, space);
+  const rest = space === -1 ? '' : text.slice(space + 1).trim();
+  const bearer = scheme.toLowerCase() === 'bearer' && rest !== '' && !/\s/.test(rest);
+  return { scheme, credential: bearer ? 'bearer' : 'malformed' };
 }
 
 /** The request-side findings of a refused request: parameters, or body (media type and encoding included). */
@@ -154,40 +160,54 @@ function documentsRefusal(operation: CompiledOperation): boolean {
  * suite and the proxy agree on what a request is.
  */
 export function classifyRequest(request: RequestToClassify): ClassifiedRequest {
-  const { operation } = request;
-  const conditionalHeaders = ['if-none-match', 'if-modified-since'];
+  const { operation, headers } = request;
   const conditional =
-    operation.method === 'GET' && conditionalHeaders.some((name) => request.headers[name] !== undefined);
-  const authorization = headerValue({ headers: request.headers } as PlainRequest, 'authorization');
-  const scheme = authorization?.trim().split(/\s+/)[0];
-  const base = {
+    operation.method === 'GET' &&
+    (headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined);
+  const header = headers.authorization;
+  const { scheme, credential } = authorizationOf(Array.isArray(header) ? header.join(', ') : header);
+  // One shape for every classification, so that the mock's hot path stays monomorphic.
+  const classified: ClassifiedRequest = {
     operation,
     pathParams: request.pathParams,
-    credential: credentialOf(authorization),
+    credential,
     scheme,
     conditional,
+    validity: 'valid',
+    valid: undefined,
+    findings: [],
+    problem: undefined,
   };
-  const attempt = (candidate: RequestToClassify): ValidRequest =>
-    validateRequest(operation, {
-      pathParams: candidate.pathParams,
-      search: candidate.query,
-      headers: candidate.headers,
-      body: candidate.body,
-    });
   try {
-    return { ...base, validity: 'valid', valid: attempt(request), findings: [], problem: undefined };
+    classified.valid = validateRequest(operation, {
+      pathParams: request.pathParams,
+      search: request.query,
+      headers,
+      body: request.body,
+    });
+    return classified;
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
-    const findings = requestFindings(error);
-    const whole = asWholeNumbers(request);
-    if (whole) {
-      try {
-        return { ...base, validity: 'lenient', valid: attempt(whole), findings, problem: error };
-      } catch {
-        // Invalid for more than how its integers are written.
-      }
-    }
-    const refused = error.code !== 'invalid_parameter' && documentsRefusal(operation);
-    return { ...base, validity: refused ? 'invalid' : 'open', valid: undefined, findings, problem: error };
+    classified.findings = requestFindings(error);
+    classified.problem = error;
   }
+  const { problem } = classified;
+  const whole = asWholeNumbers(request);
+  if (whole) {
+    try {
+      classified.valid = validateRequest(operation, {
+        pathParams: whole.pathParams,
+        search: whole.query,
+        headers: whole.headers,
+        body: whole.body,
+      });
+      classified.validity = 'lenient';
+      return classified;
+    } catch {
+      // Invalid for more than how its integers are written.
+    }
+  }
+  const refused = problem?.code !== 'invalid_parameter' && documentsRefusal(operation);
+  classified.validity = refused ? 'invalid' : 'open';
+  return classified;
 }

@@ -4,6 +4,11 @@ import type { ClassifiedRequest } from './classify-request.js';
 import { type Finding, finding, shownPair } from './finding.js';
 import { operationFacts } from './operation-facts.js';
 
+/** An id as the key the memory keeps it under: its exact decimal text (an integer), or its JSON. */
+function idKey(id: unknown): string {
+  return typeof id === 'number' || typeof id === 'bigint' ? String(id) : stringifyJson(id);
+}
+
 /** A pet seen created: the values it was created with, and when. */
 interface Remembered {
   values: Record<string, unknown>;
@@ -63,7 +68,7 @@ export class ExchangeMemory {
   }
 
   #see(id: string): void {
-    this.#seen.delete(id);
+    if (this.#seen.has(id)) return;
     this.#seen.add(id);
     while (this.#seen.size > this.#max) {
       const [oldest] = this.#seen;
@@ -75,7 +80,7 @@ export class ExchangeMemory {
   /** A pet read back (by getPet or in a list) against what it was created with. */
   #readBack(pet: Record<string, unknown>, where: string, now: number): Finding[] {
     if (pet.id === undefined) return [];
-    const id = stringifyJson(pet.id);
+    const id = idKey(pet.id);
     this.#see(id);
     const remembered = this.#created.get(id);
     if (!remembered) return [];
@@ -101,7 +106,7 @@ export class ExchangeMemory {
     if (facts.kind === 'create' && status === 201 && typeof body === 'object' && body !== null) {
       const pet = body as Record<string, unknown>;
       if (pet.id === undefined) return [];
-      const id = stringifyJson(pet.id);
+      const id = idKey(pet.id);
       const found: Finding[] = [];
       if (this.#created.has(id) || this.#seen.has(id)) {
         const earlier = this.#created.has(id) ? 'a pet created earlier' : 'a pet listed or read earlier';
@@ -120,7 +125,7 @@ export class ExchangeMemory {
       return found;
     }
     if (facts.kind === 'read' && facts.idParameter !== undefined && valid) {
-      const asked = stringifyJson(valid.path[facts.idParameter]);
+      const asked = idKey(valid.path[facts.idParameter]);
       const remembered = this.#created.get(asked);
       if (status === 404 && remembered) {
         const age = Math.round(now - remembered.createdAt);

@@ -91,8 +91,9 @@ function judgeSuccess(compiled: CompiledDocument, request: ClassifiedRequest, bo
     const seen = new Set<string>();
     const twice = new Set<string>();
     for (const pet of pets) {
-      if (pet.id === undefined) continue;
-      const key = stringifyJson(pet.id);
+      const { id: petId } = pet;
+      if (petId === undefined) continue;
+      const key = typeof petId === 'number' || typeof petId === 'bigint' ? String(petId) : stringifyJson(petId);
       if (seen.has(key)) twice.add(key);
       seen.add(key);
     }

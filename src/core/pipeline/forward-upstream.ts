@@ -147,7 +147,8 @@ export function createForwardingMiddle(options: ForwardingOptions): (input: Midd
   return async function forwardUpstream(input) {
     const forwarded = await options.forward({ request: input.request, body: input.sent, operation: input.operation });
     const judged = judge(options, input, forwarded);
-    const findings = redacted(judged.findings, credentialsOf(input.request));
+    const findings =
+      judged.findings.length === 0 ? judged.findings : redacted(judged.findings, credentialsOf(input.request));
     input.findings.push(...findings);
     const broken = findings.find((found) => found.side === 'response' && fails(found));
     if (options.enforce && broken) {
