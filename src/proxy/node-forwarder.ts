@@ -1,6 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { HttpError } from '../core/errors/http-error.js';
+import { hopByHopHeaders } from '../core/http/plain-http.js';
 import { redactUrl } from '../core/http/redact-credentials.js';
 import type { ForwardedResponse, Forwarder, UnjudgedAnswer } from '../core/pipeline/forward-upstream.js';
 import { inflateWithZlib } from '../node/inflate-node.js';
@@ -38,18 +39,8 @@ export const defaultMaxPending = 256;
 /** Connections kept to the upstream at most; more requests wait for one (counted in `maxPending`). */
 const maxSockets = 64;
 
-/** Headers that describe one hop, not the message: never forwarded (RFC 9110 §7.6.1), and `host`, which is the upstream's. */
-const notForwarded = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'transfer-encoding',
-  'te',
-  'trailer',
-  'upgrade',
-  'proxy-authorization',
-  'host',
-]);
+/** Headers of the client's request never forwarded: hop-by-hop ones, its credentials for a proxy, and `host`. */
+const notForwarded = new Set([...hopByHopHeaders, 'proxy-authorization', 'host']);
 
 function forwardedHeaders(
   headers: Readonly<Record<string, string | string[] | undefined>>,

@@ -61,3 +61,17 @@ export function fetchHeaders(headers: PlainResponse['headers']): Record<string, 
     Array.isArray(value) ? value.map((each): [string, string] => [name, each]) : [[name, value]],
   );
 }
+
+/**
+ * Headers that describe one hop, not the message (RFC 9110 §7.6.1): a proxy
+ * passes none of them on, in either direction.
+ */
+export const hopByHopHeaders: readonly string[] = [
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+];

@@ -1,5 +1,5 @@
 import { HttpError } from '../errors/http-error.js';
-import type { PlainRequest, PlainResponse } from '../http/plain-http.js';
+import { hopByHopHeaders, type PlainRequest, type PlainResponse } from '../http/plain-http.js';
 import { type ExchangeMemory } from '../oracle/exchange-memory.js';
 import { fails, type Finding, finding } from '../oracle/finding.js';
 import { judgeExchange } from '../oracle/judge-exchange.js';
@@ -41,17 +41,8 @@ export interface ForwardedResponse {
 /** Sends a request upstream; throws `HttpError` 502/504 when the upstream cannot be reached or is too slow. */
 export type Forwarder = (input: ForwardInput) => Promise<ForwardedResponse>;
 
-/** Headers that describe one hop, not the message: never passed on (RFC 9110 §7.6.1). */
-const hopByHop = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'transfer-encoding',
-  'te',
-  'trailer',
-  'upgrade',
-  'proxy-authenticate',
-]);
+/** Headers of the upstream's answer never passed on: hop-by-hop ones, and the upstream's challenge to a proxy. */
+const hopByHop = new Set([...hopByHopHeaders, 'proxy-authenticate']);
 
 /** The upstream's answer as the client gets it: its own headers but hop-by-hop ones, its body byte for byte. */
 function passOn(forwarded: ForwardedResponse): PlainResponse {
