@@ -75,9 +75,10 @@ interface Progress {
  *
  *   request id → Host (403 for a name the mock does not answer to, 400 for
  *   none) → CORS (403 for an origin not allowed; a preflight is answered
- *   here) → public files (the document, the pages) → mount (/v1, /__admin; 404 elsewhere) → body size
- *   (413) → route (404, 405) → authenticate (401, unless the operation's
- *   security is empty) → session (Petstore-Session; 400 for a bad name) →
+ *   here) → public files (the document, the pages) → mount (/v1, /__admin;
+ *   404 elsewhere) → body size (413) → route (404, 405) → authenticate (401,
+ *   unless the operation's security is empty) → session (Petstore-Session;
+ *   400 for a bad name) →
  *   latency (the API's calls only) → injected fault → Content-Encoding (415,
  *   400) → classify the request by the document (400, 415) → the middle:
  *   the handler (Prefer may ask for a documented example), or the upstream,
