@@ -29,6 +29,12 @@ export interface CallOptions {
    * another spelling of the scheme is `valid`.
    */
   credential?: Credential;
+  /**
+   * Judges across exchanges with this memory instead of the session's: the
+   * exploration starts each sequence with a fresh one, so that a sequence
+   * proves its failure on its own.
+   */
+  memory?: ExchangeMemory;
 }
 
 /** Stops a check, at a failing finding or where it cannot go on (the runner records why; it is not a crash). */
@@ -205,7 +211,9 @@ export function createContractSession({ settings, compiled, send, redact }: Sess
       });
       const wait = retryDelay(raw, attempt);
       const remembered =
-        wait === undefined ? memory.observe(classified, raw.status, judged.body, performance.now()) : [];
+        wait === undefined
+          ? (options.memory ?? memory).observe(classified, raw.status, judged.body, performance.now())
+          : [];
       const findings = [...judged.findings, ...remembered].map((found) => ({
         ...found,
         exchange: `${describeRequest(full)} → ${raw.status}`,
