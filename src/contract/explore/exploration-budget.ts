@@ -1,0 +1,52 @@
+/** Where the exploration is: generating sequences, or shrinking one that failed. */
+export type ExplorationPhase = 'exploring' | 'shrinking';
+
+export interface ExplorationBounds {
+  /** Requests for exploring; shrinking may send as many again. */
+  requests: number;
+  /** Exploring stops this long after the start. */
+  exploringMs: number;
+  /** Shrinking stops this long after the start (a failure proven late by the settle window shrinks slowly). */
+  totalMs: number;
+}
+
+export type Exhausted = 'requests' | 'time';
+
+/**
+ * The exploration's bounds: `--budget N` requests for exploring, as many
+ * again for shrinking a failure, and a time bound on each phase (the settle
+ * window can make a sequence slow to judge). Every request of the
+ * exploration is spent here before it is sent.
+ */
+export class ExplorationBudget {
+  phase: ExplorationPhase = 'exploring';
+  readonly used: Record<ExplorationPhase, number> = { exploring: 0, shrinking: 0 };
+  /** Which bound stopped a phase, if one did. */
+  readonly exhausted: Partial<Record<ExplorationPhase, Exhausted>> = {};
+  readonly #started = performance.now();
+
+  constructor(readonly bounds: ExplorationBounds) {}
+
+  get elapsedMs(): number {
+    return performance.now() - this.#started;
+  }
+
+  /** Requests the current phase may still send (0 once its time is up). */
+  left(): number {
+    const deadline = this.phase === 'exploring' ? this.bounds.exploringMs : this.bounds.totalMs;
+    if (this.elapsedMs > deadline) return 0;
+    return Math.max(0, this.bounds.requests - this.used[this.phase]);
+  }
+
+  /** Whether `count` more requests fit; when not, the phase is marked as stopped by its bound. */
+  allows(count: number): boolean {
+    if (this.left() >= count) return true;
+    const deadline = this.phase === 'exploring' ? this.bounds.exploringMs : this.bounds.totalMs;
+    this.exhausted[this.phase] ??= this.elapsedMs > deadline ? 'time' : 'requests';
+    return false;
+  }
+
+  spend(): void {
+    this.used[this.phase] += 1;
+  }
+}

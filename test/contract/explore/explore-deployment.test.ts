@@ -1,0 +1,260 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
+import { parseExactJson } from '../../../src/core/json/exact-json.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { fails } from '../../../src/core/oracle/finding.js';
+import type { ExplorationReport, ExplorationStep } from '../../../src/contract/explore/exploration-report.js';
+import { createNodeMock } from '../../../src/node/create-node-mock.js';
+import { createNodeListener } from '../../../src/node/node-listener.js';
+import { startServer } from '../../support/start-server.js';
+import { type ReferenceOptions, type ReferenceServer, startReferenceServer } from '../support/reference-server.js';
+import { exploreAgainst, sessionFor } from './support/explore-against.js';
+import { exploreDeployment } from '../../../src/contract/explore/explore-deployment.js';
+
+const token = 'explore-secret-4c1d7e';
+const run = promisify(execFile);
+const running: Array<{ close(): Promise<void> }> = [];
+afterAll(() => Promise.all(running.map((server) => server.close())));
+
+async function reference(options: Omit<ReferenceOptions, 'token'> = {}): Promise<ReferenceServer> {
+  const server = await startReferenceServer({ token, ...options });
+  running.push(server);
+  return server;
+}
+
+function failureOf(report: ExplorationReport) {
+  expect(report.outcome, JSON.stringify(report.failure?.findings ?? report.error)).toBe('failed');
+  const { failure } = report;
+  if (!failure) throw new Error('no failure in the report');
+  return failure;
+}
+
+const requestsOf = (steps: readonly ExplorationStep[]) =>
+  steps.flatMap((step) => ('request' in step ? [`${step.request} → ${step.status}`] : []));
+
+/** The shell lines of a failure never hold the key: it is written $CONTRACT_TOKEN. */
+function expectPastable(script: readonly string[]): void {
+  expect(script[0]).toMatch(/^BASE='http:\/\/127\.0\.0\.1:\d+\/v1'/);
+  for (const line of script.slice(1))
+    expect(line).toMatch(/^(curl .*"Authorization: Bearer \$CONTRACT_TOKEN".*# → \d{3}|sleep )/);
+  expect(script.join('\n')).not.toContain(token);
+}
+
+// Each exploration runs alone against a deployment of its own, with the suite's budget (150) and a short
+// settle window, side by side.
+describe.concurrent('the stateful exploration', { timeout: 60_000 }, () => {
+  it("passes against the kit's mock, spending its budget on sequences of list, create and get", async () => {
+    const mock = await startServer(createNodeListener(createNodeMock({ keys: [token] })));
+    running.push(mock);
+    const { report, findings } = await exploreAgainst(mock.baseUrl, token, { budget: 150, settleMs: 1_000 });
+    expect(report.outcome).toBe('passed');
+    expect(findings.filter((found) => fails(found))).toEqual([]);
+    expect(report.requests).toEqual({ exploring: expect.any(Number), shrinking: 0 });
+    expect(report.requests.exploring).toBeGreaterThan(130);
+    expect(report.requests.exploring).toBeLessThanOrEqual(150);
+    expect(report.sequences).toBeGreaterThan(3);
+    expect(report.commands).toBeGreaterThan(report.sequences);
+    expect(report.replay).toBe('--seed 20301205 --budget 150');
+  });
+
+  const correct: Array<[string, Omit<ReferenceOptions, 'token'>]> = [
+    ['shows a created pet only after 150 ms (within the settle window)', { readLagMs: 150 }],
+    [
+      'moves created pets from available to pending after 50 ms',
+      { statusTransition: { from: 'available', to: 'pending', afterMs: 50 } },
+    ],
+    ['answers every 60th request with 429 and Retry-After', { throttle: { everyNth: 60, seconds: 1 } }],
+    ['refuses categories it does not know with a 400 Error', { knownCategories: { first: 1n, last: 4n } }],
+    ['reads 7.0 and 1e0 as integers', { lenientIntegers: true }],
+    ['lists the newest pets first', { newestFirst: true }],
+    ['never returns more than 10 pets a page', { pageCap: 10 }],
+    ['holds no pets at all', { pets: 0 }],
+  ];
+  for (const [what, options] of correct) {
+    it(`passes against a correct deployment that ${what}`, async () => {
+      const server = await reference(options);
+      const { report, findings } = await exploreAgainst(server.baseUrl, token, { budget: 150, settleMs: 1_000 });
+      expect(findings.filter((found) => fails(found)).map((found) => found.message)).toEqual([]);
+      expect(report.outcome).toBe('passed');
+    });
+  }
+
+  it('fails when every 3rd create hands out the id of the newest pet again (created-id-reused), with the sequence as curl lines', async () => {
+    const server = await reference({ breakage: 'created-id-reused' });
+    const { report } = await exploreAgainst(server.baseUrl, token, { budget: 150, settleMs: 300 });
+    const failure = failureOf(report);
+    expect(failure.findings[0]).toMatchObject({ rule: 'created-id-new', level: 'fail' });
+    expect(failure.findings[0]?.message).toMatch(
+      /^POST \/pets → 201: createPet handed out id \d+, which a pet created earlier/,
+    );
+    expect(failure.requests.shortest).toBeLessThanOrEqual(4);
+    expect(failure.requests.shortest).toBeLessThan(failure.requests.found);
+    // The id handed out twice is in the steps: two creates answered with the same id.
+    const ids = failure.steps.flatMap((step) =>
+      'summary' in step && step.request === 'POST /pets' ? [step.summary] : [],
+    );
+    expect(new Set(ids).size).toBeLessThan(ids.length);
+    expectPastable(failure.script);
+  });
+
+  it('fails when a name is stored cut to 64 characters while the 201 echoes it whole (read-back-differs), shrunk towards the shortest name that is cut', async () => {
+    const server = await reference({ breakage: 'read-back-differs' });
+    const { report } = await exploreAgainst(server.baseUrl, token, { budget: 150, settleMs: 300 });
+    const failure = failureOf(report);
+    expect(failure.findings[0]?.rule).toBe('read-back-values');
+    expect(failure.findings[0]?.message).toMatch(/with 'name' ".*"; it was created with ".*"/);
+    // The pet created, then read back (by getPet or in a page).
+    expect(requestsOf(failure.steps)).toEqual(['POST /pets → 201', expect.stringMatching(/^GET \/pets\S* → 200$/)]);
+    // Shrunk towards the boundary: the name sent is longer than the 64 characters kept, far shorter than the
+    // longest it could be (65 characters exactly when shrinking can finish within its budget).
+    const body = /-d '(.*)'/.exec(failure.script[1] ?? '')?.[1] ?? '';
+    const sent = [...(parseExactJson(body) as { name: string }).name];
+    expect(sent.length).toBeGreaterThan(64);
+    expect(sent.length).toBeLessThan(100);
+    expectPastable(failure.script);
+  });
+
+  it('fails when created pets are never stored (lost-writes), once the settle window has passed', async () => {
+    const server = await reference({ breakage: 'lost-writes' });
+    const { report } = await exploreAgainst(server.baseUrl, token, { budget: 150, settleMs: 300 });
+    const failure = failureOf(report);
+    expect(failure.findings[0]).toMatchObject({ rule: 'write-kept', level: 'fail' });
+    expect(failure.findings[0]?.message).toMatch(/answered 404 \d+ ms after the pet was created/);
+    const requests = requestsOf(failure.steps);
+    expect(requests[0]).toBe('POST /pets → 201');
+    expect(requests.slice(1).every((step) => /^GET \/pets\/\d+ → 404$/.test(step))).toBe(true);
+    // It waited out the settle window before calling the write lost.
+    const waited = failure.steps.reduce((sum, step) => sum + ('sleepMs' in step ? step.sleepMs : 0), 0);
+    expect(waited).toBeGreaterThanOrEqual(200);
+    expectPastable(failure.script);
+  });
+
+  it("fails when unfiltered lists leave sold pets out (unfiltered-hides-sold): the model's completeness catches it", async () => {
+    // Most of its pets are sold, so that its status=sold page is larger than its unfiltered one: that shows no page
+    // cap cut the unfiltered page, which therefore must hold every pet.
+    const server = await reference({
+      breakage: 'unfiltered-hides-sold',
+      statusCycle: ['sold', 'sold', 'sold', 'available'],
+    });
+    const { report } = await exploreAgainst(server.baseUrl, token, { budget: 150, settleMs: 300 });
+    const failure = failureOf(report);
+    expect(failure.findings[0]).toMatchObject({ rule: 'filter-complete', level: 'fail' });
+    expect(failure.findings[0]?.message).toMatch(
+      /^GET \/pets\?limit=100 → 200: created pet \d+ is missing from a page that holds every match/,
+    );
+    // One create of a sold pet is all the sequence needs; the rest is the model's reads.
+    const creates = failure.steps.filter((step) => 'request' in step && step.request === 'POST /pets');
+    expect(creates).toHaveLength(1);
+    expect(failure.script[1]).toContain('"status":"sold"');
+    expect(failure.requests.shortest).toBeLessThanOrEqual(12);
+    expectPastable(failure.script);
+  });
+
+  it('fails when getPet answers 200 with a made-up pet for ids no pet has (unknown-id-200)', async () => {
+    const server = await reference({ breakage: 'unknown-id-200' });
+    const { report } = await exploreAgainst(server.baseUrl, token, { budget: 150, settleMs: 300 });
+    const failure = failureOf(report);
+    expect(failure.findings[0]?.rule).toBe('unknown-pet-404');
+    expect(requestsOf(failure.steps)).toHaveLength(3);
+  });
+
+  it('draws the same sequences again with the same seed: the same failure, step for step', async () => {
+    const [first, second] = await Promise.all(
+      [1, 2].map(async () => {
+        const server = await reference({ breakage: 'created-id-reused' });
+        return (await exploreAgainst(server.baseUrl, token, { budget: 150, settleMs: 300, seed: 7 })).report;
+      }),
+    );
+    // The same requests with the same answers (pauses aside, which depend on the machine's speed).
+    const requests = (report: ExplorationReport | undefined) =>
+      report ? failureOf(report).steps.filter((step) => 'curl' in step) : [];
+    expect(requests(first)).toEqual(requests(second));
+    expect(requests(first).length).toBeGreaterThan(0);
+    expect(first?.failure?.findings).toEqual(second?.failure?.findings);
+    expect(first?.failure?.path).toBe(second?.failure?.path);
+    expect(first?.replay).toBe('--seed 7 --budget 150');
+  });
+
+  it.skipIf(!hasCurl())('prints a failing sequence that curl replays as printed', async () => {
+    const server = await reference({ breakage: 'read-back-differs' });
+    const { report } = await exploreAgainst(server.baseUrl, token, { budget: 150, settleMs: 300 });
+    const { script } = failureOf(report);
+    // Each curl line as printed, with -s and the status written after the body (the deployment answers from this
+    // process, so curl runs asynchronously).
+    const replayed: Array<{ status: string; body: unknown }> = [];
+    for (const line of script.slice(1)) {
+      const { stdout } = await run(
+        'bash',
+        ['-c', `${script[0]}\n${line.replace(/^curl /, "curl -s -w '\\n%{http_code}' ")}`],
+        {
+          env: { ...process.env, CONTRACT_TOKEN: token },
+          encoding: 'utf8',
+        },
+      );
+      const [body = '', status = ''] = stdout.split('\n');
+      replayed.push({ status, body: parseExactJson(body) });
+    }
+    const [created, read] = replayed;
+    const pet = created?.body as { id: number; name: string };
+    // Read back by getPet, or in a page.
+    const readPet = (
+      Array.isArray(read?.body) ? read.body.find((item: { id: number }) => item.id === pet.id) : read?.body
+    ) as { name: string } | undefined;
+    expect(created?.status).toBe('201');
+    expect(read?.status).toBe('200');
+    expect(readPet?.name).toBe([...pet.name].slice(0, 64).join(''));
+    expect(readPet?.name).not.toBe(pet.name);
+  });
+
+  it('only reads in read-only mode, and still fails a deployment whose reads are wrong', async () => {
+    const correct = await reference();
+    const session = sessionFor(correct.baseUrl, token, { budget: 80, readOnly: true });
+    const { report } = await exploreDeployment(session);
+    expect(report.outcome).toBe('passed');
+    expect(report.readOnly).toBe(true);
+    expect(correct.petCount()).toBe(30);
+    expect(session.sent.map(({ request }) => request.method)).not.toContain('POST');
+    expect(report.replay).toBe('--seed 20301205 --budget 80 --read-only');
+
+    const broken = await reference({ breakage: 'get-wrong-pet' });
+    const failing = await exploreAgainst(broken.baseUrl, token, { budget: 80, readOnly: true });
+    expect(failureOf(failing.report).findings[0]?.rule).toBe('requested-pet');
+    expect(broken.petCount()).toBe(30);
+  });
+
+  it('never sends more than its budget exploring, nor more than the budget again shrinking', async () => {
+    const server = await reference({
+      breakage: 'unfiltered-hides-sold',
+      statusCycle: ['sold', 'sold', 'sold', 'available'],
+    });
+    const { report } = await exploreAgainst(server.baseUrl, token, { budget: 40, settleMs: 300 });
+    expect(report.requests.exploring).toBeLessThanOrEqual(40);
+    expect(report.requests.shrinking).toBeLessThanOrEqual(40);
+    expect(server.requestCount()).toBe(report.requests.exploring + report.requests.shrinking);
+
+    const passing = await reference();
+    const passed = await exploreAgainst(passing.baseUrl, token, { budget: 25, settleMs: 300 });
+    expect(passed.report.requests).toEqual({ exploring: expect.any(Number), shrinking: 0 });
+    expect(passing.requestCount()).toBe(passed.report.requests.exploring);
+    expect(passing.requestCount()).toBeLessThanOrEqual(25);
+  });
+
+  it('stops with the reason when the deployment cannot be reached, without calling it a failure', async () => {
+    const server = await reference();
+    const { baseUrl } = server;
+    await server.close();
+    const { report } = await exploreAgainst(baseUrl, token, { budget: 30, timeoutMs: 1_000 });
+    expect(report.outcome).toBe('stopped');
+    expect(report.error).toMatch(/GET \/pets|POST \/pets/);
+    expect(report.failure).toBeUndefined();
+  });
+});
+
+function hasCurl(): boolean {
+  try {
+    execFileSync('curl', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,44 @@
+import { compileDocument, type CompiledDocument } from '../../../../src/core/openapi/compile-document.js';
+import { createContractSession, type ContractSession } from '../../../../src/contract/contract-session.js';
+import { type ContractSettings, defaultPatience } from '../../../../src/contract/contract-settings.js';
+import { type Exploration, exploreDeployment } from '../../../../src/contract/explore/explore-deployment.js';
+import { createHttpClient } from '../../../../src/contract/http-client.js';
+import { createRedactor } from '../../../../src/contract/redact.js';
+import { loadDocument } from '../../../../src/node/load-document.js';
+import { defaultDocumentPath } from '../../../../src/package-root.js';
+
+let compiled: CompiledDocument | undefined;
+
+/** A session on a deployment, with the settings a test gives (a small budget, a short settle window). */
+export function sessionFor(baseUrl: string, token: string, settings: Partial<ContractSettings> = {}): ContractSession {
+  compiled ??= compileDocument(loadDocument(defaultDocumentPath));
+  const full: ContractSettings = {
+    baseUrl,
+    token,
+    readOnly: false,
+    strict: false,
+    timeoutMs: 5_000,
+    headers: {},
+    namePrefix: 'contract-test-explore-',
+    seed: 20301205,
+    settleMs: 300,
+    budget: 60,
+    patience: defaultPatience,
+    ...settings,
+  };
+  return createContractSession({
+    settings: full,
+    compiled,
+    send: createHttpClient({ baseUrl, token, timeoutMs: full.timeoutMs, headers: full.headers }),
+    redact: createRedactor([token]),
+  });
+}
+
+/** The exploration alone against a deployment. */
+export function exploreAgainst(
+  baseUrl: string,
+  token: string,
+  settings: Partial<ContractSettings> = {},
+): Promise<Exploration> {
+  return exploreDeployment(sessionFor(baseUrl, token, settings));
+}
