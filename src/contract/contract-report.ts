@@ -5,6 +5,7 @@ import { junitXml } from '../node/junit-xml.js';
 import type { CheckResult } from './check-runner.js';
 import type { ContractSettings } from './contract-settings.js';
 import { type Coverage, coverageLines } from './coverage.js';
+import { type ExplorationReport, explorationSummaryLines } from './explore/exploration-report.js';
 
 /** What a run against one deployment gave: every check's result, the coverage, the pets it made, the exploration. */
 export interface ContractOutcome {
@@ -14,7 +15,7 @@ export interface ContractOutcome {
   createdIds: string[];
   durationMs: number;
   /** What the stateful exploration did, if it ran. */
-  exploration?: unknown;
+  exploration?: ExplorationReport | undefined;
 }
 
 /** A finding as the report keeps it: with the operation and the check it came up in. */
@@ -87,6 +88,7 @@ export function summaryLines(outcome: ContractOutcome): string[] {
     results.flatMap((result) => result.unproven.map((message) => `${result.operationId}: ${message}`)),
   );
   section('Observed, not specified (never a failure):', grouped(findingsOf(results, 'observed')));
+  lines.push(...explorationSummaryLines(outcome.exploration));
   lines.push('', ...coverageLines(coverage), '');
   lines.push(
     createdIds.length === 0

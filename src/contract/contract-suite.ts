@@ -5,6 +5,7 @@ import { getPetChecks } from './checks/get-pet-checks.js';
 import { listPetsChecks } from './checks/list-pets-checks.js';
 import { observedChecks } from './checks/observed-checks.js';
 import type { ContractSession } from './contract-session.js';
+import { explorationChecks } from './explore/exploration-check.js';
 
 /**
  * Every check of the suite, in the order they run: the reads first (so that
@@ -19,5 +20,6 @@ export function contractSuite(api: ContractSession): Check[] {
   observedChecks(api, checks);
   authChecks(api, checks);
   createPetChecks(api, checks);
+  explorationChecks(api, checks);
   return checks.checks;
 }

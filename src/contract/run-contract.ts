@@ -18,6 +18,7 @@ import { createContractSession } from './contract-session.js';
 import { type ContractSettings, defaultPatience, namePrefixBase } from './contract-settings.js';
 import { contractSuite } from './contract-suite.js';
 import { computeCoverage } from './coverage.js';
+import { explorationReportOf } from './explore/exploration-check.js';
 import { idText } from './exact-ids.js';
 import { createHttpClient, probeTarget } from './http-client.js';
 import { createRedactor, describeHeaders, secretsOf, shortSecretLength } from './redact.js';
@@ -148,6 +149,7 @@ async function checkOne(compiled: CompiledDocument, target: ReturnType<typeof pr
     coverage: computeCoverage(compiled.document, api.responses),
     createdIds: api.createdIds.map(idText),
     durationMs: Math.round(performance.now() - started),
+    exploration: explorationReportOf(api),
   };
   for (const line of summaryLines(outcome)) out(line);
   for (const error of runErrors) err(`error: ${error}`);
