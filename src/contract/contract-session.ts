@@ -86,6 +86,11 @@ export interface ContractSession {
   verify(rule: RuleId, condition: boolean, message: string): asserts condition;
   /** A finding that never stops the check (a warning or an observation). */
   note(rule: RuleId, message: string): void;
+  /**
+   * A finding made elsewhere, kept whole (level, exchange, details) with the
+   * check's: the exploration keeps those of its sequences this way.
+   */
+  record(found: Finding): void;
   /** What the data present cannot prove (not a failure). */
   unproven(message: string): void;
   /**
@@ -270,6 +275,9 @@ export function createContractSession({ settings, compiled, send, redact }: Sess
           redact(`${what}: answered ${response.status}, not ${status}, so it was not checked further`),
         );
       throw new CheckStopped(said);
+    },
+    record(found) {
+      add(found);
     },
     note(rule, message) {
       add(finding(rule, message));

@@ -70,7 +70,7 @@ describe.concurrent('the contract runner', { timeout: 90_000 }, () => {
     const report = parseExactJson(readFileSync(json, 'utf8')) as JsonReport;
     expect(report.totals.failed).toBe(0);
     expect(report.totals.passed).toBeGreaterThan(80);
-    expect(Object.keys(report.operations).sort()).toEqual(['createPet', 'getPet', 'listPets']);
+    expect(Object.keys(report.operations).sort()).toEqual(['createPet', 'exploration', 'getPet', 'listPets']);
     expect(report.coverage).toMatchObject({ documentedReceived: 8, documented: 8 });
     expect(report.coverage.rows).toContainEqual({
       operationId: 'createPet',

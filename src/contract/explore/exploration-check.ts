@@ -48,7 +48,9 @@ export function explorationChecks(api: ContractSession, checks: CheckList): void
       api.begin();
       const lines = failureLines(report);
       findings.forEach((found, index) => {
-        api.note(found.rule, index === 0 && lines.length > 0 ? [found.message, ...lines].join('\n') : found.message);
+        api.record(
+          index === 0 && lines.length > 0 ? { ...found, message: [found.message, ...lines].join('\n') } : found,
+        );
       });
       for (const message of unproven) api.unproven(message);
       if (report.outcome === 'stopped')

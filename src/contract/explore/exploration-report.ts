@@ -10,7 +10,7 @@ export type ExplorationStep =
 
 export interface ExplorationFailure {
   /** The failing findings of the shortest sequence. */
-  findings: Array<Pick<Finding, 'rule' | 'level' | 'basis' | 'message'>>;
+  findings: Array<Pick<Finding, 'rule' | 'level' | 'basis' | 'exchange' | 'message'>>;
   steps: ExplorationStep[];
   /** The steps as lines anyone can paste into a shell: `BASE=…`, then each curl (or sleep) with the status it got. */
   script: string[];

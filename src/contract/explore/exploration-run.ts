@@ -1,6 +1,5 @@
 import { ExchangeMemory } from '../../core/oracle/exchange-memory.js';
 import { fails, type Finding, finding } from '../../core/oracle/finding.js';
-import type { RuleId } from '../../core/oracle/rule-catalogue.js';
 import type { ContractResponse, ContractSession } from '../contract-session.js';
 import { type Int64, idOf, idText } from '../exact-ids.js';
 import { type ContractRequest, describeRequest } from '../http-client.js';
@@ -107,11 +106,11 @@ export class ExplorationRun {
     return response;
   }
 
-  /** A finding of the model, recorded with the oracle's; a failing one ends the sequence. */
-  #judge(rule: RuleId, message: string): void {
-    this.api.note(rule, message);
-    const found = finding(rule, this.api.redact(message));
-    if (fails(found, this.api.settings.strict)) throw new SequenceFailed([found]);
+  /** A finding of the model in an exchange, recorded with the oracle's; a failing one ends the sequence. */
+  #judge(found: Finding, exchange: string): void {
+    const judged = { ...found, message: this.api.redact(found.message), exchange };
+    this.api.record(judged);
+    if (fails(judged, this.api.settings.strict)) throw new SequenceFailed([judged]);
   }
 
   /** listPets with a query; `page` when the document allows it, so that the page can be judged whole. */
@@ -141,7 +140,7 @@ export class ExplorationRun {
     if (response.status !== 200) return response;
     if (unknown && typeof petId !== 'string') {
       const found = this.model.unknownAnswered(petId, response.body);
-      if (found) this.#judge(found.rule, `GET ${path} → 200: ${found.message}`);
+      if (found) this.#judge(found, `GET ${path} → 200`);
     }
     if (idOf(response.body) !== undefined) this.model.read(response.body as PetLike);
     return response;
@@ -267,10 +266,8 @@ export class ExplorationRun {
     this.model.page(undefined, pets);
     if (pets.some((listedPet) => sameId(listedPet.id, pet.id))) {
       this.model.settle(suspect);
-      this.api.note(
-        'settle-time',
-        `created pet ${idText(pet.id)} was missing from listPets?${queryText(page)} and listed ${this.#age(pet)} ms after it was created`,
-      );
+      const late = `created pet ${idText(pet.id)} was missing from listPets?${queryText(page)} and listed ${this.#age(pet)} ms after it was created`;
+      this.#judge(finding('settle-time', late), `${where} → 200`);
       return;
     }
     if (!this.model.isWhole(page.widest, pets.length) && pets.length < page.widest.limit) {
@@ -291,8 +288,11 @@ export class ExplorationRun {
       }
     }
     this.#judge(
-      'filter-complete',
-      `${where} → 200: created pet ${idText(pet.id)} is missing from a page that holds every match (${pets.length} pets: fewer than the ${page.widest.limit} asked and than the ${this.model.largestPage} of another page), ${this.#age(pet)} ms after it was created (settle window ${this.#settleMs} ms), while getPet answers it${filters.length > 0 ? ` with ${filters.join(' and ')}` : ''}`,
+      finding(
+        'filter-complete',
+        `created pet ${idText(pet.id)} is missing from a page that holds every match (${pets.length} pets: fewer than the ${page.widest.limit} asked and than the ${this.model.largestPage} of another page), ${this.#age(pet)} ms after it was created (settle window ${this.#settleMs} ms), while getPet answers it${filters.length > 0 ? ` with ${filters.join(' and ')}` : ''}`,
+      ),
+      `${where} → 200`,
     );
   }
 

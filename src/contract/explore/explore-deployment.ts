@@ -151,7 +151,13 @@ export async function exploreDeployment(api: ContractSession): Promise<Explorati
     ...(failure
       ? {
           failure: {
-            findings: failing.map(({ rule, level, basis, message }) => ({ rule, level, basis, message })),
+            findings: failing.map(({ rule, level, basis, exchange, message }) => ({
+              rule,
+              level,
+              basis,
+              ...(exchange === undefined ? {} : { exchange }),
+              message,
+            })),
             steps,
             script: sequenceScript(settings.baseUrl, steps),
             requests: { found: firstFailureRequests, shortest: failure.steps.length },
