@@ -2,8 +2,10 @@
 export type ExplorationPhase = 'exploring' | 'shrinking';
 
 export interface ExplorationBounds {
-  /** Requests for exploring; shrinking may send as many again. */
+  /** Requests for exploring (the budget). */
   requests: number;
+  /** Requests for shrinking a failure: twice the budget, a quarter of it for the pass that drops commands. */
+  shrinkingRequests: number;
   /** Exploring stops this long after the start. */
   exploringMs: number;
   /** Shrinking stops this long after the start (a failure proven late by the settle window shrinks slowly). */
@@ -13,8 +15,8 @@ export interface ExplorationBounds {
 export type Exhausted = 'requests' | 'time';
 
 /**
- * The exploration's bounds: `--budget N` requests for exploring, as many
- * again for shrinking a failure, and a time bound on each phase (the settle
+ * The exploration's bounds: `--budget N` requests for exploring, twice as
+ * many for shrinking a failure, and a time bound on each phase (the settle
  * window can make a sequence slow to judge). Every request of the
  * exploration is spent here before it is sent.
  */
@@ -24,6 +26,8 @@ export class ExplorationBudget {
   /** Which bound stopped a phase, if one did. */
   readonly exhausted: Partial<Record<ExplorationPhase, Exhausted>> = {};
   readonly #started = performance.now();
+  /** Shrinking requests held back for its last step (the pass that drops commands). */
+  heldForLastStep = 0;
 
   constructor(readonly bounds: ExplorationBounds) {}
 
@@ -35,7 +39,9 @@ export class ExplorationBudget {
   left(): number {
     const deadline = this.phase === 'exploring' ? this.bounds.exploringMs : this.bounds.totalMs;
     if (this.elapsedMs > deadline) return 0;
-    return Math.max(0, this.bounds.requests - this.used[this.phase]);
+    const bound =
+      this.phase === 'exploring' ? this.bounds.requests : this.bounds.shrinkingRequests - this.heldForLastStep;
+    return Math.max(0, bound - this.used[this.phase]);
   }
 
   /** Whether `count` more requests fit; when not, the phase is marked as stopped by its bound. */

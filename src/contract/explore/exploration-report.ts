@@ -30,7 +30,7 @@ export interface ExplorationReport {
   readOnly: boolean;
   /** `off` with --budget 0; `stopped` when it could not go on (the deployment stopped answering). */
   outcome: 'passed' | 'failed' | 'off' | 'stopped';
-  /** Requests sent exploring (at most the budget) and shrinking a failure (at most the budget again). */
+  /** Requests sent exploring (at most the budget) and shrinking a failure (at most twice the budget). */
   requests: { exploring: number; shrinking: number };
   bounds: ExplorationBounds;
   /** The bound that ended a phase before it was done, if any. */

@@ -25,7 +25,7 @@ const maxCommands = 24;
 const keptPerRule = 3;
 
 /**
- * The exploration's bounds: the budget for exploring and as much again for
+ * The exploration's bounds: the budget for exploring and twice as much for
  * shrinking, exploring within 10 s plus the settle window, all of it within
  * 20 s plus twice the window (a failure proven only once the window has
  * passed takes that long to judge again for each shrink).
@@ -33,6 +33,7 @@ const keptPerRule = 3;
 export function explorationBounds(settings: Pick<ContractSettings, 'budget' | 'settleMs'>): ExplorationBounds {
   return {
     requests: settings.budget,
+    shrinkingRequests: 2 * settings.budget,
     exploringMs: 10_000 + settings.settleMs,
     totalMs: 20_000 + 2 * settings.settleMs,
   };
@@ -52,7 +53,7 @@ export function replayFlags(settings: Pick<ContractSettings, 'seed' | 'budget' |
  * (`ExplorationModel`) and a memory of each sequence judge across them. A
  * sequence ends at its first failing finding; fast-check then shrinks it to
  * the shortest sequence that still fails, and a last pass drops the
- * commands fast-check's shrinker leaves (within the budget again). The same
+ * commands fast-check's shrinker leaves (within twice the budget). The same
  * seed and budget draw the same sequences again.
  */
 export async function exploreDeployment(api: ContractSession): Promise<Exploration> {
@@ -114,7 +115,10 @@ export async function exploreDeployment(api: ContractSession): Promise<Explorati
   const property = fc.asyncProperty(sequencesToDraw, async (sequence) => {
     if (await runSequence(sequence)) throw new Error('the sequence met a failing finding');
   });
+  // A quarter of the shrinking budget is held back for the pass that drops commands.
+  budget.heldForLastStep = Math.ceil(budget.bounds.shrinkingRequests / 4);
   const details = await fc.check(property, { seed: settings.seed, numRuns: Math.max(1, settings.budget) });
+  budget.heldForLastStep = 0;
   if (details.failed && !failure) {
     throw details.errorInstance instanceof Error ? details.errorInstance : new Error('the exploration failed to run');
   }

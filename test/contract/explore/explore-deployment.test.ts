@@ -101,7 +101,7 @@ describe.concurrent('the stateful exploration', { timeout: 60_000 }, () => {
     const { report } = await exploreAgainst(server.baseUrl, token, { budget: 150, settleMs: 300 });
     const failure = failureOf(report);
     expect(failure.findings[0]?.rule).toBe('read-back-values');
-    expect(failure.findings[0]?.message).toMatch(/with 'name' ".*"; it was created with ".*"/);
+    expect(failure.findings[0]?.message).toMatch(/shows pet \d+ with 'name' .*; it was created with /);
     // The pet created, then read back (by getPet or in a page).
     expect(requestsOf(failure.steps)).toEqual(['POST /pets → 201', expect.stringMatching(/^GET \/pets\S* → 200$/)]);
     // Shrunk towards the boundary: the name sent is longer than the 64 characters kept, far shorter than the
@@ -220,14 +220,14 @@ describe.concurrent('the stateful exploration', { timeout: 60_000 }, () => {
     expect(broken.petCount()).toBe(30);
   });
 
-  it('never sends more than its budget exploring, nor more than the budget again shrinking', async () => {
+  it('never sends more than its budget exploring, nor more than twice the budget shrinking', async () => {
     const server = await reference({
       breakage: 'unfiltered-hides-sold',
       statusCycle: ['sold', 'sold', 'sold', 'available'],
     });
     const { report } = await exploreAgainst(server.baseUrl, token, { budget: 40, settleMs: 300 });
     expect(report.requests.exploring).toBeLessThanOrEqual(40);
-    expect(report.requests.shrinking).toBeLessThanOrEqual(40);
+    expect(report.requests.shrinking).toBeLessThanOrEqual(80);
     expect(server.requestCount()).toBe(report.requests.exploring + report.requests.shrinking);
 
     const passing = await reference();
