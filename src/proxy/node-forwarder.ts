@@ -161,13 +161,14 @@ export function createNodeForwarder(options: ForwarderOptions): Forwarder {
       /** Bytes of the answer's body received so far; undefined before its status line. */
       let received: number | undefined;
       let settled = false;
-      let stopListening: (() => void) | undefined;
+      // Set once the client's leaving is listened for (the listener may run at once, before it is set).
+      const leaving: { stop?: () => void } = {};
       const finish = (error: HttpError | undefined, answer?: ForwardedResponse): void => {
         if (settled) return;
         settled = true;
         pending--;
         clearTimeout(deadline);
-        stopListening?.();
+        leaving.stop?.();
         if (error) {
           // Cancelled: the socket is destroyed, never handed back to the pool half-read.
           sent.request?.destroy();
@@ -186,7 +187,7 @@ export function createNodeForwarder(options: ForwarderOptions): Forwarder {
       );
       const onAbort = (): void =>
         finish(new HttpError('request_aborted', `the client left before the upstream answered ${named()}`));
-      stopListening = request.onClientLeave?.(onAbort);
+      leaving.stop = request.onClientLeave?.(onAbort);
       if (settled) return;
       const protocolError = (what: string): HttpError =>
         new HttpError('upstream_protocol_error', `the upstream ${upstream.origin} ${what} to ${named()}`);

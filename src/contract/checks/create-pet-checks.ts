@@ -117,10 +117,13 @@ export function createPetChecks(api: ContractSession, checks: CheckList): void {
     const { id } = created;
     const status = String(created.body.status);
     let last: ReturnType<typeof petsOf> = [];
+    // Asked again until it shows, or until the page cannot prove it missing (cut by its size or a cap): waiting
+    // out the settle window then would prove nothing.
     const seen = await api.eventually(`created pet ${idText(id)} listed with status=${status}`, async () => {
       const response = await largestPage(api, { status });
       last = petsOf(response);
-      return response.status === 200 && last.some((pet) => sameId(pet.id, id)) ? true : undefined;
+      if (response.status === 200 && last.some((pet) => sameId(pet.id, id))) return true;
+      return pageIsWhole(api, last, pageLimit) ? undefined : false;
     });
     if (seen) return;
     if (!pageIsWhole(api, last, pageLimit)) {
