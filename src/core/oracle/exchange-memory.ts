@@ -23,6 +23,9 @@ export interface ExchangeMemoryOptions {
   maxItems?: number;
 }
 
+/** What a read-back that shows nothing returns, shared rather than a new array per pet. */
+const none: readonly Finding[] = [];
+
 /** The fields of a pet that no shown operation changes; the rest (status) may change, as transitions are not shown. */
 const settledFields = new Set(['status']);
 
@@ -78,12 +81,12 @@ export class ExchangeMemory {
   }
 
   /** A pet read back (by getPet or in a list) against what it was created with. */
-  #readBack(pet: Record<string, unknown>, where: string, now: number): Finding[] {
-    if (pet.id === undefined) return [];
+  #readBack(pet: Record<string, unknown>, where: string, now: number): readonly Finding[] {
+    if (pet.id === undefined) return none;
     const id = idKey(pet.id);
     this.#see(id);
     const remembered = this.#created.get(id);
-    if (!remembered) return [];
+    if (!remembered) return none;
     const found: Finding[] = [];
     for (const [field, value] of Object.entries(remembered.values)) {
       const read = Object.hasOwn(pet, field) ? pet[field] : undefined;
@@ -139,14 +142,18 @@ export class ExchangeMemory {
         ];
       }
       if (status === 200 && typeof body === 'object' && body !== null) {
-        return this.#readBack(body as Record<string, unknown>, `${name} ${asked}`, now);
+        return [...this.#readBack(body as Record<string, unknown>, `${name} ${asked}`, now)];
       }
       return [];
     }
     if (facts.kind === 'list' && status === 200 && Array.isArray(body)) {
-      return body.flatMap((pet) =>
-        typeof pet === 'object' && pet !== null ? this.#readBack(pet as Record<string, unknown>, name, now) : [],
-      );
+      // A loop, not flatMap: the proxy runs this for every list it passes on.
+      const found: Finding[] = [];
+      for (const pet of body as unknown[]) {
+        if (typeof pet !== 'object' || pet === null) continue;
+        found.push(...this.#readBack(pet as Record<string, unknown>, name, now));
+      }
+      return found;
     }
     return [];
   }

@@ -138,7 +138,6 @@ export function judgeExchange(
   const { body } = judged;
   const name = operation.operationId;
   const documented = operation.responses.has(String(status)) || operation.responses.has('default');
-  const listed = [...operation.responses.keys()].join(', ');
 
   if (status === 401 && header(response.headers, 'www-authenticate') === undefined) {
     findings.push(finding('www-authenticate', `${name} answered 401 without a WWW-Authenticate challenge`));
@@ -193,7 +192,7 @@ export function judgeExchange(
         findings.push(
           finding(
             'documented-status',
-            `${name} answered ${status}${codeOf(body)} to a valid request; documented: ${listed}`,
+            `${name} answered ${status}${codeOf(body)} to a valid request; documented: ${[...operation.responses.keys()].join(', ')}`,
           ),
         );
       } else if (String(status) === refusal && !findings.some((found) => found.level === 'fail')) {

@@ -48,7 +48,9 @@ const hopByHop = new Set([...hopByHopHeaders, 'proxy-authenticate']);
 function passOn(forwarded: ForwardedResponse): PlainResponse {
   // A repeated header (Set-Cookie) stays a list, written as the header repeated.
   const headers: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(forwarded.headers)) if (!hopByHop.has(name)) headers[name] = value;
+  for (const name in forwarded.headers) {
+    if (!hopByHop.has(name)) headers[name] = forwarded.headers[name] as string | string[];
+  }
   headers['content-length'] = String(forwarded.body.length);
   return { status: forwarded.status, headers, body: forwarded.body };
 }
