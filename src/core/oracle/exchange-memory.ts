@@ -102,7 +102,7 @@ export class ExchangeMemory {
    * Judges one exchange against what earlier ones showed, then remembers
    * what it shows. `now` is a time in ms (the caller's clock).
    */
-  observe(request: ClassifiedRequest, status: number, body: unknown, now: number): Finding[] {
+  observe(request: ClassifiedRequest, status: number, body: unknown, now: number): readonly Finding[] {
     const { operation, valid } = request;
     const facts = operationFacts(this.#options.compiled, operation);
     const name = operation.operationId;
@@ -142,7 +142,7 @@ export class ExchangeMemory {
         ];
       }
       if (status === 200 && typeof body === 'object' && body !== null) {
-        return [...this.#readBack(body as Record<string, unknown>, `${name} ${asked}`, now)];
+        return this.#readBack(body as Record<string, unknown>, `${name} ${asked}`, now);
       }
       return [];
     }

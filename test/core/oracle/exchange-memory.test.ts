@@ -19,7 +19,8 @@ function request(method: string, path: string, body?: unknown) {
   });
 }
 
-const rulesOf = (findings: Array<{ rule: string; level: string }>) => findings.map((f) => `${f.level} ${f.rule}`);
+const rulesOf = (findings: ReadonlyArray<{ rule: string; level: string }>) =>
+  findings.map((f) => `${f.level} ${f.rule}`);
 
 describe('ExchangeMemory', () => {
   const created = { name: 'Rex', categoryId: 3, status: 'pending' };
