@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { requestWithHost, sendRaw } from '../support/raw-request.js';
 import { startMock, type RunningServer } from '../support/start-server.js';
-import { killRunningClis, startCli, waitForBanner, type Cli } from './start-cli.js';
+import { killRunningClis, startCli, waitForBanner, waitForProxyBanner } from './start-cli.js';
 
 afterEach(killRunningClis);
 
@@ -117,17 +117,6 @@ describe('petstore-mock over HTTP: origins and hosts', () => {
   });
 });
 
-async function proxyUrl(cli: Cli): Promise<string> {
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    const match = /Proxy\s+(http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(cli.stdout());
-    if (match?.[1]) return match[1];
-    if (cli.child.exitCode !== null) throw new Error(`exited early: ${cli.stderr()}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`no banner: ${cli.stdout()} ${cli.stderr()}`);
-}
-
 describe('petstore-mock proxy over HTTP: origins and hosts', () => {
   let upstream: RunningServer;
   beforeAll(async () => {
@@ -137,7 +126,7 @@ describe('petstore-mock proxy over HTTP: origins and hosts', () => {
 
   it('forwards for a loopback page, and refuses another origin and a rebinding Host without forwarding', async () => {
     const cli = startCli(['proxy', '--upstream', upstream.baseUrl, '--port', '0', '--log-level', 'silent']);
-    const base = await proxyUrl(cli);
+    const base = await waitForProxyBanner(cli);
     const allowed = await fetch(`${base}/pets`, { headers: { ...key, Origin: 'http://127.0.0.1:5173' } });
     expect(allowed.status).toBe(200);
     const form = await fetch(`${base}/pets`, {

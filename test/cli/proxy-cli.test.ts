@@ -5,18 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ProxyReportJson } from '../../src/proxy/proxy-report.js';
 import { startReferenceServer } from '../contract/support/reference-server.js';
 import { startMock, type RunningServer } from '../support/start-server.js';
-import { killRunningClis, startCli, type Cli } from './start-cli.js';
-
-async function proxyUrl(cli: Cli): Promise<string> {
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    const match = /Proxy\s+(http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(cli.stdout());
-    if (match?.[1]) return match[1];
-    if (cli.child.exitCode !== null) throw new Error(`exited early: ${cli.stderr()}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`no banner: ${cli.stdout()} ${cli.stderr()}`);
-}
+import { killRunningClis, startCli, waitForProxyBanner } from './start-cli.js';
 
 describe('petstore-mock proxy', () => {
   let upstream: RunningServer;
@@ -53,7 +42,7 @@ describe('petstore-mock proxy', () => {
       '--record',
       record,
     ]);
-    const base = await proxyUrl(cli);
+    const base = await waitForProxyBanner(cli);
     expect(cli.stdout()).toContain(`JUnit      ${junit}`);
     expect(cli.stdout()).toContain(`Recording  ${record}`);
     const headers = { Authorization: `Bearer ${key}` };
@@ -100,7 +89,7 @@ describe('petstore-mock proxy', () => {
       '--junit',
       junit,
     ]);
-    const base = await proxyUrl(cli);
+    const base = await waitForProxyBanner(cli);
     await fetch(`${base}/pets?limit=0`, { headers: { Authorization: `Bearer ${key}` } });
     await fetch(`${base}/orders`, { headers: { Authorization: `Bearer ${key}` } });
     cli.child.kill('SIGTERM');
@@ -113,7 +102,7 @@ describe('petstore-mock proxy', () => {
     const broken = await startReferenceServer({ token: key, breakage: 'invalid-pet-in-list' });
     try {
       const cli = startCli(['proxy', '--upstream', broken.baseUrl, '--port', '0', '--log-level', 'silent']);
-      const base = await proxyUrl(cli);
+      const base = await waitForProxyBanner(cli);
       await fetch(`${base}/pets`, { headers: { Authorization: `Bearer ${key}` } });
       cli.child.kill('SIGTERM');
       expect(await cli.exited).toBe(1);
@@ -125,7 +114,7 @@ describe('petstore-mock proxy', () => {
 
   it('exits 0 when the traffic broke nothing', async () => {
     const cli = startCli(['proxy', '--upstream', upstream.baseUrl, '--port', '0', '--log-level', 'silent']);
-    const base = await proxyUrl(cli);
+    const base = await waitForProxyBanner(cli);
     expect((await fetch(`${base}/pets/1`, { headers: { Authorization: `Bearer ${key}` } })).status).toBe(200);
     cli.child.kill('SIGINT');
     expect(await cli.exited).toBe(0);
@@ -146,7 +135,7 @@ describe('petstore-mock proxy', () => {
 
   it('takes its own admin key from --token, shows it in the banner only when it is dev-key, and refuses dev-key then', async () => {
     const plain = startCli(['proxy', '--upstream', upstream.baseUrl, '--port', '0', '--log-level', 'silent']);
-    await proxyUrl(plain);
+    await waitForProxyBanner(plain);
     expect(plain.stdout()).toMatch(/Dashboard {2}http:\/\/127\.0\.0\.1:\d+\/__admin\/ui \(key dev-key\)/);
 
     const cli = startCli([
@@ -160,7 +149,7 @@ describe('petstore-mock proxy', () => {
       '--token',
       'proxy-secret-1',
     ]);
-    const admin = `${new URL(await proxyUrl(cli)).origin}/__admin/violations`;
+    const admin = `${new URL(await waitForProxyBanner(cli)).origin}/__admin/violations`;
     expect(cli.stdout()).toContain('/__admin/ui (1 key(s) from --token, not shown)');
     expect(cli.stdout()).not.toContain('proxy-secret-1');
     expect((await fetch(admin, { headers: { Authorization: 'Bearer dev-key' } })).status).toBe(401);
@@ -175,7 +164,7 @@ describe('petstore-mock proxy', () => {
     const cli = startCli(['proxy', '--upstream', upstream.baseUrl, '--port', '0', '--log-level', 'silent'], {
       PETSTORE_TOKEN: 'env-proxy-key',
     });
-    const admin = `${new URL(await proxyUrl(cli)).origin}/__admin/violations`;
+    const admin = `${new URL(await waitForProxyBanner(cli)).origin}/__admin/violations`;
     expect(cli.stdout()).toContain('(1 key(s) from PETSTORE_TOKEN, not shown)');
     expect((await fetch(admin, { headers: { Authorization: 'Bearer env-proxy-key' } })).status).toBe(200);
     expect((await fetch(admin, { headers: { Authorization: 'Bearer dev-key' } })).status).toBe(401);
@@ -227,7 +216,7 @@ describe('petstore-mock proxy', () => {
       '--record',
       record,
     ]);
-    const base = await proxyUrl(cli);
+    const base = await waitForProxyBanner(cli);
     expect((await fetch(`${base}/pets/1`, { headers: { Authorization: `Bearer ${key}` } })).status).toBe(200);
     rmSync(gone, { recursive: true });
     cli.child.kill('SIGTERM');

@@ -29,16 +29,30 @@ export function startCli(args: string[], env: Record<string, string> = {}): Cli 
   return cli;
 }
 
-/** Resolves with the API base URL once the banner is printed; throws if the program exits first. */
-export async function waitForBanner(cli: Cli): Promise<string> {
+/**
+ * Resolves with the URL the banner prints after `label` once the banner is
+ * printed (through its `last` line, when given); throws if the program exits first.
+ */
+async function urlInBanner(cli: Cli, label: string, last?: string): Promise<string> {
+  const line = new RegExp(`${label}\\s+(http:\\/\\/127\\.0\\.0\\.1:\\d+\\/v1)`);
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
-    const match = /API\s+(http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(cli.stdout());
-    if (match?.[1] && cli.stdout().includes('Try')) return match[1];
+    const match = line.exec(cli.stdout());
+    if (match?.[1] && (last === undefined || cli.stdout().includes(last))) return match[1];
     if (cli.child.exitCode !== null) throw new Error(`exited early: ${cli.stderr()}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   throw new Error(`no banner: ${cli.stdout()} ${cli.stderr()}`);
+}
+
+/** Resolves with the mock's API base URL once its banner is printed, through its `Try` line. */
+export function waitForBanner(cli: Cli): Promise<string> {
+  return urlInBanner(cli, 'API', 'Try');
+}
+
+/** Resolves with the base URL the proxy serves the API under, once its banner names it. */
+export function waitForProxyBanner(cli: Cli): Promise<string> {
+  return urlInBanner(cli, 'Proxy');
 }
 
 /** For `afterEach`: kills every program a test started and left running. */

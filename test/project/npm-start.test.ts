@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/package-root.js';
+import { answers } from '../support/answers.js';
 
 const started: { pid: number }[] = [];
 
@@ -14,16 +15,6 @@ afterEach(() => {
     }
   }
 });
-
-/** Whether something still accepts connections at `origin`. */
-async function answers(origin: string): Promise<boolean> {
-  try {
-    await fetch(`${origin}/__admin/health`, { signal: AbortSignal.timeout(1_000) });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('npm start', () => {
   it('starts without rebuilding an up-to-date dist/, and stops the mock when npm is sent SIGTERM', async () => {

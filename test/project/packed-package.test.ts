@@ -12,6 +12,7 @@ import type { ProxyReportJson } from '../../src/proxy/proxy-report.js';
 import { type ReferenceServer, startReferenceServer } from '../contract/support/reference-server.js';
 import { checkMarkdownLinks, type MarkdownFiles } from '../support/check-markdown-links.js';
 import { startServer, type RunningServer } from '../support/start-server.js';
+import { answers } from '../support/answers.js';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
@@ -204,16 +205,6 @@ async function freePort(): Promise<number> {
   const { port } = probe.address() as AddressInfo;
   await new Promise((resolve) => probe.close(resolve));
   return port;
-}
-
-/** Whether anything answers at the origin. */
-async function answers(origin: string): Promise<boolean> {
-  try {
-    await fetch(`${origin}/__admin/health`, { signal: AbortSignal.timeout(1_000) });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function isRunning(pid: number): boolean {

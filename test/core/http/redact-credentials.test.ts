@@ -6,23 +6,8 @@ import {
   redactQuery,
   redactUrl,
 } from '../../../src/core/http/redact-credentials.js';
-import { RequestJournal, type Exchange } from '../../../src/core/journal/request-journal.js';
-
-function entry(n: number, overrides: Partial<Exchange> = {}): Exchange {
-  return {
-    id: `req-${n}`,
-    startedAt: Date.UTC(2030, 0, 1, 0, 0, n),
-    method: 'GET',
-    url: `/v1/pets?n=${n}`,
-    headers: {},
-    body: undefined,
-    status: 200,
-    responseBody: undefined,
-    durationMs: 1,
-    admin: false,
-    ...overrides,
-  };
-}
+import { RequestJournal } from '../../../src/core/journal/request-journal.js';
+import { journalEntry } from '../../support/journal-entry.js';
 
 describe('isCredentialHeader', () => {
   it.each([
@@ -170,7 +155,7 @@ describe('redactHeaders', () => {
     const secret = 'sup3r-s3cret-value';
     const journal = new RequestJournal(5);
     journal.record(
-      entry(1, {
+      journalEntry(1, {
         headers: redactHeaders({
           authorization: `Bearer ${secret}`,
           cookie: `sid=${secret}`,
