@@ -1,7 +1,7 @@
 // The browser builds, after tsc (`npm run build`), with their sizes:
 // - dist/browser/: the MSW entry as one ESM bundle (msw stays external: the page brings its own);
 // - dist/ui/: the pages the mock serves (the dashboard, and the reference's start-up script).
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +21,9 @@ const common = {
   logLevel: 'warning',
 };
 
+// dist/browser/ is this build's alone, and its chunks are named by their hash: emptied first, so that the
+// chunks of earlier builds do not pile up there and ship in the package.
+rmSync(`${root}/dist/browser`, { recursive: true, force: true });
 const results = [
   await build({
     ...common,
