@@ -6,6 +6,7 @@ import { Session } from '../../../src/core/sessions/session.js';
 import { resetSession, switchScenario } from '../../../src/core/sessions/session-actions.js';
 import { createRevisionCounter, type Scenario } from '../../../src/core/store/pet-store.js';
 import { defaultDocument } from '../../../src/generated/default-document.js';
+import { journalEntry } from '../../support/journal-entry.js';
 
 const revisions = createRevisionCounter();
 const catalogue = new ScenarioCatalogue({
@@ -122,18 +123,7 @@ describe('resetSession', () => {
   it('empties the journal and starts its random draws again', () => {
     const current = session();
     const first = [current.random(), current.random()];
-    current.journal.record({
-      id: 'a',
-      startedAt: 0,
-      method: 'GET',
-      url: '/v1/pets',
-      headers: {},
-      body: undefined,
-      status: 200,
-      responseBody: undefined,
-      durationMs: 1,
-      admin: false,
-    });
+    current.journal.record(journalEntry(1));
     resetSession(current);
     expect(current.journal.size).toBe(0);
     expect([current.random(), current.random()]).toEqual(first);
