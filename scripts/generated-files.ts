@@ -7,8 +7,10 @@ import ts from 'typescript';
 import type { OpenAPIV3 } from 'openapi-types';
 import { defaultPetCount, defaultSeed } from '../src/core/create-mock-core.js';
 import { parseExactYaml } from '../src/core/json/parse-exact-yaml.js';
+import { type ApiModel, describeApi } from '../src/core/model/describe-api.js';
+import { compileDocument } from '../src/core/openapi/compile-document.js';
 import type { Fixture } from '../src/core/scenarios/fixture.js';
-import { documentStatuses, generateOptions } from '../src/core/scenarios/scenario-catalogue.js';
+import { generateOptions, generationTarget } from '../src/core/scenarios/scenario-catalogue.js';
 import { generatePets } from '../src/core/seed/generate-pets.js';
 
 export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -73,10 +75,13 @@ async function typesFile(documentPath: string, exact: boolean): Promise<string> 
  * made by the kit's own generator as a mock would make them: a mock created
  * with the defaults starts without loading Faker or drawing them again.
  */
-function defaultScenarioPetsFile(document: unknown, fixtures: Record<string, unknown>): string {
+function defaultScenarioPetsFile(api: ApiModel, fixtures: Record<string, unknown>): string {
   const fixture = fixtures.default as Fixture | undefined;
-  const statuses = documentStatuses(document as OpenAPIV3.Document);
-  const options = fixture && generateOptions(fixture, { pets: defaultPetCount, seed: defaultSeed }, statuses);
+  const target = generationTarget(api);
+  const options =
+    fixture?.generate && target
+      ? generateOptions(fixture, { pets: defaultPetCount, seed: defaultSeed }, target, [])
+      : undefined;
   // Without the keys a fixture leaves out (`categories: undefined`): the same options, written as a mock asks.
   const asked = options && (JSON.parse(JSON.stringify(options)) as typeof options);
   const made = options && asked ? { options: asked, pets: generatePets(options) } : undefined;
@@ -84,6 +89,18 @@ function defaultScenarioPetsFile(document: unknown, fixtures: Record<string, unk
 import type { GeneratePetsOptions } from '../core/seed/generate-pets.js';
 
 export const defaultScenarioPets: { options: GeneratePetsOptions; pets: ExactPet[] } | undefined = ${made ? literal(made) : 'undefined'};
+`;
+}
+
+/**
+ * The kind the model infers for each operation of the document (see
+ * src/core/model/describe-api.ts), so that the handler table's type names
+ * an operation the kit cannot serve (kind `other`) when `tsc` runs.
+ */
+function operationKindsFile(api: ApiModel): string {
+  const kinds = Object.fromEntries(api.operations.map((each) => [each.operation.operationId, each.kind]));
+  return `${header('openapi.yaml')}
+export const operationKinds = ${literal(kinds)} as const;
 `;
 }
 
@@ -98,10 +115,12 @@ export async function generatedFiles(sources: GenerateSources = {}): Promise<Gen
     fixtures[basename(entry, extname(entry))] = parseExactYaml(readFileSync(join(fixturesDir, entry), 'utf8'));
   }
   const generated = join(projectRoot, 'src', 'generated');
+  const api = describeApi(compileDocument(document as OpenAPIV3.Document, basename(documentPath)));
   return [
     { path: join(generated, 'openapi-types.ts'), text: await typesFile(documentPath, true) },
     { path: join(generated, 'openapi-parsed-types.ts'), text: await typesFile(documentPath, false) },
-    { path: join(generated, 'default-scenario-pets.ts'), text: defaultScenarioPetsFile(document, fixtures) },
+    { path: join(generated, 'default-scenario-pets.ts'), text: defaultScenarioPetsFile(api, fixtures) },
+    { path: join(generated, 'operation-kinds.ts'), text: operationKindsFile(api) },
     {
       path: join(generated, 'default-document.ts'),
       text: `${header('openapi.yaml')}import type { OpenAPIV3 } from 'openapi-types';\n\nexport const defaultDocument = ${literal(document)} as unknown as OpenAPIV3.Document;\n`,

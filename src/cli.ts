@@ -11,7 +11,7 @@ import {
   defaultMaxTotalStoreBytes,
 } from './core/create-mock-core.js';
 import type { Mock } from './create-mock.js';
-import { StoreBytesFullError, StoreFullError } from './core/store/pet-store.js';
+import { StoreBytesFullError, StoreFullError } from './core/store/store-errors.js';
 import { createNodeMock } from './node/create-node-mock.js';
 import { createNodeListener } from './node/node-listener.js';
 import { createServer } from './node/create-server.js';
@@ -66,7 +66,13 @@ function banner(options: CliOptions, address: AddressInfo, stateFile: StateFile 
   }
   if (stateFile) {
     const loaded = stateFile.loaded;
-    lines.push(`  State      ${stateFile.path} (${loaded ? `${loaded.pets} pets restored` : 'new'})`);
+    const restored = loaded
+      ? Object.entries(loaded)
+          .filter(([name]) => name !== 'scenario')
+          .map(([name, count]) => `${count} ${name}`)
+          .join(', ')
+      : undefined;
+    lines.push(`  State      ${stateFile.path} (${restored === undefined ? 'new' : `${restored} restored`})`);
   }
   if (options.latency) {
     const { min, max } = options.latency;
@@ -137,9 +143,9 @@ function main(): void {
       error instanceof StoreBytesFullError && error.scope === 'mock' ? '--max-total-store-bytes' : '--max-store-bytes';
     const reason =
       error instanceof StoreFullError
-        ? `${error.what} holds ${error.wanted} pets, more than --max-pets allows (${error.maxPets}); raise --max-pets`
+        ? `${error.what} holds ${error.wanted} ${error.collection}, more than --max-pets allows (${error.maxItems}); raise --max-pets`
         : error instanceof StoreBytesFullError
-          ? `${error.what} holds ${error.wanted} bytes of pets (as JSON), more than ${flag} allows (${error.maxBytes}); raise ${flag}`
+          ? `${error.what} holds ${error.wanted} bytes of ${error.collection} (as JSON), more than ${flag} allows (${error.maxBytes}); raise ${flag}`
           : (error as Error).message;
     process.stderr.write(`petstore-mock: cannot start: ${reason}\n`);
     process.exit(1);

@@ -72,7 +72,7 @@ describe('createMock (universal: objects only, no file system, Faker loaded on d
 
   it('names a document given as an object "document" in its messages', () => {
     const broken = structuredClone(defaultDocument);
-    delete broken.paths['/pets'];
+    (broken.components?.schemas?.NewPet as { type: string }).type = 'objekt';
     expect(() => createMock({ document: broken })).toThrow(/^document: /);
   });
 });

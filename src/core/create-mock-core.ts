@@ -1,9 +1,9 @@
 import type { OpenAPIV3 } from 'openapi-types';
 import { createAdminDocument } from './admin/admin-document.js';
 import { adminHandlers, type AdminContext } from './admin/admin-handlers.js';
-import type { PetHandlerContext } from './handlers/define-handler.js';
 import type { HandlerTable } from './handlers/handler-types.js';
-import { petHandlers } from './handlers/pet-handlers.js';
+import type { ItemContext } from './handlers/item-context.js';
+import { itemHandlers } from './handlers/item-handlers.js';
 import { handleRequest, type Pipeline } from './handle-request.js';
 import { inflateWithWebStreams, type Inflate } from './http/inflate.js';
 import type { PlainRequest, PlainResponse } from './http/plain-http.js';
@@ -38,8 +38,15 @@ import { refuse, report, reportAndRefuse, type RequestPolicy } from './pipeline/
 import { ExchangeMemory } from './oracle/exchange-memory.js';
 import { headerValue } from './http/plain-http.js';
 import { stringifyJson } from './json/exact-json.js';
-import { createPetListCheck, schemaFields } from './store/check-pet-list.js';
-import { createRevisionCounter, type PetStore, type Scenario, type StoreBudget } from './store/pet-store.js';
+import { describeApi, type ApiModel } from './model/describe-api.js';
+import { createItemListCheck, ItemListError } from './store/check-item-list.js';
+import { collectionShapes } from './store/collection-shapes.js';
+import type { Item } from './store/item-snapshot.js';
+import { createRevisionCounter, type MemoryStore, type StoreBudget } from './store/memory-store.js';
+import type { Scenario } from './store/scenario.js';
+import type { ExactPet } from './types/api-types.js';
+import { checkSunset } from './pipeline/check-sunset.js';
+import { momentOf } from './sessions/moment-of.js';
 import { keepGeneratedPets } from './seed/keep-generated-pets.js';
 import type { RequestJournal } from './journal/request-journal.js';
 
@@ -128,10 +135,19 @@ export interface MockCoreOptions {
   /** Makes Faker pets. Default: Faker loaded on demand (a separate chunk in a browser build). */
   generatePets?: GeneratePets;
   /**
-   * Pets saved earlier (a state file): restored over the scenario, so that a
-   * reset still goes back to the scenario. Checked like a fixture's pets.
+   * Items saved earlier (a state file), by collection name: restored over the
+   * scenario, so that a reset still goes back to the scenario. Checked like a
+   * fixture's items.
    */
-  saved?: { pets: unknown; source: string };
+  saved?: { items: Readonly<Record<string, unknown>>; source: string };
+  /** The clock, in ms since the epoch. Default `Date.now`. */
+  clock?: () => number;
+  /**
+   * The moment every session's clock starts at (an ISO date such as
+   * `2030-12-06`, or ms since the epoch), running on from there: a team sees
+   * its app after an operation's sunset. Default: the clock's own time.
+   */
+  now?: string | number | Date;
 }
 
 /** The proxy in place of the handlers: where requests go, and what becomes of the verdicts. */
@@ -151,7 +167,8 @@ export interface ProxyCoreOptions {
 
 /** The in-process face of one session: what the admin API does, as typed calls. */
 export interface SessionApi {
-  readonly store: PetStore;
+  /** The session's store; its shortcuts (`list`, `get`, `create`, `all`, `size`) act on the document's first collection. */
+  readonly store: MemoryStore<ExactPet>;
   readonly journal: RequestJournal;
   /** The current scenario's name. */
   readonly scenario: string;
@@ -162,6 +179,14 @@ export interface SessionApi {
    * not), the latency of the options (not one set since), an empty journal.
    */
   reset(): StoreState;
+  /**
+   * Sets the session's clock to `now` (an ISO date such as `2030-12-06`, or
+   * ms since the epoch), running on from there, as `PUT /__admin/clock`
+   * does; `undefined` goes back to the mock's clock. Undone by `reset()`.
+   */
+  setNow(now: string | number | Date | undefined): void;
+  /** The session's time, in ms since the epoch. */
+  now(): number;
 }
 
 export interface MockCore extends SessionApi {
@@ -172,6 +197,8 @@ export interface MockCore extends SessionApi {
   /** Resolves once the first scenario is loaded (at once, unless Faker must be loaded first). */
   readonly ready: Promise<void>;
   readonly compiled: CompiledDocument;
+  /** What the mock knows of the document: its resources and each operation's kind. */
+  readonly api: ApiModel;
   /** Every scenario the mock knows. */
   scenarios(): ScenarioInfo[];
 }
@@ -187,7 +214,10 @@ const adminDocuments = new WeakMap<CompiledDocument, CompiledDocument>();
 function compileAdminDocument(api: CompiledDocument): CompiledDocument {
   let admin = adminDocuments.get(api);
   if (!admin) {
-    const document = createAdminDocument(api.document.components?.schemas ?? {});
+    const document = createAdminDocument(
+      api.document.components?.schemas ?? {},
+      describeApi(api).resources.map((resource) => resource.name),
+    );
     // The kit's own document, built from schemas already checked with the API's: compiled without checking them again.
     markDocumentChecked(document);
     admin = compileDocument(document, 'admin API');
@@ -215,6 +245,8 @@ function createMount<Context>(options: {
   /** Answers instead of the handlers (the proxy's upstream). */
   middle?: (compiled: CompiledDocument) => Mount['middle'];
   context: (session: Session) => Context;
+  /** Runs before the handler (after the request is classified): throws to answer instead (the sunset's 410). */
+  before?: (operation: CompiledOperation, session: Session) => void;
   fallback: ((compiled: CompiledDocument) => FallbackMocker) | undefined;
   admin: boolean;
   /** Compile and check on the first request rather than now (the admin API: the kit's own, fixed document). */
@@ -242,6 +274,7 @@ function createMount<Context>(options: {
   if (!options.lazy) prepare();
   const handle = async ({ operation, classified, request, session }: MiddleInput): Promise<Answer> => {
     if (!operation || !classified?.valid) throw new Error('a request the policy refuses reached the handlers');
+    options.before?.(operation, session);
     const preference = readPreference(operation, headerValue(request, 'prefer'));
     let response = await runHandler({
       operation,
@@ -276,6 +309,31 @@ function createMount<Context>(options: {
   };
 }
 
+/** `pets`, `pets and orders`: the collections of saved items, for messages. */
+function describeCollections(items: Readonly<Record<string, unknown>>): string {
+  const names = Object.keys(items);
+  return names.length === 0 ? 'items' : names.join(' and ');
+}
+
+/** Saved items (a state file), each collection checked by the one item-list check, like a fixture's. */
+function checkSaved(
+  compiled: CompiledDocument,
+  api: ApiModel,
+  saved: { items: Readonly<Record<string, unknown>>; source: string },
+): Record<string, Item[]> {
+  const checked: Record<string, Item[]> = {};
+  for (const [name, items] of Object.entries(saved.items)) {
+    const resource = api.resource(name);
+    if (!resource) {
+      throw new ItemListError(
+        `${saved.source}: holds '${name}', which is no collection of the document (collections: ${api.resources.map((each) => each.name).join(', ')})`,
+      );
+    }
+    checked[name] = createItemListCheck(compiled, resource)(items, saved.source);
+  }
+  return checked;
+}
+
 /** Keys are the upstream's to judge: the proxy's API checks none. */
 const leaveKeysUpstream: Authenticator = () => undefined;
 
@@ -293,10 +351,21 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   const compiled = compileDocumentOnce(options.document, options.documentSource ?? 'document', documentJson);
   const errorSchema = compiled.document.components?.schemas?.Error;
   if (!errorSchema) throw new DocumentError(`${compiled.source}: components.schemas.Error is required`);
-  const newPetFields = schemaFields(compiled, '/components/schemas/NewPet');
+  const api = describeApi(compiled);
+  const shapes = collectionShapes(api);
+  for (const { operation, unplaced } of api.unplaced()) {
+    logger.warn(
+      { operationId: operation.operationId, reason: unplaced, fallback: options.fallback ? 'prism' : 'none' },
+      `${operation.operationId} (${operation.method} ${operation.pathTemplate}) has no behaviour of the kit: ${unplaced}; ${options.fallback ? 'Prism answers it from the document' : 'it answers 501 not_implemented'} (x-petstore-kind places an operation)`,
+    );
+  }
+  const clock = options.clock ?? Date.now;
+  const startOffset = options.now === undefined ? 0 : momentOf(options.now, 'now') - clock();
   const revisions = createRevisionCounter();
   const catalogue = new ScenarioCatalogue({
     compiled,
+    api,
+    shapes,
     revisions,
     pets: options.pets ?? defaultPetCount,
     seed: options.seed ?? defaultSeed,
@@ -312,7 +381,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   if (!catalogue.has(scenarioName)) {
     throw new FixtureError(`unknown scenario '${scenarioName}' (known: ${catalogue.names()})`);
   }
-  const savedPets = options.saved ? createPetListCheck(compiled)(options.saved.pets, options.saved.source) : undefined;
+  const savedItems = options.saved ? checkSaved(compiled, api, options.saved) : undefined;
   const maxPets = options.maxPets ?? defaultMaxPets;
   const maxBytes = options.maxStoreBytes ?? defaultMaxStoreBytes;
   // Issue 20: one budget for every session's store, so that 100 sessions cannot hold 100 times a store's limit.
@@ -329,6 +398,8 @@ export function createMockCore(options: MockCoreOptions): MockCore {
       new Session({
         name,
         scenario,
+        shapes,
+        clockOffset: startOffset,
         maxPets,
         maxBytes,
         budget,
@@ -338,8 +409,12 @@ export function createMockCore(options: MockCoreOptions): MockCore {
         seed,
       });
     const defaultSession = createSession(defaultSessionName);
-    if (savedPets && options.saved)
-      defaultSession.store.restore(savedPets, `the pets saved in ${options.saved.source}`);
+    if (savedItems && options.saved) {
+      defaultSession.store.restore(
+        savedItems,
+        `the ${describeCollections(savedItems)} saved in ${options.saved.source}`,
+      );
+    }
     sessions = new SessionRegistry({
       defaultSession,
       create: createSession,
@@ -363,7 +438,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   };
   const sessionApi = (of: () => Session): SessionApi => ({
     get store() {
-      return of().store;
+      return of().store as MemoryStore<ExactPet>;
     },
     get journal() {
       return of().journal;
@@ -373,15 +448,19 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     },
     switchScenario: (name) => switchScenario(of(), catalogue, name),
     reset: () => resetSession(of()),
+    setNow: (now) => {
+      of().clockOffset = now === undefined ? 0 : momentOf(now, 'now') - clock();
+    },
+    now: () => of().now(clock),
   });
 
   const basePath = options.basePath ?? defaultBasePath;
   const authenticate = createAuthenticator(options.keys ?? ['dev-key']);
   const { proxy } = options;
-  const api = createMount<PetHandlerContext>({
+  const served = createMount<ItemContext>({
     basePath,
     compile: () => compiled,
-    handlers: petHandlers,
+    handlers: itemHandlers(api),
     policy: proxy ? (proxy.enforce ? reportAndRefuse : report) : refuse,
     authenticate: proxy ? leaveKeysUpstream : authenticate,
     ...(proxy
@@ -400,7 +479,9 @@ export function createMockCore(options: MockCoreOptions): MockCore {
             }),
         }
       : {}),
-    context: (current) => ({ store: current.store, newPetFields }),
+    context: (current) => ({ store: current.store }),
+    // After an operation's sunset (x-sunset), by the session's clock, the mock answers it 410 Gone.
+    before: (operation, session) => checkSunset(compiled, operation, session.now(clock)),
     fallback: proxy ? undefined : options.fallback,
     admin: false,
     lazy: false,
@@ -417,6 +498,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
       sessions: registry(),
       scenarios: catalogue,
       api: compiled,
+      clock,
       proxyReport: proxy?.report,
     }),
     fallback: undefined,
@@ -433,7 +515,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     ...Object.entries(options.publicFiles ?? {}),
   ]);
   const pipeline: Pipeline = {
-    mounts: [api, admin],
+    mounts: [served, admin],
     publicFiles,
     selectSession: (request) => {
       const choice = registry().select(request);
@@ -455,7 +537,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     },
     // The browser-facing policy; preflights derive their header and method lists from both documents.
     checkHost: options.hosts ? createHostCheck(options.hosts) : undefined,
-    cors: createCorsPolicy(options.cors, () => [api.compiled, admin.compiled]),
+    cors: createCorsPolicy(options.cors, () => [served.compiled, admin.compiled]),
     inflate: options.inflate ?? inflateWithWebStreams,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     logger,
@@ -476,6 +558,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     handle: { value: (request: PlainRequest) => handleRequest(pipeline, request), enumerable: true },
     ready: { value: pending ?? Promise.resolve(), enumerable: true },
     compiled: { value: compiled, enumerable: true },
+    api: { value: api, enumerable: true },
     scenarios: { value: () => catalogue.list(), enumerable: true },
     session: { value: (name: string) => sessionApi(() => registry().session(name)), enumerable: true },
   });

@@ -11,6 +11,12 @@ export const defaultScenarioPets: { options: GeneratePetsOptions; pets: ExactPet
       "pending",
       "sold",
     ],
+    "fields": {
+      "id": "id",
+      "name": "name",
+      "category": "categoryId",
+      "status": "status",
+    },
     "firstId": 1,
   },
   "pets": [

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { OpenAPIV3 } from 'openapi-types';
 import type { ScenarioSource } from '../core/create-mock-core.js';
 import type { MockLogger } from '../core/mock-logger.js';
-import { PetListError } from '../core/store/check-pet-list.js';
+import { ItemListError } from '../core/store/check-item-list.js';
 import { generatePets } from '../core/seed/generate-pets.js';
 import { keepGeneratedPets } from '../core/seed/keep-generated-pets.js';
 import { createMock, type Mock, type MockOptions } from '../create-mock.js';
@@ -85,14 +85,14 @@ export function createNodeMock(options: NodeMockOptions = {}): Mock {
           }
         : {}),
       ...(chosen === undefined ? {} : { scenario: chosen }),
-      ...(saved && stateFile ? { saved: { pets: saved.pets, source: stateFile.path } } : {}),
+      ...(saved && stateFile ? { saved: { items: saved.items, source: stateFile.path } } : {}),
       inflate: rest.inflate ?? inflateWithZlib,
       generatePets: rest.generatePets ?? generateKeptPets,
       fallback: rest.fallback ?? ((compiled) => createPrismFallback(compiled.document, logger)),
     });
   } catch (error) {
-    // The saved pets are checked like a fixture's; a state file that fails the check is never written.
-    if (error instanceof PetListError) throw new StateFileError(`${error.message}; it is left untouched`);
+    // The saved items are checked like a fixture's; a state file that fails the check is never written.
+    if (error instanceof ItemListError) throw new StateFileError(`${error.message}; it is left untouched`);
     throw error;
   }
   // Last, so that nothing is written when anything above stops start-up.

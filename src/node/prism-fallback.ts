@@ -45,7 +45,7 @@ function isNotInstalled(error: unknown): boolean {
  *
  * Prism is an optional peer dependency (the kit's own document needs it
  * nowhere): when it is not installed, the mock still starts, logs once what
- * to install, and answers each such operation `500 mock_failed` saying so.
+ * to install, and answers each such operation `501 not_implemented` saying so.
  */
 export function createPrismFallback(
   document: OpenAPIV3.Document,
@@ -71,7 +71,7 @@ export function createPrismFallback(
     error instanceof PrismNotInstalled
       ? logger.warn(
           { package: prismPackage },
-          `operations without a handler of the kit will answer 500 mock_failed: ${installHint}`,
+          `operations without a handler of the kit will answer 501 not_implemented: ${installHint}`,
         )
       : logger.error({ err: error }, 'Prism could not be loaded'),
   );
@@ -79,7 +79,7 @@ export function createPrismFallback(
   return async function mockWithPrism(operation, request, status) {
     const { prism, operations } = await setup.catch((error: unknown) => {
       if (!(error instanceof PrismNotInstalled)) throw error;
-      throw new HttpError('mock_failed', `${operation.operationId} has no handler of the kit: ${installHint}`);
+      throw new HttpError('not_implemented', `${operation.operationId} has no handler of the kit: ${installHint}`);
     });
     const resource = operations.find(
       (candidate) => candidate.method.toUpperCase() === operation.method && candidate.path === operation.pathTemplate,

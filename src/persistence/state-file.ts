@@ -19,7 +19,8 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { HttpError } from '../core/errors/http-error.js';
 import { parseExactJson, stringifyJson } from '../core/json/exact-json.js';
 import { silentLogger, type MockLogger } from '../core/mock-logger.js';
-import type { PetStore, WriteGate } from '../core/store/pet-store.js';
+import type { MemoryStore } from '../core/store/memory-store.js';
+import type { WriteGate } from '../core/store/resource-store.js';
 import { lockStateFile, type StateLock } from './state-lock.js';
 
 /** The marker every state file starts with; a JSON file without it is not ours and is never touched. */
@@ -27,13 +28,23 @@ export const stateFormat = 'petstore-kit-state';
 export const stateFormatVersion = 1;
 
 /**
- * What a state file holds: the scenario the store was loaded from, and its
- * pets at the time of the write (checked by the mock's one pet-list check
+ * What a state file holds: the scenario the store was loaded from, and each
+ * collection's items at the time of the write, by the collection's name
+ * (`pets` in the kit's document; checked by the mock's one item-list check
  * when they are restored, exactly like a fixture's).
  */
 export interface SavedState {
   scenario: string;
-  pets: unknown;
+  items: Record<string, unknown[]>;
+}
+
+/** The fields of a state file beside its collections. */
+const stateFields = new Set(['format', 'version', 'savedAt', 'scenario']);
+
+/** What a state file held: its scenario and how many items each collection had (`{ scenario, pets: 2 }`). */
+export interface LoadedState {
+  scenario: string;
+  [collection: string]: string | number;
 }
 
 /** A state file the mock cannot use. Its message names the file and the problem; the file is left as it is. */
@@ -156,7 +167,7 @@ export class StateFile {
   /** Set while writes fail: the error every change gets until a write succeeds (see `watch()`). */
   #failure: HttpError | undefined;
   #retryQueued = false;
-  #store: PetStore | undefined;
+  #store: MemoryStore | undefined;
   #unsubscribe: (() => void) | undefined;
   #timer: NodeJS.Timeout | undefined;
   #savedVersion = -1;
@@ -165,7 +176,7 @@ export class StateFile {
   #writing: Promise<void> = Promise.resolve();
   #lastError: Error | undefined;
   #writes = 0;
-  #loaded: { scenario: string; pets: number } | undefined;
+  #loaded: LoadedState | undefined;
 
   constructor(path: string, options: StateFileOptions = {}) {
     this.path = resolve(path);
@@ -181,8 +192,8 @@ export class StateFile {
     return this.#failure;
   }
 
-  /** What `read()` found: the saved scenario and how many pets; `undefined` before, or when there was no file. */
-  get loaded(): { scenario: string; pets: number } | undefined {
+  /** What `read()` found: the saved scenario and how many items of each collection; `undefined` before, or when there was no file. */
+  get loaded(): LoadedState | undefined {
     return this.#loaded;
   }
 
@@ -222,17 +233,26 @@ export class StateFile {
         `${this.path}: has state format version ${JSON.stringify(version)}; this mock reads version ${stateFormatVersion}. It is left untouched`,
       );
     }
-    const state = value as { scenario?: unknown; pets?: unknown };
-    if (typeof state.scenario !== 'string' || state.scenario === '' || !Array.isArray(state.pets)) {
-      throw new StateFileError(`${this.path}: must hold a "scenario" name and a "pets" list; it is left untouched`);
+    const state = value as Record<string, unknown>;
+    const items = Object.entries(state).filter(([key]) => !stateFields.has(key));
+    if (typeof state.scenario !== 'string' || state.scenario === '' || items.length === 0) {
+      throw new StateFileError(
+        `${this.path}: must hold a "scenario" name and a list of each collection's items; it is left untouched`,
+      );
     }
-    const known = new Set(['format', 'version', 'savedAt', 'scenario', 'pets']);
-    const unknown = Object.keys(state).find((key) => !known.has(key));
-    if (unknown !== undefined) {
-      throw new StateFileError(`${this.path}: has a field '${unknown}' this mock does not write; it is left untouched`);
+    // Which collections the document has is the mock's to check: a name it does not know stops start-up there.
+    const notList = items.find(([, list]) => !Array.isArray(list));
+    if (notList) {
+      throw new StateFileError(
+        `${this.path}: has a field '${notList[0]}' that is not a list of items; it is left untouched`,
+      );
     }
-    this.#loaded = { scenario: state.scenario, pets: state.pets.length };
-    return { scenario: state.scenario, pets: state.pets };
+    const lists = Object.fromEntries(items) as Record<string, unknown[]>;
+    this.#loaded = {
+      scenario: state.scenario,
+      ...Object.fromEntries(items.map(([name, list]) => [name, (list as unknown[]).length])),
+    };
+    return { scenario: state.scenario, items: lists };
   }
 
   /**
@@ -252,7 +272,7 @@ export class StateFile {
    *
    * Leftover temporary files of an earlier, killed run are removed.
    */
-  watch(store: PetStore): void {
+  watch(store: MemoryStore): void {
     if (this.#store) throw new Error('StateFile.watch: already watching a store');
     this.#target = resolveTarget(this.path);
     this.#tempPrefix = `.${basename(this.#target)}.tmp-`;
@@ -405,13 +425,13 @@ export class StateFile {
     });
   }
 
-  #snapshot(store: PetStore): { version: number; text: string } {
+  #snapshot(store: MemoryStore): { version: number; text: string } {
     const state = {
       format: stateFormat,
       version: stateFormatVersion,
       savedAt: new Date().toISOString(),
       scenario: store.scenarioName,
-      pets: store.all(),
+      ...store.contents(),
     };
     return { version: store.revision, text: `${stringifyJson(state)}\n` };
   }
@@ -420,7 +440,7 @@ export class StateFile {
     return join(dirname(this.#target), `${this.#tempPrefix}${process.pid}-${randomBytes(4).toString('hex')}`);
   }
 
-  async #write(store: PetStore): Promise<void> {
+  async #write(store: MemoryStore): Promise<void> {
     const started = performance.now();
     const { version, text } = this.#snapshot(store);
     const temp = this.#tempPath();
@@ -435,12 +455,12 @@ export class StateFile {
     this.#savedVersion = version;
     this.#writes++;
     this.#logger.debug(
-      { stateFile: this.path, pets: store.size, bytes: text.length, ms: Math.round(performance.now() - started) },
+      { stateFile: this.path, items: store.counts(), bytes: text.length, ms: Math.round(performance.now() - started) },
       'state file saved',
     );
   }
 
-  #writeSync(store: PetStore): void {
+  #writeSync(store: MemoryStore): void {
     const { version, text } = this.#snapshot(store);
     const temp = this.#tempPath();
     try {

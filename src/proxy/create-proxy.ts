@@ -6,7 +6,7 @@ import type { PublicFile } from '../core/pipeline/serve-public-file.js';
 import { createNodeMock } from '../node/create-node-mock.js';
 import { createNodeListener } from '../node/node-listener.js';
 import { createNodeForwarder, type ForwarderOptions } from './node-forwarder.js';
-import { PetRecording } from './pet-recording.js';
+import { ItemRecording } from './item-recording.js';
 import { type FailOn, ProxyReport } from './proxy-report.js';
 
 /** The default of `--settle`: how long a created pet may take to be readable (read-after-write timing is not shown). */
@@ -48,7 +48,7 @@ export interface Proxy {
   mock: Mock;
   listener: ReturnType<typeof createNodeListener>;
   report: ProxyReport;
-  recording: PetRecording | undefined;
+  recording: ItemRecording | undefined;
 }
 
 /** An upstream the proxy can forward to: http(s), with the spec's `/v1` ending its path. */
@@ -85,7 +85,7 @@ export function createProxy(options: ProxyOptions): Proxy {
   const upstream = checkUpstream(options.upstream);
   const logger = options.logger;
   // The report and the recording read the compiled document, which the mock makes: they come right after it.
-  const late: { report?: ProxyReport; recording?: PetRecording } = {};
+  const late: { report?: ProxyReport; recording?: ItemRecording } = {};
   const mock = createNodeMock({
     bodyLimit: options.bodyLimit ?? 16 * 1024 * 1024,
     ...(options.keys ? { keys: options.keys } : {}),
@@ -125,7 +125,7 @@ export function createProxy(options: ProxyOptions): Proxy {
         );
     },
   });
-  const recording = options.record ? new PetRecording(mock.compiled, options.record) : undefined;
+  const recording = options.record ? new ItemRecording(mock.compiled, options.record) : undefined;
   Object.assign(late, { report, recording });
   return { mock, listener: createNodeListener(mock), report, recording };
 }

@@ -17,7 +17,7 @@ import { loadWebPages } from '../node/web-pages.js';
 import { whenToldToStop } from '../node/when-told-to-stop.js';
 import { checkUpstream, createProxy, defaultSettleMs, type Proxy } from './create-proxy.js';
 import { type FailOn, failOnChoices } from './proxy-report.js';
-import { RecordingError } from './pet-recording.js';
+import { RecordingError } from './item-recording.js';
 
 export interface ProxyCliOptions extends Pick<CliOptions, 'keys' | 'keysFrom' | 'corsOrigins' | 'allowedHosts'> {
   upstream: string;

@@ -98,15 +98,15 @@ describe('an operation without a handler, where the optional @stoplight/prism-ht
   });
   afterAll(() => mock.close());
 
-  it('answers 500 mock_failed naming the operation and what to install, not a crash', async () => {
+  it('answers 501 not_implemented naming the operation and what to install, not a crash', async () => {
     const response = await request<{ code: string; message: string; status: number }>(
       `${mock.baseUrl}/pets/1/vaccinations`,
       { headers: auth },
     );
-    expect(response.status).toBe(500);
+    expect(response.status).toBe(501);
     expect(response.body).toEqual({
-      code: 'mock_failed',
-      status: 500,
+      code: 'not_implemented',
+      status: 501,
       message:
         'listVaccinations has no handler of the kit: answering it needs @stoplight/prism-http, an optional peer dependency that is not installed (npm install --save-dev @stoplight/prism-http@5)',
     });

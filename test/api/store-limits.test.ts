@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { StoreFullError } from '../../src/core/store/pet-store.js';
+import { StoreFullError } from '../../src/core/store/store-errors.js';
 import { createNodeMock } from '../../src/node/create-node-mock.js';
 import { auth, jsonAuth, request, inProcessMock, type InProcessMock } from '../support/start-server.js';
 
@@ -123,21 +123,20 @@ describe('the store byte limits (maxStoreBytes, maxTotalStoreBytes)', () => {
     expect((await create(name, 'worker-4')).status).toBe(201);
   });
 
-  it('counts a session against the mock-wide limit only from its first write', async () => {
-    // The large scenario's 250 pets are shared by every session that only reads them.
-    mock = inProcessMock({ scenario: 'large', maxTotalStoreBytes: 64 * 1024 });
+  it('counts a session against the mock-wide limit only with what it holds beyond its scenario', async () => {
+    // The large scenario's 250 pets are shared by every session, whether it reads them or writes beside them.
+    const name = 'n'.repeat(1_000);
+    const one = sizeOf(251, name);
+    mock = inProcessMock({ scenario: 'large', maxTotalStoreBytes: 3 * one });
     for (let index = 0; index < 20; index++) {
       const listed = await request(`${mock.baseUrl}/pets`, { headers: { ...auth, 'Petstore-Session': `r-${index}` } });
       expect(listed.status).toBe(200);
     }
-    expect(mock.mock.store.bytes).toBeGreaterThan(10_000);
-    // A first write copies the scenario: the session now counts with all its pets.
-    const budget = Math.floor((64 * 1024) / mock.mock.store.bytes);
-    let created = 0;
-    for (let index = 0; index < budget + 2; index++) {
-      if ((await create('w', `w-${index}`)).status === 201) created++;
-    }
-    expect(created).toBe(budget);
+    expect(mock.mock.store.bytes).toBeGreaterThan(10 * one);
+    // A first write keeps only the new pet beside the shared scenario: three writers fit, a fourth does not.
+    const statuses: number[] = [];
+    for (let index = 0; index < 4; index++) statuses.push((await create(name, `w-${index}`)).status);
+    expect(statuses).toEqual([201, 201, 201, 507]);
   });
 
   it('refuses to start with a scenario larger than maxStoreBytes', () => {

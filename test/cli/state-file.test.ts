@@ -7,7 +7,8 @@ import { loadDocument } from '../../src/node/load-document.js';
 import { defaultDocumentPath } from '../../src/package-root.js';
 import { StateFile } from '../../src/persistence/state-file.js';
 import type { Int64 } from '../../src/core/json/exact-json.js';
-import { createPetListCheck } from '../../src/core/store/check-pet-list.js';
+import { createItemListCheck } from '../../src/core/store/check-item-list.js';
+import { petResource } from '../support/kit-model.js';
 import type { ExactPet } from '../../src/core/types/api-types.js';
 import { killRunningClis, startCli, waitForBanner, type Cli } from './start-cli.js';
 
@@ -66,7 +67,8 @@ function writeHeavyLoad(baseUrl: string, tag: string, workers = 8) {
 function readState(path: string): Map<Int64, ExactPet> {
   const state = new StateFile(path).read();
   if (!state) throw new Error(`${path} does not exist`);
-  return new Map(createPetListCheck(compiled)(state.pets, path).map((pet) => [pet.id, pet]));
+  const pets = createItemListCheck(compiled, petResource)(state.items.pets, path) as ExactPet[];
+  return new Map(pets.map((pet) => [pet.id, pet]));
 }
 
 describe('petstore-mock --state-file', () => {

@@ -2,12 +2,12 @@ import type { OpenAPIV3 } from 'openapi-types';
 import { describe, expect, it } from 'vitest';
 import { createMockCore, type MockCoreOptions } from '../../src/core/create-mock-core.js';
 import type { PlainRequest, PlainResponse } from '../../src/core/http/plain-http.js';
-import type { MockLogger } from '../../src/core/mock-logger.js';
+import { silentLogger, type MockLogger } from '../../src/core/mock-logger.js';
 import { DocumentError } from '../../src/core/openapi/document-error.js';
 import { FixtureError } from '../../src/core/scenarios/fixture.js';
 import type { GeneratePets } from '../../src/core/scenarios/scenario-catalogue.js';
 import { generatePets } from '../../src/core/seed/generate-pets.js';
-import { PetListError } from '../../src/core/store/check-pet-list.js';
+import { ItemListError } from '../../src/core/store/check-item-list.js';
 import { defaultDocument } from '../../src/generated/default-document.js';
 import { defaultFixtures } from '../../src/generated/default-fixtures.js';
 
@@ -90,16 +90,16 @@ describe('createMockCore', () => {
   it('restores saved pets over its scenario, so that a reset still goes back to the scenario', () => {
     const mock = core({
       scenario: 'one-of-each-status',
-      saved: { pets: [{ id: 40, name: 'Saved', categoryId: 1 }], source: 'state.json' },
+      saved: { items: { pets: [{ id: 40, name: 'Saved', categoryId: 1 }] }, source: 'state.json' },
     });
     expect(mock.store.all().map((pet) => pet.id)).toEqual([40]);
     expect(mock.reset()).toEqual({ scenario: 'one-of-each-status', pets: 3 });
   });
 
-  it('checks saved pets with the one pet-list check, naming where they came from', () => {
+  it('checks saved pets with the one item-list check, naming where they came from', () => {
     expect(() =>
-      core({ saved: { pets: [{ id: 1, name: 'A', categoryId: 1, owner: 'x' }], source: 'state.json' } }),
-    ).toThrow(new PetListError("state.json: field 'pets[0].owner' is not allowed here"));
+      core({ saved: { items: { pets: [{ id: 1, name: 'A', categoryId: 1, owner: 'x' }] }, source: 'state.json' } }),
+    ).toThrow(new ItemListError("state.json: field 'pets[0].owner' is not allowed here"));
   });
 
   it('logs a line for every request when its logger logs info, and nothing otherwise', async () => {
@@ -160,12 +160,27 @@ describe('createMockCore on a document or fixture it cannot serve', () => {
     expect(() => core({ document: broken, documentSource: 'mine.yaml' })).toThrow(/^mine\.yaml: schema at /);
   });
 
-  it('stops at start-up, not on the first request, when the document lacks an operation a handler serves', () => {
-    const withoutGetPet = structuredClone(defaultDocument);
-    delete withoutGetPet.paths['/pets/{petId}'];
-    expect(() => core({ document: withoutGetPet })).toThrow(
-      new DocumentError("document: a handler exists for 'getPet', but no operation has that id"),
-    );
+  it('names at start-up an operation the model cannot place, and answers it 501 without a fallback', async () => {
+    const withReport = structuredClone(defaultDocument) as OpenAPIV3.Document;
+    withReport.paths['/reports'] = {
+      post: {
+        operationId: 'sendReport',
+        responses: { '202': { description: 'Accepted' }, '401': { $ref: '#/components/responses/Unauthorized' } },
+      },
+    };
+    const warnings: string[] = [];
+    const logger = { ...silentLogger, warn: (_details: unknown, message: string) => void warnings.push(message) };
+    const mock = core({ document: withReport, logger });
+    expect(warnings).toEqual([
+      'sendReport (POST /reports) has no behaviour of the kit: it has no JSON object request body; it answers 501 not_implemented (x-petstore-kind places an operation)',
+    ]);
+    const response = await mock.handle({
+      method: 'POST',
+      path: '/v1/reports',
+      query: '',
+      headers: { authorization: 'Bearer dev-key' },
+    });
+    expect(response.status).toBe(501);
   });
 
   it("serves the admin API for a document whose Error refers to other schemas, with the document's Error", async () => {

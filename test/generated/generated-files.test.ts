@@ -39,7 +39,7 @@ describe('src/generated/', () => {
     const pets = byName(await generatedFiles())['default-scenario-pets.ts'] as string;
     expect(pets).toContain('"count": 50,');
     expect(pets).toContain('"seed": 1,');
-    expect(pets.match(/"id": /g)).toHaveLength(50);
+    expect(pets.match(/"id": \d+,/g)).toHaveLength(50);
   });
 
   it('would be reported stale once the document changes, so the check above can fail', async () => {

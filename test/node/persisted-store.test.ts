@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { StoreFullError } from '../../src/core/store/pet-store.js';
+import { StoreFullError } from '../../src/core/store/store-errors.js';
 import { createNodeMock, type NodeMockOptions } from '../../src/node/create-node-mock.js';
 import { createNodeListener } from '../../src/node/node-listener.js';
 import { StateFile, StateFileError, stateFormat, type StateFileWriter } from '../../src/persistence/state-file.js';

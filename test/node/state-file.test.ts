@@ -13,7 +13,9 @@ import {
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createRevisionCounter, createScenario, PetStore } from '../../src/core/store/pet-store.js';
+import { createRevisionCounter, MemoryStore } from '../../src/core/store/memory-store.js';
+import { createScenario } from '../../src/core/store/scenario.js';
+import { petShape } from '../support/kit-model.js';
 import type { ExactPet } from '../../src/core/types/api-types.js';
 import { createNodeMock } from '../../src/node/create-node-mock.js';
 import { HttpError } from '../../src/core/errors/http-error.js';
@@ -29,9 +31,9 @@ function validState(pets: unknown[] = [bella, milo], scenario = 'test'): Record<
   return { format: stateFormat, version: 1, savedAt: '2025-01-01T00:00:00.000Z', scenario, pets };
 }
 
-function storeWith(pets: ExactPet[] = [bella, milo]): PetStore {
-  const store = new PetStore({ revisions });
-  store.load(createScenario('test', pets, revisions));
+function storeWith(pets: ExactPet[] = [bella, milo]): MemoryStore {
+  const store = new MemoryStore({ shapes: [petShape], revisions });
+  store.load(createScenario('test', { pets }, [petShape], revisions));
   return store;
 }
 
@@ -90,7 +92,7 @@ describe('StateFile', () => {
     it('returns the saved scenario and pets of a valid file', () => {
       writeFileSync(path, JSON.stringify(validState()));
       const file = stateFile();
-      expect(file.read()).toEqual({ scenario: 'test', pets: [bella, milo] });
+      expect(file.read()).toEqual({ scenario: 'test', items: { pets: [bella, milo] } });
       expect(file.loaded).toEqual({ scenario: 'test', pets: 2 });
     });
 
@@ -144,12 +146,14 @@ describe('StateFile', () => {
       expect(({} as { admin?: unknown }).admin).toBeUndefined();
     });
 
-    it('refuses unknown top-level fields and a missing scenario', () => {
+    it('refuses a top-level field that is no list of items, and a missing scenario', () => {
       expect(refusal(JSON.stringify({ ...validState(), extra: 1 }))).toContain(
-        "has a field 'extra' this mock does not write",
+        "has a field 'extra' that is not a list of items",
       );
       const { scenario: _scenario, ...withoutScenario } = validState();
-      expect(refusal(JSON.stringify(withoutScenario))).toContain('must hold a "scenario" name and a "pets" list');
+      expect(refusal(JSON.stringify(withoutScenario))).toContain(
+        'must hold a "scenario" name and a list of each collection\'s items',
+      );
     });
 
     it('keeps ids beyond 2^53 exactly, and refuses ids beyond int64 and repeated ids', () => {
@@ -236,7 +240,7 @@ describe('StateFile', () => {
       store.reset();
       await file.flush();
       expect(saved().pets).toEqual([bella, milo]);
-      store.load(createScenario('other', [milo], revisions));
+      store.load(createScenario('other', { pets: [milo] }, [petShape], revisions));
       await file.flush();
       expect(saved()).toMatchObject({ scenario: 'other', pets: [milo] });
     });

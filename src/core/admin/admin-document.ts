@@ -27,7 +27,10 @@ const body = (ref: string) => ({ required: true, content: json(ref) });
  */
 export function createAdminDocument(
   apiSchemas: Readonly<Record<string, OpenAPIV3.SchemaObject | OpenAPIV3.ReferenceObject>>,
+  /** The API's collections (`pets`): a store's state counts the items of each. */
+  collections: readonly string[],
 ): OpenAPIV3.Document {
+  const counts = Object.fromEntries(collections.map((name) => [name, { type: 'integer', minimum: 0 }]));
   return {
     openapi: '3.0.3',
     info: { title: 'petstore-kit admin API', version: '1.0.0' },
@@ -66,7 +69,7 @@ export function createAdminDocument(
           'x-petstore-journal': false,
           responses: {
             ...ok(
-              'The session is back to its start: the scenario it was made with and its pets, no faults, the configured latency, an empty journal',
+              'The session is back to its start: the scenario it was made with and its items, no faults, the configured latency and clock, an empty journal',
               'StoreState',
             ),
             ...errors(),
@@ -135,6 +138,24 @@ export function createAdminDocument(
           responses: { ...ok('The latency from now on', 'Latency'), ...errors('400') },
         },
       },
+      '/clock': {
+        get: {
+          operationId: 'getClock',
+          responses: { ...ok("The session's time, and how far it is from the mock's clock", 'Clock'), ...errors() },
+        },
+        put: {
+          operationId: 'setClock',
+          requestBody: body('ClockChoice'),
+          responses: {
+            ...ok("The session's time from now on, running on from the moment given", 'Clock'),
+            ...errors('400'),
+          },
+        },
+        delete: {
+          operationId: 'resetClock',
+          responses: { ...ok("The session's time is the mock's clock again", 'Clock'), ...errors() },
+        },
+      },
     },
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
@@ -157,8 +178,26 @@ export function createAdminDocument(
         },
         AdminStoreState: {
           type: 'object',
-          required: ['scenario', 'pets'],
-          properties: { scenario: { type: 'string' }, pets: { type: 'integer', minimum: 0 } },
+          required: ['scenario', ...collections],
+          properties: { scenario: { type: 'string' }, ...counts },
+        },
+        AdminClockChoice: {
+          type: 'object',
+          required: ['now'],
+          additionalProperties: false,
+          properties: {
+            now: {
+              type: 'string',
+              minLength: 1,
+              maxLength: 64,
+              description: 'A date (2030-12-06) or date-time (2030-12-06T09:30:00Z)',
+            },
+          },
+        },
+        AdminClock: {
+          type: 'object',
+          required: ['now', 'offsetMs'],
+          properties: { now: { type: 'string', format: 'date-time' }, offsetMs: { type: 'integer' } },
         },
         AdminScenarios: {
           type: 'object',
@@ -194,11 +233,11 @@ export function createAdminDocument(
               type: 'array',
               items: {
                 type: 'object',
-                required: ['name', 'scenario', 'pets', 'copied', 'requests', 'faults'],
+                required: ['name', 'scenario', ...collections, 'copied', 'requests', 'faults'],
                 properties: {
                   name: { type: 'string' },
                   scenario: { type: 'string' },
-                  pets: { type: 'integer', minimum: 0 },
+                  ...counts,
                   copied: { type: 'boolean' },
                   requests: { type: 'integer', minimum: 0 },
                   faults: { type: 'integer', minimum: 0 },

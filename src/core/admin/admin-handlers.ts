@@ -5,6 +5,7 @@ import type { Latency } from '../pipeline/apply-latency.js';
 import type { ScenarioCatalogue } from '../scenarios/scenario-catalogue.js';
 import type { FaultRequest } from '../sessions/fault-plan.js';
 import type { Session } from '../sessions/session.js';
+import { momentOf } from '../sessions/moment-of.js';
 import { resetSession, switchScenario } from '../sessions/session-actions.js';
 import type { SessionRegistry } from '../sessions/session-registry.js';
 
@@ -16,6 +17,13 @@ export interface AdminContext {
   api: CompiledDocument;
   /** Set when the mock runs as the validating proxy. */
   proxyReport: (() => unknown) | undefined;
+  /** The mock's clock (ms since the epoch); a session's time runs at an offset from it. */
+  clock: () => number;
+}
+
+/** A session's clock as the admin API shows it. */
+function clockOf(session: Session, clock: () => number) {
+  return { now: new Date(session.now(clock)).toISOString(), offsetMs: session.clockOffset };
 }
 
 /** A fault request that makes sense: one of status and fault, and an operation the API has. */
@@ -69,7 +77,7 @@ export const adminHandlers: HandlerTable<AdminContext> = {
       sessions: sessions.list().map((each) => ({
         name: each.name,
         scenario: each.store.scenarioName,
-        pets: each.store.size,
+        ...each.store.counts(),
         copied: each.store.isCopied,
         requests: each.journal.size,
         faults: each.faults.size,
@@ -96,6 +104,15 @@ export const adminHandlers: HandlerTable<AdminContext> = {
       );
     }
     return { status: 200, body: proxyReport() };
+  },
+  getClock: (_request, { session, clock }) => ({ status: 200, body: clockOf(session, clock) }),
+  setClock: (request, { session, clock }) => {
+    session.clockOffset = momentOf((request.body as { now: string }).now, 'now') - clock();
+    return { status: 200, body: clockOf(session, clock) };
+  },
+  resetClock: (_request, { session, clock }) => {
+    session.clockOffset = 0;
+    return { status: 200, body: clockOf(session, clock) };
   },
   getLatency: (_request, { session }) => ({ status: 200, body: session.latency ?? { min: 0, max: 0 } }),
   setLatency: (request, { session }) => {

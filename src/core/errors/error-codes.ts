@@ -22,12 +22,13 @@ export const errorCodes = {
   /** A `Host` the mock does not answer to (DNS rebinding), before anything is read or changed. */
   host_not_allowed: 403,
   route_not_found: 404,
-  pet_not_found: 404,
   scenario_not_found: 404,
   session_not_found: 404,
   not_a_proxy: 404,
   method_not_allowed: 405,
   request_timeout: 408,
+  /** An operation past its removal date (`x-sunset`) by the session's clock. */
+  operation_removed: 410,
   /** Admin API: a session already holds as many scheduled faults as it may. */
   too_many_faults: 409,
   payload_too_large: 413,
@@ -42,6 +43,8 @@ export const errorCodes = {
   /** A status injected through POST /__admin/faults: sent with the status the fault names (4xx or 5xx). */
   injected_fault: 500,
   body_already_read: 500,
+  /** An operation the kit has no behaviour for (kind `other`) and no fallback mocker (Prism) to answer. */
+  not_implemented: 501,
   upstream_unreachable: 502,
   upstream_violation: 502,
   /** Proxy: the upstream broke HTTP (a 1xx other than 100 or 103 to a plain request, a reset mid-answer). */
@@ -55,3 +58,20 @@ export const errorCodes = {
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof errorCodes;
+
+/**
+ * The code of a request for an item its resource does not hold:
+ * `<item>_not_found`, named after the document's item schema (`Pet`:
+ * `pet_not_found`), sent with 404. The one family of codes derived from the
+ * document rather than listed above.
+ */
+export type NotFoundCode = `${string}_not_found`;
+
+export function notFoundCode(itemName: string): NotFoundCode {
+  return `${itemName.replace(/[^A-Za-z0-9]+/g, '_').toLowerCase()}_not_found`;
+}
+
+/** The status a code is sent with: the catalogue's, or 404 for a code of the not-found family. */
+export function statusOfCode(code: ErrorCode | NotFoundCode): number {
+  return Object.hasOwn(errorCodes, code) ? errorCodes[code as ErrorCode] : 404;
+}

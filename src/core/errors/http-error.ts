@@ -1,4 +1,4 @@
-import { errorCodes, type ErrorCode } from './error-codes.js';
+import { type ErrorCode, type NotFoundCode, statusOfCode } from './error-codes.js';
 
 /** One problem found in a request or response, as listed in an Error body's `details`. */
 export interface ErrorDetail {
@@ -17,12 +17,12 @@ export interface ErrorDetail {
  */
 export class HttpError extends Error {
   readonly status: number;
-  readonly code: ErrorCode;
+  readonly code: ErrorCode | NotFoundCode;
   readonly details: ErrorDetail[] | undefined;
   readonly headers: Record<string, string>;
 
   constructor(
-    code: ErrorCode,
+    code: ErrorCode | NotFoundCode,
     message: string,
     options: {
       details?: ErrorDetail[];
@@ -35,7 +35,7 @@ export class HttpError extends Error {
     super(message, { cause: options.cause });
     this.name = 'HttpError';
     this.code = code;
-    this.status = code === 'injected_fault' && options.status !== undefined ? options.status : errorCodes[code];
+    this.status = code === 'injected_fault' && options.status !== undefined ? options.status : statusOfCode(code);
     this.details = options.details;
     this.headers = options.headers ?? {};
   }

@@ -33,7 +33,12 @@ export async function runHandler<Context>(input: RunHandlerInput<Context>): Prom
   }
   const handler = input.handlers[operation.operationId];
   if (handler) return handler(request, input.context);
-  if (!input.fallback) throw new HttpError('mock_failed', `${operation.operationId} has no handler`);
+  if (!input.fallback) {
+    throw new HttpError(
+      'not_implemented',
+      `${operation.operationId} (${operation.method} ${operation.pathTemplate}) has no behaviour of the kit: the model cannot place its kind (x-petstore-kind places it), and no fallback mocker is installed`,
+    );
+  }
   return input.fallback(operation, request);
 }
 

@@ -1,9 +1,12 @@
 import type { ValidateFunction } from 'ajv';
 import { fromAjvErrors, listDetails } from '../errors/from-ajv-errors.js';
+import type { ApiModel } from '../model/describe-api.js';
 import { isDocumentChecked, type CompiledDocument } from '../openapi/compile-document.js';
-import type { GeneratePetsOptions } from '../seed/generate-pets.js';
-import { createPetListCheck, PetListError } from '../store/check-pet-list.js';
-import { createScenario, type RevisionCounter, type Scenario } from '../store/pet-store.js';
+import type { GeneratePetsOptions, GeneratedFields } from '../seed/generate-pets.js';
+import { createItemListCheck, ItemListError } from '../store/check-item-list.js';
+import type { CollectionShape, Item } from '../store/item-snapshot.js';
+import type { RevisionCounter } from '../store/memory-store.js';
+import { createScenario, type Scenario } from '../store/scenario.js';
 import type { ExactPet, PetStatus } from '../types/api-types.js';
 import { FixtureError, fixtureSchema, type Fixture } from './fixture.js';
 
@@ -19,12 +22,35 @@ export type GeneratePets = (options: GeneratePetsOptions) => ExactPet[] | Promis
 
 export interface ScenarioCatalogueOptions {
   compiled: CompiledDocument;
+  /** The document's resources (see describe-api.ts): a fixture holds items of each, by name. */
+  api: ApiModel;
+  shapes: readonly CollectionShape[];
   revisions: RevisionCounter;
-  /** How many pets a `generate` block without a `count` makes (`--pets`). */
+  /** How many items a `generate` block without a `count` makes (`--pets`). */
   pets: number;
   /** The seed of a `generate` block without its own (`--seed`). */
   seed: number;
   generatePets: GeneratePets;
+}
+
+/**
+ * What the generator fills in the document's first collection, read from its
+ * item schema: the id, the first required text (a name), the first required
+ * integer (drawn from 1..categories), and the first state (an enumeration),
+ * whose values it draws in the document's order. Undefined when the items
+ * have no such text and integer besides the id.
+ */
+export function generationTarget(api: ApiModel): { fields: GeneratedFields; statuses: PetStatus[] } | undefined {
+  const [resource] = api.resources;
+  if (!resource) return undefined;
+  const required = (type: string) =>
+    resource.required.find((field) => field !== resource.idField && resource.properties.get(field)?.type === type);
+  const name = required('string');
+  const category = required('integer');
+  if (name === undefined || category === undefined) return undefined;
+  const status = resource.states[0];
+  const values = status === undefined ? [] : (resource.properties.get(status)?.enum ?? []);
+  return { fields: { id: resource.idField, name, category, status }, statuses: values as PetStatus[] };
 }
 
 const scenarioName = /^[\w.-]{1,64}$/;
@@ -39,21 +65,20 @@ export function markFixtureChecked(fixture: Fixture): void {
 
 /**
  * The scenarios a store can be loaded with. Fixtures are checked when they
- * are added (their format, then their pets by the one pet-list check), so a
- * bad one stops start-up; generated pets are made the first time a scenario
- * is loaded, and the built scenario is shared by every store that loads it.
+ * are added (their format, then each collection's items by the one
+ * item-list check), so a bad one stops start-up; generated items are made
+ * the first time a scenario is loaded, and the built scenario is shared by
+ * every store that loads it.
  */
 export class ScenarioCatalogue {
   readonly #options: ScenarioCatalogueOptions;
   #validate: ValidateFunction | undefined;
-  #checkPets: ((pets: unknown, where: string) => ExactPet[]) | undefined;
-  readonly #statuses: PetStatus[];
+  readonly #checkItems = new Map<string, (items: unknown, where: string) => Item[]>();
   readonly #fixtures = new Map<string, { source: string; fixture: Fixture }>();
   readonly #built = new Map<string, Scenario | Promise<Scenario>>();
 
   constructor(options: ScenarioCatalogueOptions) {
     this.#options = options;
-    this.#statuses = documentStatuses(options.compiled.document);
   }
 
   /**
@@ -81,22 +106,31 @@ export class ScenarioCatalogue {
     return name;
   }
 
-  /** The fixture's format, then its pets by the one pet-list check; the validators are compiled on first use. */
+  /** The fixture's format, then each collection's items by the one item-list check; validators compiled on first use. */
   #check(fixture: unknown, source: string): Fixture {
-    this.#validate ??= this.#options.compiled.compileSchema(fixtureSchema);
+    const { compiled, api } = this.#options;
+    this.#validate ??= compiled.compileSchema(fixtureSchema(api.resources.map((resource) => resource.name)));
     if (!this.#validate(fixture)) {
       throw new FixtureError(`${source}: ${listDetails(fromAjvErrors(this.#validate.errors ?? [], 'fixture'))}`);
     }
-    const given = fixture as Fixture;
-    if (!given.pets) return given;
-    this.#checkPets ??= createPetListCheck(this.#options.compiled);
-    try {
-      // The checked pets, not the given ones: their ids are in the form the store looks them up by.
-      return { ...given, pets: this.#checkPets(given.pets, source) };
-    } catch (error) {
-      if (error instanceof PetListError) throw new FixtureError(error.message);
-      throw error;
+    const checked: Fixture = { ...(fixture as Fixture) };
+    for (const resource of api.resources) {
+      const items = checked[resource.name];
+      if (items === undefined) continue;
+      let check = this.#checkItems.get(resource.name);
+      if (!check) {
+        check = createItemListCheck(compiled, resource);
+        this.#checkItems.set(resource.name, check);
+      }
+      try {
+        // The checked items, not the given ones: their ids are in the form the store looks them up by.
+        checked[resource.name] = check(items, source);
+      } catch (error) {
+        if (error instanceof ItemListError) throw new FixtureError(error.message);
+        throw error;
+      }
     }
+    return checked;
   }
 
   /** Every known scenario. */
@@ -117,54 +151,71 @@ export class ScenarioCatalogue {
     return [...this.#fixtures.keys()].join(', ');
   }
 
-  /** The scenario's pets, generated the first time if the fixture asks; the same object on later calls. */
+  /** The scenario's items, generated the first time if the fixture asks; the same object on later calls. */
   load(name: string): Scenario | Promise<Scenario> {
     const built = this.#built.get(name);
     if (built) return built;
     const entry = this.#fixtures.get(name);
     if (!entry) throw new FixtureError(`unknown scenario '${name}' (known: ${this.names()})`);
-    const scenario = this.#build(name, entry.fixture);
+    const scenario = this.#build(name, entry.fixture, entry.source);
     this.#built.set(name, scenario);
     if (scenario instanceof Promise) scenario.catch(() => this.#built.delete(name));
     return scenario;
   }
 
-  #build(name: string, fixture: Fixture): Scenario | Promise<Scenario> {
-    const { revisions } = this.#options;
-    const literal = fixture.pets ?? [];
-    const asked = generateOptions(fixture, this.#options, this.#statuses);
-    if (!asked) return createScenario(name, literal, revisions);
+  #build(name: string, fixture: Fixture, source: string): Scenario | Promise<Scenario> {
+    const { revisions, shapes, api } = this.#options;
+    const literal: Record<string, readonly Item[]> = {};
+    for (const resource of api.resources) {
+      const items = fixture[resource.name];
+      if (Array.isArray(items)) literal[resource.name] = items as Item[];
+    }
+    if (!fixture.generate) return createScenario(name, literal, shapes, revisions);
+    const target = generationTarget(api);
+    const [primary] = api.resources;
+    if (!target || !primary) {
+      throw new FixtureError(
+        `${source}: 'generate' fills a required text and a required integer of the first collection's items, and ${primary ? `the items of '${primary.name}' have no such pair` : 'the document has no collection'}`,
+      );
+    }
+    const asked = generateOptions(fixture, this.#options, target, (literal[primary.name] ?? []) as ExactPet[]);
     const generated = this.#options.generatePets(asked);
-    // concat, not push(...): a spread of a million pets overflows the call stack.
-    const withLiterals = (pets: ExactPet[]) => createScenario(name, literal.concat(pets), revisions);
+    // concat, not push(...): a spread of a million items overflows the call stack.
+    const withLiterals = (pets: ExactPet[]) =>
+      createScenario(
+        name,
+        { ...literal, [primary.name]: ((literal[primary.name] ?? []) as Item[]).concat(pets as Item[]) },
+        shapes,
+        revisions,
+      );
     return generated instanceof Promise ? generated.then(withLiterals) : withLiterals(generated);
   }
 }
 
 /**
- * What the generator is asked for a fixture's `generate` block (undefined
- * without one): its count and seed, or the mock's (`--pets`, `--seed`); the
- * document's statuses; ids after the highest literal one. Also what
- * `npm run generate` asks to make the default scenario ahead.
+ * What the generator is asked for a fixture's `generate` block: its count
+ * and seed, or the mock's (`--pets`, `--seed`); the fields and state values
+ * the document gives (`generationTarget`); ids after the highest literal
+ * one. Also what `npm run generate` asks to make the default scenario ahead.
  */
 export function generateOptions(
   fixture: Fixture,
   defaults: { pets: number; seed: number },
-  statuses: readonly PetStatus[],
-): GeneratePetsOptions | undefined {
-  if (!fixture.generate) return undefined;
-  const highest = (fixture.pets ?? []).reduce<number | bigint>((max, pet) => (pet.id > max ? pet.id : max), 0);
+  target: { fields: GeneratedFields; statuses: readonly PetStatus[] },
+  literal: readonly ExactPet[],
+): GeneratePetsOptions {
+  const idField = target.fields.id;
+  const highest = literal.reduce<number | bigint>((max, pet) => {
+    const id = (pet as Record<string, unknown>)[idField] as number | bigint;
+    return id > max ? id : max;
+  }, 0);
+  const block = fixture.generate ?? {};
   return {
-    count: fixture.generate.count ?? defaults.pets,
-    seed: fixture.generate.seed ?? defaults.seed,
-    categories: fixture.generate.categories,
-    statuses,
+    count: block.count ?? defaults.pets,
+    seed: block.seed ?? defaults.seed,
+    categories: block.categories,
+    statuses: target.statuses,
+    fields: target.fields,
     firstId: typeof highest === 'bigint' ? highest + 1n : highest + 1,
   };
-}
-
-/** The statuses a generated pet may have: the document's `PetStatus` enum, in its order. */
-export function documentStatuses(document: CompiledDocument['document']): PetStatus[] {
-  const statusSchema = document.components?.schemas?.PetStatus as { enum?: PetStatus[] } | undefined;
-  return statusSchema?.enum ?? [];
 }

@@ -3,11 +3,25 @@ import { faker } from '@faker-js/faker/locale/en';
 import { int64Max, normaliseInt64, type Int64 } from '../json/exact-json.js';
 import type { ExactPet, PetStatus } from '../types/api-types.js';
 
+/**
+ * Which fields of the item the generator fills, read from the document (see
+ * `generationTarget` in scenario-catalogue.ts): the id, a required text it
+ * fills with a pet's name, a required integer it draws from 1..categories,
+ * and the state (an enumeration) it draws from `statuses`, if there is one.
+ */
+export interface GeneratedFields {
+  id: string;
+  name: string;
+  category: string;
+  status: string | undefined;
+}
+
 export interface GeneratePetsOptions {
   count: number;
   seed: number;
-  /** The allowed statuses, in the document's order (from the `PetStatus` enum). */
+  /** The allowed values of the state field, in the document's order (the `PetStatus` enum). */
   statuses: readonly PetStatus[];
+  fields: GeneratedFields;
   /** The id of the first pet; the others follow one by one. */
   firstId?: Int64;
   /** Categories are drawn from 1..categories. */
@@ -33,7 +47,7 @@ const noStatusWeight = 5;
  * at all, as the document allows.
  */
 export function generatePets(options: GeneratePetsOptions): ExactPet[] {
-  const { count, seed, statuses, firstId = 1, categories = 5 } = options;
+  const { count, seed, statuses, firstId = 1, categories = 5, fields } = options;
   // Seeded right before a synchronous run, so the shared instance gives the same pets every time.
   faker.seed(seed);
   const choices = [
@@ -46,27 +60,29 @@ export function generatePets(options: GeneratePetsOptions): ExactPet[] {
   const pets: ExactPet[] = [];
   for (let index = 0; index < count; index++) {
     const status = faker.helpers.weightedArrayElement(choices);
-    const pet: ExactPet = {
-      id: idAt(firstId, index),
-      name: faker.animal.petName(),
-      categoryId: faker.number.int({ min: 1, max: categories }),
+    const pet: Record<string, unknown> = {
+      [fields.id]: idAt(firstId, index),
+      [fields.name]: faker.animal.petName(),
+      [fields.category]: faker.number.int({ min: 1, max: categories }),
     };
-    if (status !== undefined) pet.status = status;
-    pets.push(pet);
+    if (status !== undefined && fields.status !== undefined) pet[fields.status] = status;
+    pets.push(pet as ExactPet);
   }
   // Make every status appear: give each missing one to the first pet whose status another pet shares,
   // or else to a pet without a status. Deterministic, so the same seed still gives the same pets.
-  if (count >= statuses.length) {
-    const present = new Set(pets.map((pet) => pet.status));
+  const field = fields.status;
+  if (field !== undefined && count >= statuses.length) {
+    const statusOf = (pet: ExactPet) => (pet as Record<string, unknown>)[field] as PetStatus | undefined;
+    const present = new Set(pets.map(statusOf));
     const missing = statuses.filter((status) => !present.has(status));
     const counts = new Map<PetStatus | undefined, number>();
-    for (const pet of pets) counts.set(pet.status, (counts.get(pet.status) ?? 0) + 1);
+    for (const pet of pets) counts.set(statusOf(pet), (counts.get(statusOf(pet)) ?? 0) + 1);
     for (const status of missing) {
       const donor =
-        pets.find((pet) => (counts.get(pet.status) ?? 0) > 1) ?? pets.find((pet) => pet.status === undefined);
+        pets.find((pet) => (counts.get(statusOf(pet)) ?? 0) > 1) ?? pets.find((pet) => statusOf(pet) === undefined);
       if (!donor) break;
-      counts.set(donor.status, (counts.get(donor.status) ?? 0) - 1);
-      donor.status = status;
+      counts.set(statusOf(donor), (counts.get(statusOf(donor)) ?? 0) - 1);
+      (donor as Record<string, unknown>)[field] = status;
       counts.set(status, 1);
     }
   }

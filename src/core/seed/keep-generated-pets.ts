@@ -15,6 +15,7 @@ function keyOf(options: GeneratePetsOptions): string {
     options.statuses,
     String(options.firstId ?? 1),
     options.categories ?? null,
+    options.fields,
   ]);
 }
 

@@ -1,20 +1,29 @@
 import { RequestJournal } from '../journal/request-journal.js';
 import type { Latency } from '../pipeline/apply-latency.js';
 import { createSeededRandom } from '../random.js';
-import { PetStore, type RevisionCounter, type Scenario, type StoreBudget } from '../store/pet-store.js';
+import type { CollectionShape } from '../store/item-snapshot.js';
+import { MemoryStore, type RevisionCounter, type StoreBudget } from '../store/memory-store.js';
+import type { Scenario } from '../store/scenario.js';
 import { FaultPlan } from './fault-plan.js';
 
-/** What a session's store state looks like from the outside (admin API and in-process). */
+/**
+ * What a session's store state looks like from the outside (admin API and
+ * in-process): its scenario, and how many items each collection holds, by
+ * the collection's name (`{ scenario: 'default', pets: 50 }`).
+ */
 export interface StoreState {
   scenario: string;
-  pets: number;
+  [collection: string]: string | number;
 }
 
 export interface SessionOptions {
   name: string;
   scenario: Scenario;
+  /** The document's collections (see collection-shapes.ts). */
+  shapes: readonly CollectionShape[];
+  /** The most items a collection of the session's store holds (`--max-pets`). */
   maxPets: number;
-  /** The most bytes of pets (as JSON) the session's store holds. Default: no limit. */
+  /** The most bytes of items (as JSON) the session's store holds. Default: no limit. */
   maxBytes?: number;
   /** The byte budget every session's store shares. Default: none. */
   budget?: StoreBudget;
@@ -23,6 +32,8 @@ export interface SessionOptions {
   latency: Latency | undefined;
   /** The mock's seed: the session's draws (latency, faults) start from it and the session's name. */
   seed: number;
+  /** How far the session's clock is from the mock's (ms): what `--now` or the admin clock set. Default 0. */
+  clockOffset?: number;
 }
 
 /** A number from a name (FNV-1a), so that each session draws its own repeatable sequence. */
@@ -36,24 +47,30 @@ function hashName(name: string): number {
  * Everything that belongs to one client of the mock: its store (and so its
  * scenario), its journal, its faults, its latency and its random draws. The
  * state of the mock lives here and nowhere else. A new session points at its
- * scenario's shared pets and copies them only on its first write.
+ * scenario's shared items and keeps only its own changes beside them.
  */
 export class Session {
   readonly name: string;
-  readonly store: PetStore;
+  readonly store: MemoryStore;
   readonly journal: RequestJournal;
   readonly faults: FaultPlan;
   /** Seeded by the mock's seed and the session's name: a run repeats its draws (and a reset starts them again). */
   readonly random: () => number;
   latency: Latency | undefined;
-  /** What the session started with, for `reset()`: the scenario and latency it was made with. */
-  readonly #start: { scenario: Scenario; latency: Latency | undefined; seed: number };
+  /**
+   * How far the session's clock runs from the mock's, in ms: a team sees its
+   * app on another day (after an operation's sunset, say). See `now`.
+   */
+  clockOffset: number;
+  /** What the session started with, for `reset()`: the scenario, latency and clock it was made with. */
+  readonly #start: { scenario: Scenario; latency: Latency | undefined; seed: number; clockOffset: number };
   #draw: () => number;
 
   constructor(options: SessionOptions) {
     this.name = options.name;
-    this.store = new PetStore({
-      maxPets: options.maxPets,
+    this.store = new MemoryStore({
+      shapes: options.shapes,
+      maxItems: options.maxPets,
       revisions: options.revisions,
       ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
       ...(options.budget ? { budget: options.budget } : {}),
@@ -61,7 +78,8 @@ export class Session {
     this.store.load(options.scenario);
     this.journal = new RequestJournal(options.journalSize);
     const seed = (options.seed ^ hashName(options.name)) >>> 0;
-    this.#start = { scenario: options.scenario, latency: options.latency, seed };
+    this.clockOffset = options.clockOffset ?? 0;
+    this.#start = { scenario: options.scenario, latency: options.latency, seed, clockOffset: this.clockOffset };
     this.#draw = createSeededRandom(seed);
     this.random = () => this.#draw();
     this.faults = new FaultPlan(this.random);
@@ -69,20 +87,26 @@ export class Session {
   }
 
   get state(): StoreState {
-    return { scenario: this.store.scenarioName, pets: this.store.size };
+    return { scenario: this.store.scenarioName, ...this.store.counts() };
+  }
+
+  /** The session's time, in ms since the epoch: the mock's clock plus the session's offset. */
+  now(clock: () => number): number {
+    return clock() + this.clockOffset;
   }
 
   /**
    * Takes the session back to how it started, as if it had just been made:
    * the scenario it was made with (not one switched to since) and that
-   * scenario's pets, no fault (used or not), the latency it was made with
-   * (not one set since), an empty journal, and its random draws from the
+   * scenario's items, no fault (used or not), the latency and clock it was
+   * made with (not ones set since), an empty journal, and its random draws from the
    * start. Its name, and the mock's options, stay.
    */
   reset(): StoreState {
     this.store.load(this.#start.scenario);
     this.faults.reset();
     this.latency = this.#start.latency;
+    this.clockOffset = this.#start.clockOffset;
     this.journal.clear();
     this.#draw = createSeededRandom(this.#start.seed);
     return this.state;

@@ -105,14 +105,15 @@ describe('runHandler', () => {
     });
   });
 
-  it('answers an operation without a handler from the fallback, or 500 mock_failed without one', async () => {
+  it('answers an operation without a handler from the fallback, or 501 not_implemented without one', async () => {
     const fallback: FallbackMocker = async () => ({ status: 200, body: { from: 'fallback' } });
     const input = { operation: getPet, request, preference: {}, handlers: {}, context: '' };
     expect(await runHandler({ ...input, fallback })).toEqual({ status: 200, body: { from: 'fallback' } });
     await expect(runHandler({ ...input, fallback: undefined })).rejects.toMatchObject({
-      status: 500,
-      code: 'mock_failed',
-      message: 'getPet has no handler',
+      status: 501,
+      code: 'not_implemented',
+      message:
+        'getPet (GET /pets/{petId}) has no behaviour of the kit: the model cannot place its kind (x-petstore-kind places it), and no fallback mocker is installed',
     });
   });
 });

@@ -3,7 +3,11 @@ import { compileDocument } from '../../../src/core/openapi/compile-document.js';
 import { FixtureError } from '../../../src/core/scenarios/fixture.js';
 import { ScenarioCatalogue, type ScenarioCatalogueOptions } from '../../../src/core/scenarios/scenario-catalogue.js';
 import { generatePets } from '../../../src/core/seed/generate-pets.js';
-import { createRevisionCounter, PetStore, type Scenario } from '../../../src/core/store/pet-store.js';
+import { describeApi } from '../../../src/core/model/describe-api.js';
+import { collectionShapes } from '../../../src/core/store/collection-shapes.js';
+import { createRevisionCounter, MemoryStore } from '../../../src/core/store/memory-store.js';
+import type { Scenario } from '../../../src/core/store/scenario.js';
+import { petFields } from '../../support/kit-model.js';
 import type { ExactPet, PetStatus } from '../../../src/core/types/api-types.js';
 import { defaultDocument } from '../../../src/generated/default-document.js';
 import { defaultFixtures } from '../../../src/generated/default-fixtures.js';
@@ -12,12 +16,23 @@ const compiled = compileDocument(defaultDocument, 'openapi.yaml');
 const validatePet = compiled.validatorAt('/components/schemas/Pet');
 const statuses = (compiled.document.components?.schemas?.PetStatus as { enum: PetStatus[] }).enum;
 const revisions = createRevisionCounter();
+const api = describeApi(compiled);
+const shapes = collectionShapes(api);
 
 function catalogueOf(
   fixtures: Record<string, unknown> = defaultFixtures,
   overrides: Partial<ScenarioCatalogueOptions> = {},
 ): ScenarioCatalogue {
-  const catalogue = new ScenarioCatalogue({ compiled, revisions, pets: 50, seed: 1, generatePets, ...overrides });
+  const catalogue = new ScenarioCatalogue({
+    compiled,
+    api,
+    shapes,
+    revisions,
+    pets: 50,
+    seed: 1,
+    generatePets,
+    ...overrides,
+  });
   for (const [name, fixture] of Object.entries(fixtures)) catalogue.add(name, fixture, `fixtures/${name}.yaml`);
   return catalogue;
 }
@@ -26,7 +41,7 @@ function catalogueOf(
 function petsOf(catalogue: ScenarioCatalogue, name: string): ExactPet[] {
   const scenario = catalogue.load(name);
   if (scenario instanceof Promise) throw new Error(`${name} loaded asynchronously`);
-  return scenario.snapshot.all;
+  return scenario.snapshots.get('pets')?.all as ExactPet[];
 }
 
 /** The error adding a fixture stops with. */
@@ -67,14 +82,14 @@ describe('ScenarioCatalogue over the kit’s fixtures', () => {
       const ids = pets.map((pet) => String(pet.id));
       expect(new Set(ids).size, name).toBe(ids.length);
       for (const pet of pets) expect(validatePet(pet), `${name}: ${String(pet.id)}`).toBe(true);
-      const store = new PetStore({ revisions });
+      const store = new MemoryStore({ shapes, revisions });
       expect(() => store.load(catalogue.load(name) as Scenario)).not.toThrow();
     }
   });
 
   it('generates the default scenario from the pets and seed options', () => {
     const pets = petsOf(catalogueOf(defaultFixtures, { pets: 7, seed: 3 }), 'default');
-    expect(pets).toEqual(generatePets({ count: 7, seed: 3, statuses, firstId: 1 }));
+    expect(pets).toEqual(generatePets({ fields: petFields, count: 7, seed: 3, statuses, firstId: 1 }));
     expect(petsOf(catalogueOf(defaultFixtures, { pets: 12, seed: 3 }), 'default')).toHaveLength(12);
     expect(petsOf(catalogueOf(defaultFixtures, { pets: 7, seed: 4 }), 'default')).not.toEqual(pets);
   });
@@ -136,7 +151,7 @@ describe('ScenarioCatalogue with Faker loaded on demand', () => {
     });
     const generated = catalogue.load('default');
     expect(generated).toBeInstanceOf(Promise);
-    expect((await generated).snapshot.all).toHaveLength(3);
+    expect((await generated).snapshots.get('pets')?.all).toHaveLength(3);
     expect(catalogue.load('one-of-each-status')).not.toBeInstanceOf(Promise);
   });
 });
@@ -237,7 +252,7 @@ describe('ScenarioCatalogue with bad fixtures', () => {
     );
     const pets = petsOf(catalogue, 'mixed');
     expect(pets.map((pet) => pet.id)).toEqual([10, 11, 12, 13]);
-    expect(pets.slice(1)).toEqual(generatePets({ count: 3, seed: 2, statuses, firstId: 11 }));
+    expect(pets.slice(1)).toEqual(generatePets({ fields: petFields, count: 3, seed: 2, statuses, firstId: 11 }));
   });
 
   it('uses the categories of a generate block', () => {
@@ -250,7 +265,16 @@ describe('ScenarioCatalogue with bad fixtures', () => {
 describe("the kit's own fixtures, which a mock of the kit's document adds without checking them again", () => {
   it('pass the whole check against the kit’s document', () => {
     const unmarked = compileDocument(structuredClone(defaultDocument), 'openapi.yaml');
-    const catalogue = new ScenarioCatalogue({ compiled: unmarked, revisions, pets: 50, seed: 1, generatePets });
+    const unmarkedApi = describeApi(unmarked);
+    const catalogue = new ScenarioCatalogue({
+      compiled: unmarked,
+      api: unmarkedApi,
+      shapes: collectionShapes(unmarkedApi),
+      revisions,
+      pets: 50,
+      seed: 1,
+      generatePets,
+    });
     for (const [name, fixture] of Object.entries(structuredClone(defaultFixtures))) {
       expect(() => catalogue.add(name, fixture, `fixtures/${name}.yaml`), name).not.toThrow();
     }

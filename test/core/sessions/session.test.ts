@@ -4,13 +4,17 @@ import { ScenarioCatalogue } from '../../../src/core/scenarios/scenario-catalogu
 import { generatePets } from '../../../src/core/seed/generate-pets.js';
 import { Session } from '../../../src/core/sessions/session.js';
 import { resetSession, switchScenario } from '../../../src/core/sessions/session-actions.js';
-import { createRevisionCounter, type Scenario } from '../../../src/core/store/pet-store.js';
+import { createRevisionCounter } from '../../../src/core/store/memory-store.js';
+import type { Scenario } from '../../../src/core/store/scenario.js';
+import { kitApi, petShape } from '../../support/kit-model.js';
 import { defaultDocument } from '../../../src/generated/default-document.js';
 import { journalEntry } from '../../support/journal-entry.js';
 
 const revisions = createRevisionCounter();
 const catalogue = new ScenarioCatalogue({
   compiled: compileDocument(defaultDocument),
+  api: kitApi,
+  shapes: [petShape],
   revisions,
   pets: 50,
   seed: 1,
@@ -27,7 +31,16 @@ catalogue.add('many', { description: 'many', generate: { count: 40 } }, 'x');
 
 const three = catalogue.load('three') as Scenario;
 const session = (maxPets = 100) =>
-  new Session({ name: 'test', scenario: three, maxPets, revisions, journalSize: 5, latency: undefined, seed: 1 });
+  new Session({
+    name: 'test',
+    scenario: three,
+    shapes: [petShape],
+    maxPets,
+    revisions,
+    journalSize: 5,
+    latency: undefined,
+    seed: 1,
+  });
 
 describe('Session', () => {
   it("starts on its scenario's shared pets, with an empty journal of its own size", () => {
@@ -105,6 +118,7 @@ describe('resetSession', () => {
     const slow = new Session({
       name: 'slow',
       scenario: three,
+      shapes: [petShape],
       maxPets: 100,
       revisions,
       journalSize: 5,

@@ -1,6 +1,9 @@
 import type { RequestListener } from 'node:http';
 import express from 'express';
-import type { PetStore } from '../../../src/core/store/pet-store.js';
+import type { MemoryStore } from '../../../src/core/store/memory-store.js';
+import type { ExactPet } from '../../../src/core/types/api-types.js';
+
+type PetStore = MemoryStore<ExactPet>;
 import { petstoreMiddleware } from '../../../src/adapters/express-middleware.js';
 import { createNodeMock, type NodeMockOptions } from '../../../src/node/create-node-mock.js';
 import { createNodeListener } from '../../../src/node/node-listener.js';

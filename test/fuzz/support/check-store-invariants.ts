@@ -1,4 +1,7 @@
-import type { PetStore } from '../../../src/core/store/pet-store.js';
+import type { MemoryStore } from '../../../src/core/store/memory-store.js';
+import type { ExactPet } from '../../../src/core/types/api-types.js';
+
+type PetStore = MemoryStore<ExactPet>;
 
 export interface StoreInvariantOptions {
   /** Validates one pet against the document's Pet schema. */

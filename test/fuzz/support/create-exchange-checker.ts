@@ -156,7 +156,10 @@ export function createExchangeChecker(options: ExchangeCheckerOptions): Exchange
     { base: apiBasePath, compiled },
     {
       base: adminBasePath,
-      compiled: compileDocument(createAdminDocument(compiled.document.components?.schemas ?? {}), 'admin API'),
+      compiled: compileDocument(
+        createAdminDocument(compiled.document.components?.schemas ?? {}, ['pets']),
+        'admin API',
+      ),
     },
   ];
 

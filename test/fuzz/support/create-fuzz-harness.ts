@@ -3,7 +3,10 @@ import fc from 'fast-check';
 import { compileDocument } from '../../../src/core/openapi/compile-document.js';
 import { loadDocument } from '../../../src/node/load-document.js';
 import { defaultDocumentPath } from '../../../src/package-root.js';
-import type { PetStore } from '../../../src/core/store/pet-store.js';
+import type { MemoryStore } from '../../../src/core/store/memory-store.js';
+import type { ExactPet } from '../../../src/core/types/api-types.js';
+
+type PetStore = MemoryStore<ExactPet>;
 import { capturePrototypes } from './capture-prototypes.js';
 import { checkStoreInvariants } from './check-store-invariants.js';
 import { createExchangeChecker } from './create-exchange-checker.js';

@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { stringifyJson, type Int64 } from '../../../src/core/json/exact-json.js';
-import {
-  createRevisionCounter,
-  createScenario,
-  IdSpaceExhaustedError,
-  jsonBytes,
-  PetStore,
-  StoreFullError,
-  type Scenario,
-} from '../../../src/core/store/pet-store.js';
+import { type CollectionShape, jsonBytes } from '../../../src/core/store/item-snapshot.js';
+import { createRevisionCounter, MemoryStore, type MemoryStoreOptions } from '../../../src/core/store/memory-store.js';
+import { createScenario, type Scenario } from '../../../src/core/store/scenario.js';
+import { IdSpaceExhaustedError, StoreFullError } from '../../../src/core/store/store-errors.js';
 import type { ExactNewPet, ExactPet } from '../../../src/core/types/api-types.js';
 
 const bella: ExactPet = { id: 1, name: 'Bella', categoryId: 1, status: 'available' };
@@ -17,18 +12,29 @@ const luna: ExactPet = { id: 3, name: 'Luna', categoryId: 1, status: 'sold' };
 const rex: ExactPet = { id: 4, name: 'Rex', categoryId: 3, status: 'available' };
 const shadow: ExactPet = { id: 5, name: 'Shadow', categoryId: 2 };
 
+/** The pets of the kit's document, as the model describes them to the store. */
+const pets: CollectionShape = { name: 'pets', itemName: 'pet', idField: 'id', idType: 'integer', indexed: ['status'] };
 const revisions = createRevisionCounter();
-const scenarioOf = (name: string, pets: ExactPet[]): Scenario => createScenario(name, pets, revisions);
+const scenarioOf = (name: string, list: ExactPet[]): Scenario =>
+  createScenario(name, { pets: list }, [pets], revisions);
 
-function storeWith(pets: ExactPet[], name = 'test'): PetStore {
+/** A store of pets, as a session of the kit's document has one. */
+class PetStore extends MemoryStore<ExactPet> {
+  constructor(options: Partial<Omit<MemoryStoreOptions, 'shapes' | 'maxItems'>> & { maxPets?: number } = {}) {
+    const { maxPets, ...rest } = options;
+    super({ shapes: [pets], ...(maxPets === undefined ? {} : { maxItems: maxPets }), ...rest });
+  }
+}
+
+function storeWith(list: ExactPet[], name = 'test'): PetStore {
   const store = new PetStore({ revisions });
-  store.load(scenarioOf(name, pets));
+  store.load(scenarioOf(name, list));
   return store;
 }
 
 const ids = (pets: readonly ExactPet[]): Int64[] => pets.map((pet) => pet.id);
 
-describe('PetStore', () => {
+describe('MemoryStore', () => {
   describe('before anything is loaded', () => {
     it('is empty, under the scenario name "empty", and gives the first new pet id 1', () => {
       const store = new PetStore();
@@ -62,7 +68,7 @@ describe('PetStore', () => {
 
     it('keeps its pets and its scenario when restoring pets with a repeated id fails', () => {
       const store = storeWith([bella]);
-      expect(() => store.restore([max, { ...max }])).toThrow('the restored pets has two pets with id 2');
+      expect(() => store.restore({ pets: [max, { ...max }] })).toThrow('the restored items has two pets with id 2');
       expect(ids(store.all())).toEqual([bella.id]);
       store.reset();
       expect(ids(store.all())).toEqual([bella.id]);
@@ -273,7 +279,7 @@ describe('PetStore', () => {
   });
 });
 
-describe('PetStore limits and change tracking', () => {
+describe('MemoryStore limits and change tracking', () => {
   const scenario = scenarioOf('two', [bella, max]);
 
   it('refuses to create beyond maxPets with StoreFullError, evicting nothing', () => {
@@ -306,7 +312,7 @@ describe('PetStore limits and change tracking', () => {
     seen.push(store.revision);
     store.reset();
     seen.push(store.revision);
-    store.restore([max]);
+    store.restore({ pets: [max] });
     seen.push(store.revision);
     expect(new Set(seen.slice(0, 3)).size).toBe(3);
     // Back to the scenario: the revision is the scenario's again, as the content is.
@@ -322,7 +328,7 @@ describe('PetStore limits and change tracking', () => {
   it('keeps the scenario when restoring pets, so reset still goes back to it', () => {
     const store = new PetStore({ revisions });
     store.load(scenario);
-    store.restore([{ id: 9, name: 'Saved', categoryId: 4, status: 'sold' }]);
+    store.restore({ pets: [{ id: 9, name: 'Saved', categoryId: 4, status: 'sold' }] });
     expect(store.get(9)?.name).toBe('Saved');
     expect(store.create({ name: 'Next', categoryId: 1 }).id).toBe(10);
     store.reset();
@@ -339,47 +345,99 @@ describe('PetStore limits and change tracking', () => {
   });
 });
 
-describe('PetStore copy on write', () => {
-  const pets = Array.from({ length: 1000 }, (_, index): ExactPet => ({
+describe('MemoryStore sharing its scenario', () => {
+  const many = Array.from({ length: 1000 }, (_, index): ExactPet => ({
     id: index + 1,
     name: `Pet ${index}`,
     categoryId: 1,
+    status: index % 2 === 0 ? 'available' : 'sold',
   }));
-  const shared = scenarioOf('shared', pets);
+  const shared = scenarioOf('shared', many);
+  const bytesOf = (list: readonly ExactPet[]) => list.reduce((sum, pet) => sum + jsonBytes(pet), 0);
 
-  it('shares its scenario’s pets until its first write, so two untouched stores cost one copy', () => {
+  it('shares its scenario’s pets, so two untouched stores hold the same pet objects and charge nothing', () => {
     const one = new PetStore({ revisions });
     const two = new PetStore({ revisions });
     one.load(shared);
     two.load(shared);
     expect(one.isCopied).toBe(false);
-    expect(two.isCopied).toBe(false);
+    expect(one.chargedBytes).toBe(0);
     expect(one.list({ limit: 1000 })[999]).toBe(two.list({ limit: 1000 })[999]);
     expect(one.revision).toBe(two.revision);
+    expect(one.bytes).toBe(bytesOf(many));
   });
 
-  it('copies on the first write, and the write never reaches the scenario or another store', () => {
+  it('keeps only its own change beside the scenario: a write never reaches the scenario or another store', () => {
     const one = new PetStore({ revisions });
     const two = new PetStore({ revisions });
     one.load(shared);
     two.load(shared);
-    one.create({ name: 'Only in one', categoryId: 1 });
+    const created = one.create({ name: 'Only in one', categoryId: 1 });
     expect(one.isCopied).toBe(true);
     expect(one.size).toBe(1001);
     expect(two.size).toBe(1000);
-    expect(shared.snapshot.all).toHaveLength(1000);
+    expect(shared.snapshots.get('pets')?.all).toHaveLength(1000);
     expect(one.revision).not.toBe(two.revision);
+    // Charged for the pet it holds beyond the scenario, not for the scenario's.
+    expect(one.chargedBytes).toBe(jsonBytes(created));
+    expect(one.bytes).toBe(bytesOf(many) + jsonBytes(created));
     const three = new PetStore({ revisions });
     three.load(shared);
     expect(three.size).toBe(1000);
   });
 
-  it('goes back to sharing on reset, without copying', () => {
+  it('replaces and deletes a scenario pet in its own view only, keeping ids in order and filters exact', () => {
+    const one = new PetStore({ revisions });
+    const two = new PetStore({ revisions });
+    one.load(shared);
+    two.load(shared);
+    const view = one.collection('pets');
+    // Pet 2 is sold in the scenario; replaced with another status, it moves from one filtered list to the other.
+    expect(view.replace(2, { name: 'Renamed', categoryId: 7, status: 'available' })).toEqual({
+      id: 2,
+      name: 'Renamed',
+      categoryId: 7,
+      status: 'available',
+    });
+    expect(view.delete(3)).toBe(true);
+    expect(view.delete(3)).toBe(false);
+    expect(ids(one.list({ limit: 4 }))).toEqual([1, 2, 4, 5]);
+    expect(ids(one.list({ limit: 3, status: 'available' }))).toEqual([1, 2, 5]);
+    expect(ids(one.list({ limit: 3, status: 'sold' }))).toEqual([4, 6, 8]);
+    expect(one.get(3)).toBeUndefined();
+    expect(one.size).toBe(999);
+    expect(two.get(2)).toEqual(many[1]);
+    expect(ids(two.list({ limit: 3, status: 'sold' }))).toEqual([2, 4, 6]);
+    // A deleted id is never handed out again.
+    expect(one.create({ name: 'Next', categoryId: 1 }).id).toBe(1001);
+    expect(one.bytes).toBe(
+      bytesOf(many) -
+        jsonBytes(many[1] as ExactPet) -
+        jsonBytes(many[2] as ExactPet) +
+        jsonBytes(one.get(2) as ExactPet) +
+        jsonBytes(one.get(1001) as ExactPet),
+    );
+  });
+
+  it('merges a patch: the fields it names change, null removes one, the id stays', () => {
+    const store = storeWith([bella]);
+    expect(store.collection('pets').update(1, { name: 'Bell', status: null })).toEqual({
+      id: 1,
+      name: 'Bell',
+      categoryId: 1,
+    });
+    expect(store.collection('pets').update(99, { name: 'Nobody' })).toBeUndefined();
+    expect(ids(store.list({ limit: 5, status: 'available' }))).toEqual([]);
+  });
+
+  it('goes back to sharing on reset, with nothing of its own', () => {
     const store = new PetStore({ revisions });
     store.load(shared);
     store.create({ name: 'Gone after reset', categoryId: 1 });
+    store.collection('pets').delete(1);
     store.reset();
     expect(store.isCopied).toBe(false);
+    expect(store.chargedBytes).toBe(0);
     expect(store.size).toBe(1000);
     expect(store.revision).toBe(shared.revision);
   });

@@ -1,28 +1,31 @@
 import { describe, expect, it } from 'vitest';
+import { describeApi } from '../../../src/core/model/describe-api.js';
 import { compileDocument } from '../../../src/core/openapi/compile-document.js';
-import { createPetListCheck, PetListError, schemaFields } from '../../../src/core/store/check-pet-list.js';
+import { createItemListCheck, ItemListError } from '../../../src/core/store/check-item-list.js';
 import { defaultDocument } from '../../../src/generated/default-document.js';
 import { caught } from '../../support/caught.js';
 
 const compiled = compileDocument(defaultDocument);
-const checkPets = createPetListCheck(compiled);
+const resource = describeApi(compiled).resources[0];
+if (!resource) throw new Error('the kit’s document has a resource');
+const checkPets = createItemListCheck(compiled, resource);
 
 /** The message the check stops with for `pets`. */
 const refusal = (pets: unknown): string =>
   caught(
-    PetListError,
+    ItemListError,
     () => checkPets(pets, 'fixtures/shop.yaml'),
     JSON.stringify(pets, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)),
   ).message;
 
-describe('schemaFields', () => {
-  it("reads the Pet schema's fields through $ref and allOf", () => {
-    expect(schemaFields(compiled, '/components/schemas/Pet').sort()).toEqual(['categoryId', 'id', 'name', 'status']);
-    expect(schemaFields(compiled, '/components/schemas/NewPet').sort()).toEqual(['categoryId', 'name', 'status']);
+describe('the model of the pets', () => {
+  it("reads the Pet schema's fields through $ref and allOf, and the fields a NewPet sets", () => {
+    expect([...resource.fields].sort()).toEqual(['categoryId', 'id', 'name', 'status']);
+    expect([...resource.writable].sort()).toEqual(['categoryId', 'name', 'status']);
   });
 });
 
-describe('createPetListCheck', () => {
+describe('createItemListCheck', () => {
   it('returns a list of valid pets, the same pets it was given', () => {
     const pets = [
       { id: 1, name: 'Bella', categoryId: 1, status: 'available' },

@@ -1,0 +1,38 @@
+import { HttpError } from '../errors/http-error.js';
+import { notFoundCode } from '../errors/error-codes.js';
+import type { OperationSemantics, Resource } from '../model/describe-api.js';
+import type { CompiledOperation } from '../openapi/compile-document.js';
+import type { ItemId } from '../store/item-snapshot.js';
+import type { ResourceStore } from '../store/resource-store.js';
+import type { ValidRequest } from './handler-types.js';
+
+/** What the handlers of the document's operations work with: the session's store. */
+export interface ItemContext {
+  store: ResourceStore;
+}
+
+/** The semantics of an operation of a kind the handlers serve: it acts on a resource. */
+export type PlacedSemantics = OperationSemantics & { resource: Resource };
+
+/** `no pet has id 42`, as `404 pet_not_found`: an id no item of the resource has. */
+export function itemNotFound(resource: Resource, id: unknown): HttpError {
+  return new HttpError(
+    notFoundCode(resource.itemName),
+    `no ${resource.itemName} has ${resource.idField} ${String(id)}`,
+  );
+}
+
+/** The id a request names in its path (typed by the pipeline: an Int64 for integer ids). */
+export function idOfRequest(semantics: OperationSemantics, request: ValidRequest): ItemId {
+  return request.path[semantics.idParameter ?? ''] as ItemId;
+}
+
+/** The first of these statuses the operation documents, or the first given. */
+export function documentedStatus(operation: CompiledOperation, ...statuses: number[]): number {
+  return statuses.find((status) => operation.responses.has(String(status))) ?? (statuses[0] as number);
+}
+
+/** Whether the operation documents a body for this status. */
+export function answersWithBody(operation: CompiledOperation, status: number): boolean {
+  return (operation.responses.get(String(status))?.validators.size ?? 0) > 0;
+}

@@ -1,0 +1,209 @@
+import {
+  appendItem,
+  type CollectionShape,
+  compareIds,
+  emptySnapshot,
+  type Item,
+  type ItemId,
+  type ItemSnapshot,
+  jsonBytes,
+  placeItem,
+  removeItem,
+  valueKey,
+  type ValueKey,
+} from './item-snapshot.js';
+
+/** A page of a collection: at most `limit` items, only those whose fields equal every filter's value. */
+export interface ListQuery {
+  limit: number;
+  /** Field → value an item must have (`{ status: 'sold' }`); an undefined value filters nothing. */
+  filters?: Readonly<Record<string, unknown>>;
+}
+
+/** Whether an item has every value the filters ask for (exactly: int64 values by value, objects by their JSON). */
+export function matchesFilters(item: Item, filters: Readonly<Record<string, unknown>> | undefined): boolean {
+  if (!filters) return true;
+  for (const field in filters) {
+    const wanted = filters[field];
+    if (wanted !== undefined && valueKey(item[field]) !== valueKey(wanted)) return false;
+  }
+  return true;
+}
+
+/** The highest id among items sorted by id, or undefined for none. */
+function lastIdOf(snapshot: ItemSnapshot, idField: string): ItemId | undefined {
+  return snapshot.all.at(-1)?.[idField] as ItemId | undefined;
+}
+
+/**
+ * One resource's items in one store: a shared snapshot (its scenario's,
+ * never changed and never copied) plus this store's own changes beside it.
+ * The store's own items (created, and the snapshot's items it replaced) are
+ * indexed like the snapshot; the snapshot's ids it replaced or deleted are
+ * hidden. So a session's first write costs what that write costs, whatever
+ * the scenario's size, and a list merges the two in id order, stopping at
+ * its limit.
+ */
+export class ItemCollection {
+  readonly shape: CollectionShape;
+  #base: ItemSnapshot;
+  /** Whether the base is this store's own (restored from a state file): it is charged then. */
+  #baseOwned = false;
+  #own: ItemSnapshot;
+  /** Ids of the base this store replaced or deleted, with their JSON size. */
+  #hidden = new Map<ItemId, number>();
+  #hiddenBytes = 0;
+  /** The highest id ever held (a deleted id is never handed out again). */
+  #lastId: ItemId | undefined;
+
+  constructor(shape: CollectionShape, base: ItemSnapshot = emptySnapshot(shape)) {
+    this.shape = shape;
+    this.#base = base;
+    this.#own = emptySnapshot(shape);
+    this.#lastId = lastIdOf(base, shape.idField);
+  }
+
+  /** Points at a shared snapshot and forgets this store's changes. */
+  share(base: ItemSnapshot, owned = false): void {
+    this.#base = base;
+    this.#baseOwned = owned;
+    this.#own = emptySnapshot(this.shape);
+    this.#hidden = new Map();
+    this.#hiddenBytes = 0;
+    this.#lastId = lastIdOf(base, this.shape.idField);
+  }
+
+  get size(): number {
+    return this.#base.all.length - this.#hidden.size + this.#own.all.length;
+  }
+
+  /** The JSON size of the items held, in bytes. */
+  get bytes(): number {
+    return this.#base.bytes - this.#hiddenBytes + this.#own.bytes;
+  }
+
+  /** What this store holds beyond what it shares: its own items (and a restored base, which is its own). */
+  get chargedBytes(): number {
+    return (this.#baseOwned ? this.#base.bytes : 0) + this.#own.bytes;
+  }
+
+  /** Whether this store changed anything since it was pointed at its snapshot. */
+  get changed(): boolean {
+    return this.#own.all.length > 0 || this.#hidden.size > 0;
+  }
+
+  /** The highest id ever held (undefined when none). */
+  get lastId(): ItemId | undefined {
+    return this.#lastId;
+  }
+
+  get(id: ItemId): Item | undefined {
+    return this.#own.byId.get(id) ?? (this.#hidden.has(id) ? undefined : this.#base.byId.get(id));
+  }
+
+  /** The first `limit` items in ascending id order that match the filters. */
+  list(query: ListQuery): Item[] {
+    const { limit, filters } = query;
+    const page: Item[] = [];
+    if (limit <= 0) return page;
+    const [base, own] = this.#streams(filters);
+    const { idField } = this.shape;
+    const hidden = this.#hidden;
+    let b = 0;
+    let o = 0;
+    while (page.length < limit && (b < base.length || o < own.length)) {
+      const fromBase = base[b];
+      const fromOwn = own[o];
+      let next: Item;
+      if (
+        fromOwn === undefined ||
+        (fromBase !== undefined && compareIds(fromBase[idField] as ItemId, fromOwn[idField] as ItemId) < 0)
+      ) {
+        b++;
+        if (hidden.size > 0 && hidden.has((fromBase as Item)[idField] as ItemId)) continue;
+        next = fromBase as Item;
+      } else {
+        o++;
+        next = fromOwn;
+      }
+      if (matchesFilters(next, filters)) page.push(next);
+    }
+    return page;
+  }
+
+  /** Every item in ascending id order. */
+  all(): Item[] {
+    return this.list({ limit: Number.POSITIVE_INFINITY });
+  }
+
+  /** The two sorted streams a list merges: the smallest index bucket one of the filters picks, or every item. */
+  #streams(filters: Readonly<Record<string, unknown>> | undefined): [readonly Item[], readonly Item[]] {
+    let best: [readonly Item[], readonly Item[]] = [this.#base.all, this.#own.all];
+    if (!filters) return best;
+    for (const field in filters) {
+      const wanted = filters[field];
+      if (wanted === undefined) continue;
+      const baseIndex = this.#base.byField.get(field);
+      const ownIndex = this.#own.byField.get(field);
+      if (!baseIndex || !ownIndex) continue;
+      const key: ValueKey = valueKey(wanted);
+      const candidate: [readonly Item[], readonly Item[]] = [baseIndex.get(key) ?? [], ownIndex.get(key) ?? []];
+      if (candidate[0].length + candidate[1].length < best[0].length + best[1].length) best = candidate;
+    }
+    return best;
+  }
+
+  /** Adds an item with a new id (above every id held): the caller has checked limits. */
+  add(item: Item, bytes = jsonBytes(item)): void {
+    appendItem(this.#own, this.shape, item, bytes);
+    this.#lastId = item[this.shape.idField] as ItemId;
+  }
+
+  /** Puts `item` in place of the item with its id, which exists. */
+  put(item: Item, bytes = jsonBytes(item)): void {
+    const id = item[this.shape.idField] as ItemId;
+    this.#remove(id);
+    const own = this.#own;
+    own.byId.set(id, item);
+    placeItem(own.all as Item[], this.shape.idField, item);
+    for (const [field, buckets] of own.byField) {
+      const key = valueKey(item[field]);
+      let bucket = buckets.get(key);
+      if (!bucket) {
+        bucket = [];
+        buckets.set(key, bucket);
+      }
+      placeItem(bucket, this.shape.idField, item);
+    }
+    own.bytes += bytes;
+  }
+
+  /** Takes out the item with that id; false when there is none. */
+  delete(id: ItemId): boolean {
+    if (!this.get(id)) return false;
+    this.#remove(id);
+    return true;
+  }
+
+  /** The item with that id leaves this store's view: out of its own items, or hidden in the base. */
+  #remove(id: ItemId): void {
+    const own = this.#own;
+    const mine = own.byId.get(id);
+    if (mine) {
+      const { idField } = this.shape;
+      own.byId.delete(id);
+      removeItem(own.all as Item[], idField, id);
+      for (const [field, buckets] of own.byField) {
+        const bucket = buckets.get(valueKey(mine[field]));
+        if (bucket) removeItem(bucket, idField, id);
+      }
+      own.bytes -= jsonBytes(mine);
+    }
+    const shared = this.#base.byId.get(id);
+    if (shared && !this.#hidden.has(id)) {
+      const bytes = jsonBytes(shared);
+      this.#hidden.set(id, bytes);
+      this.#hiddenBytes += bytes;
+    }
+  }
+}

@@ -1,0 +1,367 @@
+import type { HttpError } from '../errors/http-error.js';
+import { int64Max, normaliseInt64 } from '../json/exact-json.js';
+import { ItemCollection, type ListQuery } from './item-collection.js';
+import { buildSnapshot, type CollectionShape, type Item, type ItemId, jsonBytes } from './item-snapshot.js';
+import type { ResourceStore, StoreChange, StoredCollection, WriteGate } from './resource-store.js';
+import { type Scenario, createScenario } from './scenario.js';
+import { IdSpaceExhaustedError, StoreBytesFullError, StoreFullError } from './store-errors.js';
+
+/**
+ * The byte budget every store of one mock shares: a store counts against it
+ * with what it holds beyond its scenario's shared items (its own items).
+ */
+export interface StoreBudget {
+  readonly maxBytes: number;
+  /** What the stores hold against the budget now (the sum of their `chargedBytes`). */
+  charged(): number;
+}
+
+/** Hands out numbers that are never given twice, so that a revision names one content across all stores. */
+export interface RevisionCounter {
+  next(): number;
+}
+
+export function createRevisionCounter(): RevisionCounter {
+  let last = 0;
+  return { next: () => ++last };
+}
+
+export interface MemoryStoreOptions {
+  /** The document's collections (see collection-shapes.ts); the first is the one the shortcuts use. */
+  shapes: readonly CollectionShape[];
+  /** The most items a collection holds; a create beyond it throws `StoreFullError`. Default: no limit. */
+  maxItems?: number;
+  /** The most bytes of items (as JSON) the store holds; beyond it `StoreBytesFullError`. Default: no limit. */
+  maxBytes?: number;
+  /** The budget shared by every store of the mock. Default: none. */
+  budget?: StoreBudget;
+  /** Shared by the stores of one mock, so that equal revisions mean equal content. */
+  revisions?: RevisionCounter;
+}
+
+/**
+ * The items of one session, in memory: one collection per resource of the
+ * document. It starts by pointing at its scenario's shared snapshots and
+ * keeps only its own changes beside them (see item-collection.ts), so a
+ * store nobody writes to costs next to nothing, and its first write costs
+ * that write, whatever the scenario's size. Items are frozen: callers never
+ * get a way to change one in place.
+ *
+ * Reads answer at once; the shortcuts `list`, `get`, `create`, `all` and
+ * `size` act on the document's first collection (the pets of the kit's
+ * document), for tests and in-process use.
+ */
+export class MemoryStore<Primary extends object = Item> implements ResourceStore {
+  readonly maxItems: number;
+  readonly maxBytes: number;
+  readonly #budget: StoreBudget | undefined;
+  readonly #revisions: RevisionCounter;
+  readonly #collections = new Map<string, ItemCollection>();
+  readonly #views = new Map<string, StoredCollection>();
+  readonly #primary: string;
+  #gate: WriteGate | undefined;
+  #scenario: Scenario;
+  /** Whether the content was restored (a state file): its snapshots are this store's own. */
+  #restored = false;
+  #revision: number;
+  #listeners: Array<(change: StoreChange) => void> = [];
+
+  constructor(options: MemoryStoreOptions) {
+    const [first] = options.shapes;
+    if (!first) throw new Error('a store needs at least one collection');
+    this.#primary = first.name;
+    this.maxItems = options.maxItems ?? Number.POSITIVE_INFINITY;
+    this.maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
+    this.#budget = options.budget;
+    this.#revisions = options.revisions ?? createRevisionCounter();
+    for (const shape of options.shapes) this.#collections.set(shape.name, new ItemCollection(shape));
+    this.#scenario = createScenario('empty', {}, options.shapes, this.#revisions);
+    this.#revision = this.#scenario.revision;
+  }
+
+  /** The names of the collections, the first being the one the shortcuts use. */
+  get collectionNames(): string[] {
+    return [...this.#collections.keys()];
+  }
+
+  #collection(name: string): ItemCollection {
+    const found = this.#collections.get(name);
+    if (!found)
+      throw new Error(`the store has no collection '${name}' (collections: ${this.collectionNames.join(', ')})`);
+    return found;
+  }
+
+  /** One collection, as the handlers use it: reads, and writes checked against the limits and the write gate. */
+  collection(name: string = this.#primary): StoredCollection {
+    let view = this.#views.get(name);
+    if (!view) {
+      const items = this.#collection(name);
+      view = {
+        name,
+        get size() {
+          return items.size;
+        },
+        list: (query) => items.list(query),
+        get: (id) => items.get(id),
+        all: () => items.all(),
+        create: (fields) => this.#create(items, fields),
+        replace: (id, fields) => this.#replace(items, id, fields, 'replace'),
+        update: (id, patch) => this.#update(items, id, patch),
+        delete: (id) => this.#delete(items, id),
+      };
+      this.#views.set(name, view);
+    }
+    return view;
+  }
+
+  /**
+   * Points the store at the scenario's items and remembers them for
+   * `reset()`. A scenario larger than the limits throws and changes nothing.
+   */
+  load(scenario: Scenario): void {
+    for (const [name, snapshot] of scenario.snapshots) {
+      this.#checkFits(snapshot.all.length, `scenario '${scenario.name}'`, name);
+    }
+    this.#checkBytes(scenario.bytes, `scenario '${scenario.name}'`, false, this.#primary);
+    this.#gate?.check('load');
+    this.#scenario = scenario;
+    this.#share(scenario);
+    this.#changed('load');
+  }
+
+  /** Goes back to the current scenario's initial items. */
+  reset(): void {
+    this.#gate?.check('reset');
+    this.#share(this.#scenario);
+    this.#changed('reset');
+  }
+
+  /**
+   * Replaces the current items (for example with those saved in a state
+   * file), by collection name, while keeping the scenario, so that `reset()`
+   * still goes back to it. All or nothing: too many items or an id used
+   * twice throws and changes nothing. A collection not named is emptied.
+   */
+  restore(data: Readonly<Record<string, readonly Item[]>>, what = 'the restored items'): void {
+    const snapshots = new Map<string, ReturnType<typeof buildSnapshot>>();
+    let bytes = 0;
+    for (const [name, items] of this.#collections) {
+      const given = data[name] ?? [];
+      this.#checkFits(given.length, what, name);
+      const snapshot = buildSnapshot(given, items.shape, what);
+      bytes += snapshot.bytes;
+      snapshots.set(name, snapshot);
+    }
+    this.#checkBytes(bytes, what, true, this.#primary, bytes - this.chargedBytes);
+    for (const [name, snapshot] of snapshots) this.#collection(name).share(snapshot, true);
+    this.#restored = true;
+    this.#revision = this.#revisions.next();
+    this.#changed('restore');
+  }
+
+  /**
+   * Names the content: it changes with every change, and two stores showing
+   * the same unchanged scenario share it. Response caches key on it.
+   */
+  get revision(): number {
+    return this.#revision;
+  }
+
+  /** Calls `listener` after every change, with what changed. Returns a function that stops it. */
+  onChange(listener: (change: StoreChange) => void): () => void {
+    this.#listeners.push(listener);
+    return () => {
+      this.#listeners = this.#listeners.filter((other) => other !== listener);
+    };
+  }
+
+  get scenarioName(): string {
+    return this.#scenario.name;
+  }
+
+  /** How many items each collection holds, by name (`{ pets: 50 }`). */
+  counts(): Record<string, number> {
+    return Object.fromEntries([...this.#collections].map(([name, items]) => [name, items.size]));
+  }
+
+  /** Every collection's items, by name, in ascending id order (what a state file saves). */
+  contents(): Record<string, Item[]> {
+    return Object.fromEntries([...this.#collections].map(([name, items]) => [name, items.all()]));
+  }
+
+  /** Whether the store changed anything since its scenario was loaded (or holds restored items). */
+  get isCopied(): boolean {
+    return this.#restored || [...this.#collections.values()].some((items) => items.changed);
+  }
+
+  /** The JSON size of the items held, in bytes. */
+  get bytes(): number {
+    let bytes = 0;
+    for (const items of this.#collections.values()) bytes += items.bytes;
+    return bytes;
+  }
+
+  /** What the store holds against the mock's budget: its own items, not the scenario's it shares. */
+  get chargedBytes(): number {
+    let bytes = 0;
+    for (const items of this.#collections.values()) bytes += items.chargedBytes;
+    return bytes;
+  }
+
+  /**
+   * Sets the gate asked before every change from now on (one at a time: the
+   * state file's writer sets it for the store it keeps). `undefined` removes it.
+   */
+  setWriteGate(gate: WriteGate | undefined): void {
+    this.#gate = gate;
+  }
+
+  /** Why changes are refused now (see `setWriteGate`), or `undefined`. */
+  get writeProblem(): HttpError | undefined {
+    return this.#gate?.problem();
+  }
+
+  // The first collection's shortcuts.
+
+  get size(): number {
+    return this.#collection(this.#primary).size;
+  }
+
+  /** The first `limit` items of the first collection in ascending id order; any other key filters by that field. */
+  list(query: { limit: number } & Record<string, unknown>): Primary[] {
+    const { limit, ...filters } = query;
+    return this.#collection(this.#primary).list({ limit, filters }) as Primary[];
+  }
+
+  get(id: ItemId): Primary | undefined {
+    return this.#collection(this.#primary).get(id) as Primary | undefined;
+  }
+
+  /** Stores a new item of the first collection with the next id, and returns it. */
+  create(fields: Readonly<Record<string, unknown>>): Primary {
+    return this.#create(this.#collection(this.#primary), fields) as Primary;
+  }
+
+  /** Every item of the first collection, in ascending id order (a copy). */
+  all(): Primary[] {
+    return this.#collection(this.#primary).all() as Primary[];
+  }
+
+  #singular(items: ItemCollection): string {
+    return `a new ${items.shape.itemName}`;
+  }
+
+  /** The id a new item gets: one above the highest ever held. */
+  #nextId(items: ItemCollection): ItemId {
+    const last = items.lastId;
+    if (items.shape.idType === 'string') {
+      let next = items.size + 1;
+      while (items.get(String(next))) next += 1;
+      return String(next);
+    }
+    if (last === undefined) return 1;
+    if (typeof last === 'string' || BigInt(last) >= int64Max) throw new IdSpaceExhaustedError(last);
+    return typeof last === 'number' && last < Number.MAX_SAFE_INTEGER ? last + 1 : normaliseInt64(BigInt(last) + 1n);
+  }
+
+  #create(items: ItemCollection, fields: Readonly<Record<string, unknown>>): Item {
+    const what = this.#singular(items);
+    this.#checkFits(items.size + 1, what, items.shape.name);
+    const { idField } = items.shape;
+    const id = this.#nextId(items);
+    // The id is the store's: whatever the caller's object holds under it is overwritten.
+    const item: Record<string, unknown> = { [idField]: id, ...fields };
+    item[idField] = id;
+    Object.freeze(item);
+    const bytes = jsonBytes(item);
+    this.#checkBytes(this.bytes + bytes, what, true, items.shape.name, bytes);
+    this.#gate?.check('create');
+    items.add(item, bytes);
+    this.#revision = this.#revisions.next();
+    this.#changed('create');
+    return item;
+  }
+
+  /** The item with `id` becomes `fields` (the id kept); undefined when there is none. */
+  #replace(
+    items: ItemCollection,
+    id: ItemId,
+    fields: Readonly<Record<string, unknown>>,
+    change: 'replace' | 'update',
+  ): Item | undefined {
+    const existing = items.get(id);
+    if (!existing) return undefined;
+    const { idField } = items.shape;
+    const item: Record<string, unknown> = { [idField]: id, ...fields };
+    item[idField] = id;
+    Object.freeze(item);
+    const bytes = jsonBytes(item);
+    const grows = bytes - jsonBytes(existing);
+    this.#checkBytes(
+      this.bytes + grows,
+      `the new values of ${items.shape.itemName} ${String(id)}`,
+      true,
+      items.shape.name,
+      Math.max(0, grows),
+    );
+    this.#gate?.check(change);
+    items.put(item, bytes);
+    this.#revision = this.#revisions.next();
+    this.#changed(change);
+    return item;
+  }
+
+  /** The fields `patch` names take its values (null removes one: RFC 7396); undefined when there is no such item. */
+  #update(items: ItemCollection, id: ItemId, patch: Readonly<Record<string, unknown>>): Item | undefined {
+    const existing = items.get(id);
+    if (!existing) return undefined;
+    const merged: Record<string, unknown> = { ...existing };
+    for (const [field, value] of Object.entries(patch)) {
+      if (value === null) delete merged[field];
+      else merged[field] = value;
+    }
+    return this.#replace(items, id, merged, 'update');
+  }
+
+  #delete(items: ItemCollection, id: ItemId): boolean {
+    if (!items.get(id)) return false;
+    this.#gate?.check('delete');
+    items.delete(id);
+    this.#revision = this.#revisions.next();
+    this.#changed('delete');
+    return true;
+  }
+
+  #checkFits(count: number, what: string, collection: string): void {
+    if (count > this.maxItems) throw new StoreFullError(this.maxItems, count, what, collection);
+  }
+
+  /**
+   * Checks that the store may hold `bytes` of items: against its own maximum,
+   * and, when `owned` (the bytes are the store's own), against the mock's
+   * budget, which grows by `added`.
+   */
+  #checkBytes(bytes: number, what: string, owned: boolean, collection: string, added = bytes): void {
+    if (bytes > this.maxBytes) throw new StoreBytesFullError(this.maxBytes, bytes, what, 'store', collection);
+    if (!owned || !this.#budget) return;
+    const total = this.#budget.charged() + added;
+    if (total > this.#budget.maxBytes) {
+      throw new StoreBytesFullError(this.#budget.maxBytes, total, what, 'mock', collection);
+    }
+  }
+
+  #share(scenario: Scenario): void {
+    for (const [name, items] of this.#collections) {
+      const snapshot = scenario.snapshots.get(name);
+      items.share(snapshot ?? buildSnapshot([], items.shape, `scenario '${scenario.name}'`));
+    }
+    this.#restored = false;
+    this.#revision = scenario.revision;
+  }
+
+  #changed(change: StoreChange): void {
+    for (const listener of this.#listeners) listener(change);
+  }
+}
+
+export type { ListQuery };

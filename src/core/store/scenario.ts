@@ -1,0 +1,29 @@
+import { buildSnapshot, type CollectionShape, type Item, type ItemSnapshot } from './item-snapshot.js';
+import type { RevisionCounter } from './memory-store.js';
+
+/** A named set of items a store starts from, by collection; `reset()` goes back to it. Shared, never changed. */
+export interface Scenario {
+  readonly name: string;
+  readonly snapshots: ReadonlyMap<string, ItemSnapshot>;
+  /** Identifies the scenario's content for response caches (see `MemoryStore.revision`). */
+  readonly revision: number;
+  /** The size of its items as JSON, in bytes. */
+  readonly bytes: number;
+}
+
+/** Builds a scenario from checked items (see check-item-list.ts), by collection name; a collection not named is empty. */
+export function createScenario(
+  name: string,
+  data: Readonly<Record<string, readonly Item[]>>,
+  shapes: readonly CollectionShape[],
+  revisions: RevisionCounter,
+): Scenario {
+  const snapshots = new Map<string, ItemSnapshot>();
+  let bytes = 0;
+  for (const shape of shapes) {
+    const snapshot = buildSnapshot(data[shape.name] ?? [], shape, `scenario '${name}'`);
+    snapshots.set(shape.name, snapshot);
+    bytes += snapshot.bytes;
+  }
+  return { name, snapshots, revision: revisions.next(), bytes };
+}
