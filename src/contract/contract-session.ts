@@ -2,7 +2,7 @@ import { headerValue } from '../core/http/plain-http.js';
 import { stringifyJson } from '../core/json/exact-json.js';
 import { type CompiledDocument, type CompiledOperation } from '../core/openapi/compile-document.js';
 import { type ClassifiedRequest, classifyRequest, type Credential } from '../core/oracle/classify-request.js';
-import { ExchangeMemory } from '../core/oracle/exchange-memory.js';
+import { ReferenceModel } from '../core/model/reference-model.js';
 import { fails, type Finding, finding } from '../core/oracle/finding.js';
 import { judgeExchange } from '../core/oracle/judge-exchange.js';
 import type { RuleId } from '../core/oracle/rule-catalogue.js';
@@ -34,7 +34,7 @@ export interface CallOptions {
    * exploration starts each sequence with a fresh one, so that a sequence
    * proves its failure on its own.
    */
-  memory?: ExchangeMemory;
+  memory?: ReferenceModel;
 }
 
 /** Stops a check, at a failing finding or where it cannot go on (the runner records why; it is not a crash). */
@@ -134,7 +134,7 @@ export interface SessionParts {
 
 /** The checks' face of one deployment (see `ContractSession`). */
 export function createContractSession({ settings, compiled, send, redact }: SessionParts): ContractSession {
-  const memory = new ExchangeMemory({ compiled, settleMs: settings.settleMs });
+  const memory = new ReferenceModel({ compiled, settleMs: settings.settleMs });
   const createdIds: Int64[] = [];
   const responses: ResponseSeen[] = [];
   const sentRequests: SentRequest[] = [];

@@ -35,7 +35,7 @@ import { createForwardingMiddle, type Forwarder } from './pipeline/forward-upstr
 import type { ReportedExchange } from './pipeline/observe-exchange.js';
 import { readPreference } from './pipeline/read-preference.js';
 import { refuse, report, reportAndRefuse, type RequestPolicy } from './pipeline/request-policy.js';
-import { ExchangeMemory } from './oracle/exchange-memory.js';
+import { ReferenceModel } from './model/reference-model.js';
 import { headerValue } from './http/plain-http.js';
 import { stringifyJson } from './json/exact-json.js';
 import { describeApi, type ApiModel } from './model/describe-api.js';
@@ -470,7 +470,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
               compiled: ready,
               forward: proxy.forward,
               enforce: proxy.enforce,
-              memory: new ExchangeMemory({
+              memory: new ReferenceModel({
                 compiled: ready,
                 settleMs: proxy.settleMs,
                 ...(proxy.memoryItems === undefined ? {} : { maxItems: proxy.memoryItems }),

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { stringifyJson } from '../../core/json/exact-json.js';
-import { operationFacts } from '../../core/oracle/operation-facts.js';
+import { describeApi } from '../../core/model/describe-api.js';
 import type { ContractSession } from '../contract-session.js';
 import { type Int64, unknownIdCandidates } from '../exact-ids.js';
 import type { ContractRequest } from '../http-client.js';
@@ -87,8 +87,8 @@ class GetPet implements ExplorationCommand {
 /** listPets with each query the document allows (no parameter, each limit boundary, each filter value) and some it does not. */
 function listCommands(api: ContractSession): fc.Arbitrary<ExplorationCommand> {
   const operation = api.operation('listPets');
-  const facts = operationFacts(api.compiled, operation);
-  const limit = facts.limit;
+  const facts = describeApi(api.compiled).of(operation);
+  const limit = facts.page;
   if (!limit) throw new Error('openapi.yaml gives listPets no page-size parameter to explore');
   const limitSchema = parameterSchema(api.compiled, operation, limit.name);
   const boundaries = integerBoundaries(limitSchema);
@@ -138,11 +138,11 @@ function listCommands(api: ContractSession): fc.Arbitrary<ExplorationCommand> {
 /** The largest page the document allows, of no filter and of each filter value: where the largest pages are. */
 export function widestPages(api: ContractSession): PageQuery[] {
   const operation = api.operation('listPets');
-  const facts = operationFacts(api.compiled, operation);
-  if (!facts.limit) return [];
-  const largest = Number(integerBoundaries(parameterSchema(api.compiled, operation, facts.limit.name)).valid.at(-1));
+  const facts = describeApi(api.compiled).of(operation);
+  if (!facts.page) return [];
+  const largest = Number(integerBoundaries(parameterSchema(api.compiled, operation, facts.page.name)).valid.at(-1));
   const page = (filters: Record<string, string>): PageQuery => {
-    const query = { ...filters, [facts.limit?.name ?? 'limit']: String(largest) };
+    const query = { ...filters, [facts.page?.name ?? 'limit']: String(largest) };
     return { query, limit: largest, filters, widest: { query, limit: largest } };
   };
   const pages = [page({})];
@@ -221,7 +221,7 @@ function createCommands(api: ContractSession): fc.Arbitrary<ExplorationCommand> 
 /** getPet for a pet the sequence created or saw, an id no pet has, each boundary of the id, and ids that are not int64. */
 function getCommands(api: ContractSession): fc.Arbitrary<ExplorationCommand> {
   const operation = api.operation('getPet');
-  const idParameter = operationFacts(api.compiled, operation).idParameter;
+  const idParameter = describeApi(api.compiled).of(operation).idParameter;
   if (idParameter === undefined) throw new Error('openapi.yaml gives getPet no id parameter to explore');
   const boundaries = integerBoundaries(parameterSchema(api.compiled, operation, idParameter));
   const fixed = (petId: Int64 | string, what: string) => new GetPet({ kind: 'fixed', petId, what });

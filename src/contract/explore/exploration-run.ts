@@ -1,4 +1,4 @@
-import { ExchangeMemory } from '../../core/oracle/exchange-memory.js';
+import { ReferenceModel } from '../../core/model/reference-model.js';
 import { fails, type Finding, finding } from '../../core/oracle/finding.js';
 import type { ContractResponse, ContractSession } from '../contract-session.js';
 import { type Int64, idOf, idText } from '../exact-ids.js';
@@ -53,7 +53,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * findings of the oracle's rules. A failing finding ends the sequence.
  */
 export class ExplorationRun {
-  readonly memory: ExchangeMemory;
+  readonly memory: ReferenceModel;
   readonly model: ExplorationModel;
   readonly steps: SentStep[] = [];
   /** Commands this sequence ran. */
@@ -68,7 +68,7 @@ export class ExplorationRun {
     readonly budget: ExplorationBudget,
     widestPages: readonly PageQuery[],
   ) {
-    this.memory = new ExchangeMemory({ compiled: api.compiled, settleMs: api.settings.settleMs });
+    this.memory = new ReferenceModel({ compiled: api.compiled, settleMs: api.settings.settleMs });
     this.model = new ExplorationModel((count) => budget.allows(count + this.model.settleCost()), widestPages);
   }
 

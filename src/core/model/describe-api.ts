@@ -75,6 +75,8 @@ export interface OperationSemantics {
 
 /** The document as the model reads it: its resources, and every operation's kind. */
 export interface ApiModel {
+  /** The document the model was read from. */
+  compiled: CompiledDocument;
   resources: Resource[];
   operations: OperationSemantics[];
   /** The semantics of an operation of this document. */
@@ -443,6 +445,7 @@ function buildModel(compiled: CompiledDocument): ApiModel {
   );
   const byOperation = new Map(operations.map((each) => [each.operation, each]));
   return {
+    compiled,
     resources,
     operations,
     of(operation) {

@@ -1,6 +1,8 @@
 import type { ErrorDetail } from '../errors/http-error.js';
 import { stringifyJson } from '../json/exact-json.js';
-import { type Level, type RuleId, ruleCatalogue, type Side } from './rule-catalogue.js';
+import { describeApi } from '../model/describe-api.js';
+import type { CompiledDocument } from '../openapi/compile-document.js';
+import { basisOf, type Level, type RuleId, ruleCatalogue, type Side } from './rule-catalogue.js';
 
 /** What a rule found in one exchange: the rule, its level and side, what it rests on, and what broke where. */
 export interface Finding {
@@ -16,10 +18,14 @@ export interface Finding {
   details?: ErrorDetail[];
 }
 
-/** A finding of a rule, with the rule's level, side and basis. */
-export function finding(rule: RuleId, message: string, details?: ErrorDetail[]): Finding {
-  const { level, side, basis } = ruleCatalogue[rule];
-  const found: Finding = { rule, level, side, basis, message };
+/**
+ * A finding of a rule, with the rule's level, side and basis, the basis as
+ * the document judged by states it (`compiled`: its operations, statuses and
+ * fields; see rule-catalogue.ts).
+ */
+export function finding(rule: RuleId, message: string, details?: ErrorDetail[], compiled?: CompiledDocument): Finding {
+  const { level, side } = ruleCatalogue[rule];
+  const found: Finding = { rule, level, side, basis: basisOf(rule, compiled && describeApi(compiled)), message };
   if (details) found.details = details;
   return found;
 }

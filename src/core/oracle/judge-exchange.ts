@@ -4,7 +4,10 @@ import type { CompiledDocument } from '../openapi/compile-document.js';
 import type { ClassifiedRequest, Credential } from './classify-request.js';
 import { type Finding, finding, shownPair, shownValue } from './finding.js';
 import { judgeReceivedResponse, type ReceivedResponse } from './judge-response.js';
-import { operationFacts } from './operation-facts.js';
+import { describeApi, type OperationSemantics } from '../model/describe-api.js';
+import { patchValues, writtenValues } from '../model/written-values.js';
+import type { RuleId } from './rule-catalogue.js';
+import { isPastSunset } from '../pipeline/check-sunset.js';
 
 /** A response as received, with its headers (lower-case names). */
 export interface ExchangeResponse extends ReceivedResponse {
@@ -46,106 +49,157 @@ function same(a: unknown, b: unknown): boolean {
   return a !== undefined && b !== undefined && stringifyJson(a) === stringifyJson(b);
 }
 
-/** What a 2xx body must hold given the request: page size, filters, unique ids, the pet asked for, the echo. */
+/** The fields of a write the answered item must hold, with the values the write gave them. */
+function expectedEcho(semantics: OperationSemantics, sent: unknown): Record<string, unknown> {
+  const { resource } = semantics;
+  if (!resource) return {};
+  if (semantics.kind === 'update') {
+    // A merge patch: a field set to null is removed, which the answer shows by leaving it out.
+    return Object.fromEntries(Object.entries(patchValues(resource, sent)).filter(([, value]) => value !== null));
+  }
+  return writtenValues(resource, sent);
+}
+
+/** What a 2xx body must hold given the request: page size, filters, unique ids, the item asked for, the echo. */
 function judgeSuccess(compiled: CompiledDocument, request: ClassifiedRequest, body: unknown): Finding[] {
   const { operation, valid } = request;
-  const facts = operationFacts(compiled, operation);
+  const semantics = describeApi(compiled).of(operation);
+  const { kind, resource } = semantics;
   const found: Finding[] = [];
   const id = operation.operationId;
-  if (facts.kind === 'read' && facts.idParameter !== undefined) {
+  const at = (rule: RuleId, message: string) => finding(rule, message, undefined, compiled);
+  if (!resource) return found;
+  const answered = typeof body === 'object' && body !== null && !Array.isArray(body);
+  if (semantics.idParameter !== undefined && answered) {
     // An id the document does not allow (`not-an-id`, 2^63) is answered as the deployment likes, but never with
-    // another pet: the pet read must be the one the text names.
-    const asked = valid ? valid.path[facts.idParameter] : request.pathParams[facts.idParameter];
-    const got = (body as { id?: unknown } | undefined)?.id;
+    // another item: the item answered must be the one the text names.
+    const asked = valid ? valid.path[semantics.idParameter] : request.pathParams[semantics.idParameter];
+    const got = (body as Record<string, unknown>)[resource.idField];
     if (asked !== undefined && got !== undefined && String(asked) !== stringifyJson(got)) {
-      found.push(finding('requested-pet', `${id} ${String(asked)} answered the item whose id is ${shownValue(got)}`));
-    }
-    return found;
-  }
-  if (!valid) return [];
-  if (facts.kind === 'list') {
-    const pets = items(body);
-    const limit = facts.limit ? valid.query[facts.limit.name] : undefined;
-    if (typeof limit === 'number' && pets.length > limit) {
-      const asked = valid.query[facts.limit?.name ?? ''] === facts.limit?.default ? ' (the default)' : '';
       found.push(
-        finding(
+        at('requested-pet', `${id} ${String(asked)} answered the item whose ${resource.idField} is ${shownValue(got)}`),
+      );
+      return found;
+    }
+  }
+  if (!valid) return found;
+  if (kind === 'list') {
+    const listed = items(body);
+    const limit = semantics.page ? valid.query[semantics.page.name] : undefined;
+    if (typeof limit === 'number' && listed.length > limit) {
+      const page = semantics.page;
+      const asked = limit === page?.default ? ' (the default)' : '';
+      found.push(
+        at(
           'page-within-limit',
-          `${id} returned ${pets.length} items for ${facts.limit?.name}=${limit}${asked}: more than it asked for`,
+          `${id} returned ${listed.length} items for ${page?.name}=${limit}${asked}: more than it asked for`,
         ),
       );
     }
-    for (const filter of facts.filters) {
+    for (const filter of semantics.filters) {
       const wanted = valid.query[filter];
       if (wanted === undefined) continue;
-      const others = pets.filter((pet) => !same(pet[filter], wanted));
+      const others = listed.filter((item) => !same(item[filter], wanted));
       if (others.length > 0) {
         found.push(
-          finding(
+          at(
             'status-filter',
-            `${id}?${filter}=${String(wanted)} returned ${others.length} item(s) with another ${filter} (e.g. id ${shownValue(others[0]?.id)} with ${filter} ${shownValue(others[0]?.[filter])})`,
+            `${id}?${filter}=${String(wanted)} returned ${others.length} item(s) with another ${filter} (e.g. ${resource.idField} ${shownValue(others[0]?.[resource.idField])} with ${filter} ${shownValue(others[0]?.[filter])})`,
           ),
         );
       }
     }
     const seen = new Set<string>();
     const twice = new Set<string>();
-    for (const pet of pets) {
-      const { id: petId } = pet;
-      if (petId === undefined) continue;
-      const key = typeof petId === 'number' || typeof petId === 'bigint' ? String(petId) : stringifyJson(petId);
+    for (const item of listed) {
+      const itemId = item[resource.idField];
+      if (itemId === undefined) continue;
+      const key = typeof itemId === 'number' || typeof itemId === 'bigint' ? String(itemId) : stringifyJson(itemId);
       if (seen.has(key)) twice.add(key);
       seen.add(key);
     }
-    if (twice.size > 0) found.push(finding('unique-ids', `${id} listed ids ${[...twice].join(', ')} more than once`));
-  } else if (facts.kind === 'create' && typeof valid.body === 'object' && valid.body !== null) {
-    const echoed = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-    const sent = valid.body as Record<string, unknown>;
+    if (twice.size > 0)
+      found.push(at('unique-ids', `${id} listed ${resource.idField}s ${[...twice].join(', ')} more than once`));
+    return found;
+  }
+  if ((kind === 'create' || kind === 'replace' || kind === 'update') && answered) {
+    const echoed = body as Record<string, unknown>;
     const own = (value: Record<string, unknown>, field: string) =>
       Object.hasOwn(value, field) ? value[field] : undefined;
-    const changed = facts.echoed
-      .filter((field) => own(sent, field) !== undefined)
-      .map((field): [string, unknown] => [field, own(sent, field)])
+    const changed = Object.entries(expectedEcho(semantics, valid.body))
       .filter(([field, value]) => !same(own(echoed, field), value))
       .map(([field, value]) => {
         const [shownSent, got] = shownPair(value, own(echoed, field));
         return `'${field}': sent ${shownSent}, got ${got}`;
       });
+    if (kind === 'update') {
+      // A field the patch removed (null) must be gone from the item it answers.
+      for (const [field, value] of Object.entries(patchValues(resource, valid.body))) {
+        if (value === null && own(echoed, field) !== undefined)
+          changed.push(`'${field}': sent null, got ${shownValue(own(echoed, field))}`);
+      }
+    }
     if (changed.length > 0) {
-      found.push(finding('created-echo', `the created item differs from what was sent: ${changed.join('; ')}`));
+      const rule = kind === 'create' ? 'created-echo' : 'written-echo';
+      const what = kind === 'create' ? 'created' : kind === 'replace' ? 'replaced' : 'updated';
+      found.push(at(rule, `the ${what} item differs from what was sent: ${changed.join('; ')}`));
     }
   }
   return found;
+}
+
+export interface JudgeExchangeOptions {
+  /**
+   * The time of the exchange (ms since the epoch): past an operation's
+   * removal date (`x-sunset`), what it answers is observed, never failed.
+   * Default: the removal dates are not looked at.
+   */
+  now?: number;
 }
 
 /**
  * Judges one exchange with every rule that needs no memory of other
  * exchanges: the response rules, then what the answer may be given the
  * request (its key, its validity by the document, a conditional GET), then
- * what a success must hold (page size, filters, unique ids, the pet asked
- * for, the echo of a create). Shared by the contract suite, the Dredd hooks
- * and the proxy.
+ * what a success must hold by the operation's kind (page size, filters,
+ * unique ids, the item asked for, the echo of a write). Past the operation's
+ * removal date, whatever it answers is only observed. Shared by the contract
+ * suite, the Dredd hooks and the proxy.
  */
 export function judgeExchange(
   compiled: CompiledDocument,
   request: ClassifiedRequest,
   response: ExchangeResponse,
+  options: JudgeExchangeOptions = {},
 ): JudgedExchange {
   const { operation } = request;
   const { status } = response;
+  const at = (rule: RuleId, message: string) => finding(rule, message, undefined, compiled);
   const judged = judgeReceivedResponse(compiled, operation, response, { allowUndocumentedStatus: true });
-  const findings = [...judged.findings];
   const { body } = judged;
+  if (options.now !== undefined && isPastSunset(operation, options.now)) {
+    const served = status >= 200 && status < 300 ? 'still serves it' : `answers ${status}${codeOf(body)}`;
+    return {
+      findings: [
+        at(
+          'removed-operation',
+          `${operation.operationId} is past its removal date (${operation.sunset}), and the deployment ${served}`,
+        ),
+      ],
+      body,
+    };
+  }
+  const findings = [...judged.findings];
   const name = operation.operationId;
   const documented = operation.responses.has(String(status)) || operation.responses.has('default');
 
   if (status === 401 && header(response.headers, 'www-authenticate') === undefined) {
-    findings.push(finding('www-authenticate', `${name} answered 401 without a WWW-Authenticate challenge`));
+    findings.push(at('www-authenticate', `${name} answered 401 without a WWW-Authenticate challenge`));
   }
   const retryAfter = header(response.headers, 'retry-after');
   if (status === 429 || (status === 503 && retryAfter !== undefined)) {
     findings.push(
-      finding(
+      at(
         'rate-limited',
         `${name} answered ${status}${retryAfter === undefined ? ' without Retry-After' : ` with Retry-After: ${retryAfter}`}`,
       ),
@@ -155,8 +209,8 @@ export function judgeExchange(
   if (status === 304) {
     findings.push(
       request.conditional
-        ? finding('not-modified', `${name} answered 304 to a conditional GET`)
-        : finding('documented-status', `${name} answered 304 to a request that was not conditional`),
+        ? at('not-modified', `${name} answered 304 to a conditional GET`)
+        : at('documented-status', `${name} answered 304 to a request that was not conditional`),
     );
     return { findings, body };
   }
@@ -164,7 +218,7 @@ export function judgeExchange(
   if (operation.secured && (unauthenticated || request.credential === 'wrong')) {
     if (status !== 401) {
       findings.push(
-        finding('auth-required', `${name} ${credentialWords[request.credential]} answered ${status}, expected 401`),
+        at('auth-required', `${name} ${credentialWords[request.credential]} answered ${status}, expected 401`),
       );
     }
     return { findings, body };
@@ -173,11 +227,8 @@ export function judgeExchange(
     if (request.credential === 'valid') {
       findings.push(
         request.scheme === 'Bearer'
-          ? finding('valid-key-accepted', `${name} answered 401 to the valid key`)
-          : finding(
-              'auth-scheme-case',
-              `${name} answered 401 to the valid key with the scheme written '${request.scheme}'`,
-            ),
+          ? at('valid-key-accepted', `${name} answered 401 to the valid key`)
+          : at('auth-scheme-case', `${name} answered 401 to the valid key with the scheme written '${request.scheme}'`),
       );
     }
     return { findings, body };
@@ -190,14 +241,14 @@ export function judgeExchange(
     case 'valid':
       if (!documented) {
         findings.push(
-          finding(
+          at(
             'documented-status',
             `${name} answered ${status}${codeOf(body)} to a valid request; documented: ${[...operation.responses.keys()].join(', ')}`,
           ),
         );
       } else if (String(status) === refusal && !findings.some((found) => found.level === 'fail')) {
         findings.push(
-          finding(
+          at(
             'valid-value-refused',
             `${name} refused a request valid by the document with ${status}${codeOf(body)}: ${(body as { message?: unknown } | undefined)?.message ?? ''}`,
           ),
@@ -207,27 +258,27 @@ export function judgeExchange(
     case 'lenient':
     case 'invalid':
       if (success && request.validity === 'lenient') {
-        findings.push(finding('lenient-input', `${name} accepted a whole number written as a decimal: ${what}`));
+        findings.push(at('lenient-input', `${name} accepted a whole number written as a decimal: ${what}`));
       } else if (refusal !== undefined && String(status) !== refusal) {
         findings.push(
-          finding(
+          at(
             'invalid-input-refused',
             `${name} answered ${status}${codeOf(body)} where the document names ${refusal}: ${what}`,
           ),
         );
       } else if (refusal === undefined) {
-        findings.push(finding('open-input', `${what}; answered ${status}${codeOf(body)}`));
+        findings.push(at('open-input', `${what}; answered ${status}${codeOf(body)}`));
       }
       break;
     case 'open':
-      findings.push(finding('open-input', `${what}; answered ${status}${codeOf(body)}`));
+      findings.push(at('open-input', `${what}; answered ${status}${codeOf(body)}`));
       break;
   }
   if (success && operation.deprecated) {
     const announced = ['deprecation', 'sunset'].some((field) => header(response.headers, field) !== undefined);
     if (!announced) {
       findings.push(
-        finding('deprecation-header', `${name} is deprecated, but its answer carries neither Deprecation nor Sunset`),
+        at('deprecation-header', `${name} is deprecated, but its answer carries neither Deprecation nor Sunset`),
       );
     }
   }

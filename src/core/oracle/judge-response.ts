@@ -46,12 +46,19 @@ function documentedResponse(operation: CompiledOperation | undefined, status: nu
   return operation?.responses.get(String(status)) ?? operation?.responses.get('default');
 }
 
-function statusFinding(operation: CompiledOperation | undefined, status: number, options: JudgeOptions): Finding[] {
+function statusFinding(
+  compiled: CompiledDocument,
+  operation: CompiledOperation | undefined,
+  status: number,
+  options: JudgeOptions,
+): Finding[] {
   if (!operation || documentedResponse(operation, status) || options.allowUndocumentedStatus === true) return [];
   return [
     finding(
       'documented-status',
       `status ${status} is not documented for ${operation.operationId} (documented: ${[...operation.responses.keys()].join(', ')})`,
+      undefined,
+      compiled,
     ),
   ];
 }
@@ -69,11 +76,18 @@ export function judgeResponseValue(
   body: unknown,
   options: JudgeOptions = {},
 ): Finding[] {
-  const findings = statusFinding(operation, status, options);
+  const findings = statusFinding(compiled, operation, status, options);
   const response = documentedResponse(operation, status);
   if (response && response.validators.size === 0) {
     if (body !== undefined) {
-      findings.push(finding('body-presence', `status ${status} is documented without a body, but one was sent`));
+      findings.push(
+        finding(
+          'body-presence',
+          `status ${status} is documented without a body, but one was sent`,
+          undefined,
+          compiled,
+        ),
+      );
     }
     return findings;
   }
@@ -82,8 +96,8 @@ export function judgeResponseValue(
     if (response || status >= 400) {
       findings.push(
         response
-          ? finding('body-presence', `status ${status} came without a body`)
-          : finding('error-body', `the ${status} answer has no body, so no Error body`),
+          ? finding('body-presence', `status ${status} came without a body`, undefined, compiled)
+          : finding('error-body', `the ${status} answer has no body, so no Error body`, undefined, compiled),
       );
     }
     return findings;
@@ -95,7 +109,12 @@ export function judgeResponseValue(
     if (status < 400) return findings;
     if (!isJsonMediaType(essence)) {
       findings.push(
-        finding('error-body', `the ${status} answer is '${mediaType || '(no Content-Type)'}', not an Error body`),
+        finding(
+          'error-body',
+          `the ${status} answer is '${mediaType || '(no Content-Type)'}', not an Error body`,
+          undefined,
+          compiled,
+        ),
       );
       return findings;
     }
@@ -105,6 +124,8 @@ export function judgeResponseValue(
       finding(
         'media-type',
         `Content-Type '${mediaType || '(none)'}' is not documented for status ${status} (documented: ${[...response.validators.keys()].join(', ')})`,
+        undefined,
+        compiled,
       ),
     );
     return findings;
@@ -115,8 +136,8 @@ export function judgeResponseValue(
     const problem = `${first ? describeDetail(first) : 'invalid'}${details.length > 1 ? ` (and ${details.length - 1} more)` : ''}`;
     findings.push(
       response
-        ? finding('schema', `the ${status} body does not match the documented schema: ${problem}`, details)
-        : finding('error-body', `the ${status} body is not an Error: ${problem}`, details),
+        ? finding('schema', `the ${status} body does not match the documented schema: ${problem}`, details, compiled)
+        : finding('error-body', `the ${status} body is not an Error: ${problem}`, details, compiled),
     );
     return findings;
   }
@@ -124,7 +145,12 @@ export function judgeResponseValue(
     const stated = (body as { status: unknown }).status;
     if (String(stated) !== String(status)) {
       findings.push(
-        finding('error-status', `the Error body says status ${String(stated)} but the HTTP status is ${status}`),
+        finding(
+          'error-status',
+          `the Error body says status ${String(stated)} but the HTTP status is ${status}`,
+          undefined,
+          compiled,
+        ),
       );
     }
   }
@@ -170,17 +196,29 @@ export function judgeReceivedResponse(
     const undocumentedError = status >= 400 && !documentedResponse(operation, status);
     return {
       findings: [
-        ...statusFinding(operation, status, options),
+        ...statusFinding(compiled, operation, status, options),
         undocumentedError
-          ? finding('error-body', `the ${status} answer is ${shown}, not an Error body (body starts: ${excerpt(text)})`)
-          : finding('media-type', `Content-Type is ${shown}, not JSON (body starts: ${excerpt(text)})`),
+          ? finding(
+              'error-body',
+              `the ${status} answer is ${shown}, not an Error body (body starts: ${excerpt(text)})`,
+              undefined,
+              compiled,
+            )
+          : finding(
+              'media-type',
+              `Content-Type is ${shown}, not JSON (body starts: ${excerpt(text)})`,
+              undefined,
+              compiled,
+            ),
       ],
       body: undefined,
     };
   }
   const findings: Finding[] = [];
   if (text.charCodeAt(0) === 0xfeff) {
-    findings.push(finding('no-byte-order-mark', `the ${status} body starts with a UTF-8 byte order mark`));
+    findings.push(
+      finding('no-byte-order-mark', `the ${status} body starts with a UTF-8 byte order mark`, undefined, compiled),
+    );
     text = text.slice(1);
   }
   let body: unknown;
@@ -192,8 +230,8 @@ export function judgeReceivedResponse(
     return {
       findings: [
         ...findings,
-        ...statusFinding(operation, status, options),
-        finding('json-syntax', `the body is not valid JSON (${reason}): ${excerpt(text)}`),
+        ...statusFinding(compiled, operation, status, options),
+        finding('json-syntax', `the body is not valid JSON (${reason}): ${excerpt(text)}`, undefined, compiled),
       ],
       body: undefined,
     };

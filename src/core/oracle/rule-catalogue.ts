@@ -1,17 +1,28 @@
+import type { OpenAPIV3 } from 'openapi-types';
+import type { ApiModel, OperationSemantics } from '../model/describe-api.js';
+import type { OperationKind } from '../model/operation-kind.js';
+import { resolveRef } from '../openapi/resolve-ref.js';
+
 /**
- * The oracle: every rule that judges an exchange with the Pet Store animals
- * API, in one place, as data. The mock judges its own answers with the
- * response rules; the contract suite, the Dredd hooks and the validating
- * proxy judge a deployment's with all of them. Nothing judges on its own.
+ * The oracle: every rule that judges an exchange with the API, in one place,
+ * as data. The mock judges its own answers with the response rules; the
+ * contract suite, the Dredd hooks and the validating proxy judge a
+ * deployment's with all of them. Nothing judges on its own.
  *
- * Each rule says what it checks, the clause of the spec (or of the HTTP/JSON
- * standards) it rests on, whose doing it judges, and its level:
+ * Each rule says what it checks, the clause it rests on (of the spec, of
+ * openapi.yaml, or of the HTTP/JSON standards), whose doing it judges, and
+ * its level:
  *
  * - `fail`: the spec or a standard forbids it, and the exchange proves it;
  * - `warn`: a strict reading forbids it, but common correct deployments do it;
  * - `observed`: the spec leaves it open; what the deployment did is recorded.
  *
  * Only `fail` makes a run exit 1; `--strict` makes `warn` fail too.
+ *
+ * A basis that names operations is written from the document (a function of
+ * its model): it names the operations, statuses and fields openapi.yaml has,
+ * so that a document that grows or loses an operation is judged by what it
+ * says, not by a list written here.
  */
 
 export type Level = 'fail' | 'warn' | 'observed';
@@ -19,16 +30,105 @@ export type Level = 'fail' | 'warn' | 'observed';
 /** Whose doing a rule judges: what the client sent, or what the deployment answered. */
 export type Side = 'request' | 'response';
 
+/** The clause a rule rests on: fixed text, or text written from the document's model. */
+export type Basis = string | ((api: ApiModel) => string);
+
 export interface RuleFacts {
   level: Level;
   side: Side;
-  /** The clause it rests on: the spec's section, or the standard's. */
-  basis: string;
+  /** The clause it rests on: the spec's section, openapi.yaml's, or the standard's. */
+  basis: Basis;
   /** What it checks, as one sentence. */
   checks: string;
 }
 
 const spec = 'spec';
+
+/** `GET /pets`, as the document writes the operation. */
+function route(each: OperationSemantics): string {
+  return `${each.operation.method} ${each.operation.pathTemplate}`;
+}
+
+/** The operations of some kinds, written as routes: `GET /pets, POST /pets and GET /pets/{petId}`. */
+function routes(api: ApiModel, kinds?: readonly OperationKind[]): string {
+  const chosen = api.operations.filter((each) => kinds === undefined || kinds.includes(each.kind)).map(route);
+  if (chosen.length === 0) return 'none';
+  return chosen.length === 1 ? (chosen[0] as string) : `${chosen.slice(0, -1).join(', ')} and ${chosen.at(-1)}`;
+}
+
+/** `GET /pets/{petId} 404 "the requested resource could not be found"`: what the document says of a status. */
+function statusClause(api: ApiModel, status: string, kinds?: readonly OperationKind[]): string {
+  const clauses = api.operations
+    .filter((each) => kinds === undefined || kinds.includes(each.kind))
+    .map((each) => {
+      const response = each.operation.responses.get(status);
+      return response ? `${route(each)} ${status} "${response.description.trim().replace(/\.$/, '')}"` : undefined;
+    })
+    .filter((clause) => clause !== undefined);
+  return clauses.length === 0 ? `no operation documents ${status}` : clauses.join('; ');
+}
+
+/** The item schemas and the Error schema the document names. */
+function schemaNames(api: ApiModel): string {
+  const names = api.resources.map((resource) => resource.itemSchema.split('/').at(-1) ?? resource.name);
+  return [...new Set([...names, 'Error'])].join(', ');
+}
+
+/** `Pet.id`: the id fields of the document's items. */
+function idFields(api: ApiModel): string {
+  return (
+    api.resources.map((resource) => `${resource.itemSchema.split('/').at(-1)}.${resource.idField}`).join(', ') ||
+    'no item'
+  );
+}
+
+/** The description the document gives a parameter, quoted, if any. */
+function parameterDescription(api: ApiModel, each: OperationSemantics, name: string | undefined): string {
+  if (name === undefined) return '';
+  const { document } = api.compiled;
+  const lists = [
+    each.operation.definition.parameters ?? [],
+    document.paths[each.operation.pathTemplate]?.parameters ?? [],
+  ];
+  for (const raw of lists.flat()) {
+    const parameter = resolveRef<OpenAPIV3.ParameterObject>(document, raw, '').value;
+    if (parameter.name !== name) continue;
+    return parameter.description ? ` "${parameter.description.trim().replace(/\.$/, '')}"` : '';
+  }
+  return '';
+}
+
+/** The page-size parameters of the list operations, with their description and default. */
+function pageClauses(api: ApiModel): string {
+  const clauses = api.operations
+    .filter((each) => each.kind === 'list' && each.page)
+    .map((each) => {
+      const page = each.page;
+      const described = parameterDescription(api, each, page?.name);
+      return `${route(each)}: ${page?.name} is the${described || ' page size'}${page?.default === undefined ? '' : `, default ${page.default}`}`;
+    });
+  return clauses.join('; ') || 'no list operation names a page size';
+}
+
+/** The filters of the list operations. */
+function filterClauses(api: ApiModel): string {
+  const clauses = api.operations
+    .filter((each) => each.kind === 'list' && each.filters.length > 0)
+    .map(
+      (each) => `${route(each)}: ${each.filters.map((f) => `${f}${parameterDescription(api, each, f)}`).join(', ')}`,
+    );
+  return clauses.join('; ') || 'no list operation has a filter';
+}
+
+/** The states of the document's items (enumerations whose transitions it does not show). */
+function stateFields(api: ApiModel): string {
+  return api.resources
+    .flatMap((resource) => resource.states.map((state) => `${resource.itemName}.${state}`))
+    .join(', ');
+}
+
+/** The writes of the document, by route. */
+const writeKinds: readonly OperationKind[] = ['create', 'replace', 'update', 'delete'];
 
 export const ruleCatalogue = {
   // What every response is held to, alone.
@@ -41,8 +141,8 @@ export const ruleCatalogue = {
   'body-presence': {
     level: 'fail',
     side: 'response',
-    basis: `${spec} Endpoints: each listed response has a JSON body`,
-    checks: 'a status documented with a body has one',
+    basis: `${spec} Endpoints: each listed response has a JSON body (openapi.yaml says which have none)`,
+    checks: 'a status documented with a body has one, and one documented without has none',
   },
   'media-type': {
     level: 'fail',
@@ -65,7 +165,8 @@ export const ruleCatalogue = {
   schema: {
     level: 'fail',
     side: 'response',
-    basis: `${spec} Resources and their fields (openapi.yaml schemas Pet, Pets, Error; int64 exactly, integers without fraction)`,
+    basis: (api) =>
+      `${spec} Resources and their fields (openapi.yaml schemas ${schemaNames(api)}; int64 exactly, integers without fraction)`,
     checks: 'a body matches the documented schema of its status',
   },
   'error-body': {
@@ -89,8 +190,24 @@ export const ruleCatalogue = {
   'deprecation-header': {
     level: 'warn',
     side: 'response',
-    basis: `${spec} Get an animal (deprecated, removal 2030-12-05); RFC 9745 Deprecation, RFC 8594 Sunset`,
+    basis: (api) => {
+      const deprecated = api.operations
+        .filter((each) => each.operation.deprecated)
+        .map((each) => `${route(each)} deprecated${each.operation.sunset ? `, removal ${each.operation.sunset}` : ''}`);
+      return `openapi.yaml: ${deprecated.join('; ') || 'no operation is deprecated'}; RFC 9745 Deprecation, RFC 8594 Sunset`;
+    },
     checks: 'an answer of a deprecated operation announces it with Deprecation or Sunset',
+  },
+  'removed-operation': {
+    level: 'observed',
+    side: 'response',
+    basis: (api) => {
+      const removed = api.operations
+        .filter((each) => each.operation.sunset !== undefined)
+        .map((each) => `${route(each)} x-sunset ${each.operation.sunset}`);
+      return `openapi.yaml: ${removed.join('; ') || 'no operation has a removal date'}: after that day, whether the deployment still serves it is its choice`;
+    },
+    checks: 'what an operation answers once its removal date has passed (still served, 410 or 404)',
   },
 
   // What a response is held to, given the request it answers.
@@ -115,7 +232,7 @@ export const ruleCatalogue = {
   'invalid-input-refused': {
     level: 'fail',
     side: 'response',
-    basis: `${spec} Add an animal, 400: "body missing required fields or containing invalid values"; openapi.yaml schemas`,
+    basis: (api) => `openapi.yaml: ${statusClause(api, '400')}; its schemas say what is invalid`,
     checks:
       'a request that breaks the document where it names the answer gets that answer (400 with an Error), never a success',
   },
@@ -129,92 +246,114 @@ export const ruleCatalogue = {
   'valid-value-refused': {
     level: 'warn',
     side: 'response',
-    basis: `${spec} Add an animal, 400 "invalid values"; Limits: field lengths not shown; the category record is not shown`,
+    basis: (api) =>
+      `openapi.yaml: ${statusClause(api, '400')}; ${spec} Limits: field lengths not shown; the category record is not shown`,
     checks:
       'a body valid by the document is accepted (a clean 400 Error for a value the deployment cannot hold is allowed)',
   },
   'open-input': {
     level: 'observed',
     side: 'response',
-    basis: `${spec} Errors: the behaviour for an out-of-range limit or an unknown status filter is not shown; no 400 is listed for listPets or getPet`,
+    basis: (api) => {
+      const without = api.operations.filter((each) => !each.operation.responses.has('400')).map(route);
+      return `${spec} Errors: the behaviour for an input the document does not allow is not shown where no 400 is listed (${without.join(', ') || 'none'})`;
+    },
     checks: 'what the deployment answers to an input the spec leaves open',
   },
   'page-within-limit': {
     level: 'fail',
     side: 'response',
-    basis: `${spec} List animals: limit is the "maximum number of animals returned", default 20`,
-    checks: 'a page holds at most limit pets (the default when limit is absent)',
+    basis: (api) => `openapi.yaml ${pageClauses(api)}`,
+    checks: 'a page holds at most limit items (the default when limit is absent)',
   },
   'status-filter': {
     level: 'fail',
     side: 'response',
-    basis: `${spec} List animals: status "Return only animals with this status"`,
-    checks: 'a status-filtered page holds only pets of that status',
+    basis: (api) => `openapi.yaml ${filterClauses(api)}`,
+    checks: 'a filtered page holds only items with the value asked for',
   },
   'filter-complete': {
     level: 'fail',
     side: 'response',
-    basis: `${spec} List animals: "returns a paginated list of animals (optionally filtered by availability)"`,
+    basis: (api) =>
+      `openapi.yaml ${routes(api, ['list'])}: a list of the items (filtered as asked); ${filterClauses(api)}`,
     checks: 'a page that holds every match leaves none out, filtered or not',
   },
   'unique-ids': {
     level: 'fail',
     side: 'response',
-    basis: `${spec} Pet: id is the "unique identifier assigned by the service on creation"`,
+    basis: (api) => `openapi.yaml ${idFields(api)}: the "unique identifier assigned by the service on creation"`,
     checks: 'no page lists the same id twice',
   },
   'requested-pet': {
     level: 'fail',
     side: 'response',
-    basis: `${spec} Get an animal: petId is "the identifier of the animal to retrieve"`,
-    checks: 'getPet answers the pet whose id was asked for, with the values it is listed with',
+    basis: (api) =>
+      `openapi.yaml ${routes(api, ['read', 'replace', 'update', 'delete'])}: the path names the item acted on`,
+    checks: 'an answer about the item a path names is that item (its id and the values it is listed with)',
   },
   'unknown-pet-404': {
     level: 'fail',
     side: 'response',
-    basis: `${spec} Get an animal, 404: "the requested resource could not be found"`,
-    checks: 'getPet answers 404 for an id no pet has',
+    basis: (api) => `openapi.yaml: ${statusClause(api, '404', ['read'])}`,
+    checks: 'a read answers 404 for an id no item has',
   },
   'created-echo': {
     level: 'fail',
     side: 'response',
-    basis: `${spec} Add an animal, 201: "the created Pet, including the assigned id" (all fields of NewPet, plus id)`,
-    checks: 'the created Pet holds every field sent, byte for byte, and a new int64 id',
+    basis: (api) =>
+      `openapi.yaml: ${statusClause(api, '201', ['create'])} (the item as created: every field sent, plus the id)`,
+    checks: 'the created item holds every field sent, byte for byte, and a new id',
+  },
+  'written-echo': {
+    level: 'fail',
+    side: 'response',
+    basis: (api) => `openapi.yaml: ${statusClause(api, '200', ['replace', 'update'])} (the item as written)`,
+    checks: 'the item a replace or update answers holds every field it set, byte for byte',
   },
   'created-id-new': {
     level: 'fail',
     side: 'response',
-    basis: `${spec} Pet: id is the "unique identifier assigned by the service on creation"`,
-    checks: 'a created pet gets an id no other pet has',
+    basis: (api) => `openapi.yaml ${idFields(api)}: the "unique identifier assigned by the service on creation"`,
+    checks: 'a created item gets an id no other item has',
   },
   'write-kept': {
     level: 'fail',
     side: 'response',
-    basis: `${spec} Add an animal "adds a new animal"; Get an animal and List animals return it (read-after-write timing is not shown: a settle window is allowed)`,
-    checks: 'a created pet can be read back within the settle window',
+    basis: (api) =>
+      `openapi.yaml: ${routes(api, writeKinds)} change what ${routes(api, ['read', 'list'])} answer (read-after-write timing is not shown: a settle window is allowed)`,
+    checks:
+      'an acknowledged write is what reads show once the settle window has passed: a created item readable, a deleted one gone',
   },
   'read-back-values': {
     level: 'fail',
     side: 'response',
-    basis: `${spec}: no operation that changes the name or categoryId of an existing animal is shown`,
-    checks: 'a created pet is read back with the name and categoryId it was created with',
+    basis: (api) => {
+      const writes = routes(api, ['replace', 'update']);
+      return writes === 'none'
+        ? `${spec}: no operation that changes the fields of an existing item is shown (openapi.yaml has no replace or update)`
+        : `openapi.yaml: only ${writes} change an existing item's fields`;
+    },
+    checks: 'an item is read back with the values last written (states aside), once the settle window has passed',
   },
   'status-changed': {
     level: 'observed',
     side: 'response',
-    basis: `${spec} States and transitions: "Transitions: not shown"`,
-    checks: 'a pet read back with another status than it was created with',
+    basis: (api) =>
+      `${spec} States and transitions: "Transitions: not shown" (${stateFields(api) || 'no state'}: the service may move them on its own)`,
+    checks: 'an item read back in another state than it was last written with',
   },
   'default-status': {
     level: 'observed',
     side: 'response',
-    basis: `${spec} NewPet: "No default for status is stated"`,
-    checks: 'the status of a pet created without one',
+    basis: `${spec} NewPet: "No default for status is stated" (openapi.yaml states no default for an optional field a body leaves out)`,
+    checks: 'the value of an optional field an item was created without',
   },
   paging: {
     level: 'observed',
     side: 'response',
-    basis: `${spec} List animals: "how to request a further page and any paging metadata are not shown"`,
+    basis: (api) =>
+      `openapi.yaml ${routes(api, ['list'])}: "how to request a further page and any paging metadata are not shown"`,
     checks: 'paging headers a list answer carries',
   },
   'rate-limited': {
@@ -233,7 +372,7 @@ export const ruleCatalogue = {
     level: 'observed',
     side: 'response',
     basis: `${spec}: read-after-write timing is not shown`,
-    checks: 'how long a created pet took to be readable',
+    checks: 'how long an acknowledged write took to show in reads',
   },
   'content-encoding': {
     level: 'fail',
@@ -252,7 +391,7 @@ export const ruleCatalogue = {
   'request-operation': {
     level: 'fail',
     side: 'request',
-    basis: `${spec} Endpoints: GET /pets, POST /pets and GET /pets/{petId} are the whole interface shown`,
+    basis: (api) => `openapi.yaml: ${routes(api)} are the whole interface shown`,
     checks: 'the request is for a method and path the document has',
   },
   'request-credentials': {
@@ -264,13 +403,14 @@ export const ruleCatalogue = {
   'request-parameters': {
     level: 'fail',
     side: 'request',
-    basis: `${spec} Endpoints: the parameters of each operation and their constraints`,
+    basis: `${spec} Endpoints: the parameters of each operation and their constraints (openapi.yaml)`,
     checks: "the request's path and query parameters are valid",
   },
   'request-body': {
     level: 'fail',
     side: 'request',
-    basis: `${spec} Add an animal: the request body is a NewPet, as application/json`,
+    basis: (api) =>
+      `openapi.yaml: the request body of ${routes(api, ['create', 'replace', 'update'])}, as application/json`,
     checks: "the request's body is present where required and valid",
   },
 } as const satisfies Record<string, RuleFacts>;
@@ -279,7 +419,14 @@ export type RuleId = keyof typeof ruleCatalogue;
 
 export const ruleIds = Object.keys(ruleCatalogue) as RuleId[];
 
-/** The facts of a rule: its level, side, basis and what it checks. */
-export function ruleFacts(rule: RuleId): RuleFacts {
-  return ruleCatalogue[rule];
+/** A rule's basis as the document states it (a function basis written from its model). */
+export function basisOf(rule: RuleId, api: ApiModel | undefined): string {
+  const { basis } = ruleCatalogue[rule] as RuleFacts;
+  if (typeof basis === 'string') return basis;
+  return api ? basis(api) : `openapi.yaml (the document the run judges by)`;
+}
+
+/** The facts of a rule: its level, side, basis (as the document states it) and what it checks. */
+export function ruleFacts(rule: RuleId, api?: ApiModel): RuleFacts & { basis: string } {
+  return { ...(ruleCatalogue[rule] as RuleFacts), basis: basisOf(rule, api) };
 }

@@ -1,6 +1,6 @@
 import { HttpError } from '../errors/http-error.js';
 import { hopByHopHeaders, type PlainRequest, type PlainResponse } from '../http/plain-http.js';
-import { type ExchangeMemory } from '../oracle/exchange-memory.js';
+import type { ReferenceModel } from '../model/reference-model.js';
 import { fails, type Finding, finding } from '../oracle/finding.js';
 import { judgeExchange } from '../oracle/judge-exchange.js';
 import { judgeReceivedResponse } from '../oracle/judge-response.js';
@@ -59,7 +59,7 @@ export interface ForwardingOptions {
   compiled: CompiledDocument;
   forward: Forwarder;
   /** What the traffic showed so far, for the rules no single exchange can show. */
-  memory: ExchangeMemory;
+  memory: ReferenceModel;
   /** Replace an answer that breaks the document (a deployment-side `fail`) with `502 upstream_violation`. */
   enforce: boolean;
   /** The clock of the memory, in ms. */

@@ -1,0 +1,365 @@
+import { stringifyJson } from '../json/exact-json.js';
+import type { CompiledDocument } from '../openapi/compile-document.js';
+import type { ClassifiedRequest } from '../oracle/classify-request.js';
+import { type Finding, finding, shownPair } from '../oracle/finding.js';
+import type { RuleId } from '../oracle/rule-catalogue.js';
+import { type ApiModel, describeApi, type OperationSemantics, type Resource } from './describe-api.js';
+import { mergePatch, patchValues, writtenValues } from './written-values.js';
+
+/** An id as the key the model keeps it under: its exact decimal text (an integer), or its JSON. */
+export function idKey(id: unknown): string {
+  return typeof id === 'number' || typeof id === 'bigint' ? String(id) : stringifyJson(id);
+}
+
+/** Which write an item last had. */
+export type WriteKind = 'create' | 'replace' | 'update' | 'delete';
+
+/** What the model knows of one item of a resource. */
+export interface KnownItem {
+  readonly resource: Resource;
+  /** The id as the deployment wrote it (exact). */
+  readonly id: unknown;
+  /** `idKey(id)`. */
+  readonly key: string;
+  /**
+   * The values the last acknowledged write gave it (the fields it sent, as
+   * the answer echoed them): what later reads must show, states aside.
+   * Undefined for an item only seen, or deleted.
+   */
+  written: Readonly<Record<string, unknown>> | undefined;
+  /** The item before that write, while the write's settle window runs: a lagging read may still show it. */
+  before: Readonly<Record<string, unknown>> | 'absent' | undefined;
+  /** Whether it exists by what the traffic showed: false once a delete of it was acknowledged. */
+  exists: boolean;
+  /** When the last acknowledged write was (the caller's clock, ms), and its kind; undefined for an item only seen. */
+  writtenAt: number | undefined;
+  writtenBy: WriteKind | undefined;
+  /** The fields as last read (its states may have moved since the write), and when. */
+  seen: Readonly<Record<string, unknown>> | undefined;
+  seenAt: number | undefined;
+}
+
+export interface ReferenceModelOptions {
+  compiled: CompiledDocument;
+  /** How long an acknowledged write may take to show in reads (read-after-write timing is not shown). */
+  settleMs: number;
+  /** Items remembered at most; beyond, the least recently written or read are forgotten. Default 10,000. */
+  maxItems?: number;
+}
+
+const pastTense: Record<WriteKind, string> = {
+  create: 'created',
+  replace: 'replaced',
+  update: 'updated',
+  delete: 'deleted',
+};
+
+/** What a judgement that shows nothing returns, shared rather than a new array per item. */
+const none: readonly Finding[] = [];
+
+function same(a: unknown, b: unknown): boolean {
+  return a !== undefined && b !== undefined && stringifyJson(a) === stringifyJson(b);
+}
+
+function asObject(body: unknown): Record<string, unknown> | undefined {
+  return typeof body === 'object' && body !== null && !Array.isArray(body)
+    ? (body as Record<string, unknown>)
+    : undefined;
+}
+
+/**
+ * The one reference model of what the document guarantees, fed by
+ * exchanges: given what the traffic showed so far and one more exchange, it
+ * says which of the answer's facts the document forbids (findings, with
+ * their levels) and what is known next. It is pure (no I/O, the caller's
+ * clock), bounded, and kept for as long as its owner runs: the proxy keeps
+ * one per client partition over live traffic, the contract suite one per
+ * run (its checks and its exploration read it), and the mock's own
+ * behaviour is the same semantics acted out (see written-values.ts and the
+ * handlers of each kind).
+ *
+ * What it holds to, by the kind of each operation (describe-api.ts):
+ *
+ * - a create hands out an id no item the traffic knows to exist has
+ *   (`created-id-new`);
+ * - an acknowledged write is what reads show once the settle window has
+ *   passed: a created or replaced item is readable with the values written
+ *   (`write-kept`, `read-back-values`), a deleted one is gone (`write-kept`);
+ *   within the window, an older answer is only observed (`settle-time`);
+ * - a state (an enumeration whose transitions the document does not show)
+ *   read back with another value is observed (`status-changed`), never failed.
+ *
+ * Items the traffic wrote are taken to be its own: another client changing
+ * them is not expected (partition shared deployments, see the proxy's
+ * `--partition`). An item only seen (listed or read) is remembered, so that
+ * a create that hands out its id again fails, unless the document lets items
+ * be deleted (another client may have deleted it).
+ */
+export class ReferenceModel {
+  readonly api: ApiModel;
+  readonly #options: ReferenceModelOptions;
+  /** Items by resource name, then key, the least recently touched first (a Map keeps insertion order). */
+  readonly #items = new Map<string, Map<string, KnownItem>>();
+  readonly #largestPage = new Map<string, number>();
+  #size = 0;
+
+  constructor(options: ReferenceModelOptions) {
+    this.#options = options;
+    this.api = describeApi(options.compiled);
+  }
+
+  get settleMs(): number {
+    return this.#options.settleMs;
+  }
+
+  /** How many items the model remembers. */
+  get size(): number {
+    return this.#size;
+  }
+
+  /** The item of `resource` with that id, if the model knows it. */
+  item(resource: Resource, id: unknown): KnownItem | undefined {
+    return this.#items.get(resource.name)?.get(idKey(id));
+  }
+
+  /** The items the model knows of a resource (or of all), the least recently touched first. */
+  items(resource?: Resource): KnownItem[] {
+    if (resource) return [...(this.#items.get(resource.name)?.values() ?? [])];
+    return [...this.#items.values()].flatMap((items) => [...items.values()]);
+  }
+
+  /** The items the traffic wrote that exist by what it showed (created, replaced or updated, not deleted since). */
+  written(resource?: Resource): KnownItem[] {
+    return this.items(resource).filter((item) => item.exists && item.writtenBy !== undefined);
+  }
+
+  /** The most items any list answer of a resource held: a page cap, if any, is at least this. */
+  largestPage(resource: Resource): number {
+    return this.#largestPage.get(resource.name) ?? 0;
+  }
+
+  #finding(rule: RuleId, message: string): Finding {
+    return finding(rule, message, undefined, this.#options.compiled);
+  }
+
+  /** Puts an item last (most recently touched), forgetting the oldest beyond the bound. */
+  #touch(item: KnownItem): void {
+    let items = this.#items.get(item.resource.name);
+    if (!items) {
+      items = new Map();
+      this.#items.set(item.resource.name, items);
+    }
+    if (items.delete(item.key)) this.#size--;
+    items.set(item.key, item);
+    this.#size++;
+    const max = this.#options.maxItems ?? 10_000;
+    while (this.#size > max) {
+      const fullest = [...this.#items.values()].find((each) => each.size > 0);
+      const [oldest] = fullest?.keys() ?? [];
+      if (!fullest || oldest === undefined) break;
+      fullest.delete(oldest);
+      this.#size--;
+    }
+  }
+
+  #known(resource: Resource, id: unknown): KnownItem {
+    return (
+      this.item(resource, id) ?? {
+        resource,
+        id,
+        key: idKey(id),
+        written: undefined,
+        before: undefined,
+        exists: true,
+        writtenAt: undefined,
+        writtenBy: undefined,
+        seen: undefined,
+        seenAt: undefined,
+      }
+    );
+  }
+
+  /**
+   * Judges one exchange against what earlier ones showed, then remembers
+   * what it shows. `status` and `body` are the answer (the body parsed
+   * exactly), `now` the caller's clock in ms.
+   */
+  observe(request: ClassifiedRequest, status: number, body: unknown, now: number): readonly Finding[] {
+    const semantics = this.api.of(request.operation);
+    const { resource } = semantics;
+    if (!resource || semantics.kind === 'other') return none;
+    const success = status >= 200 && status < 300;
+    switch (semantics.kind) {
+      case 'list':
+        return success && Array.isArray(body) ? this.#list(semantics, resource, body, now) : none;
+      case 'create':
+        return success ? this.#create(semantics, resource, request, asObject(body), now) : none;
+      default:
+        return this.#onItem(semantics, resource, request, status, body, now);
+    }
+  }
+
+  #list(semantics: OperationSemantics, resource: Resource, body: unknown[], now: number): readonly Finding[] {
+    this.#largestPage.set(resource.name, Math.max(this.largestPage(resource), body.length));
+    // A loop, not flatMap: the proxy runs this for every list it passes on.
+    let found: Finding[] | undefined;
+    for (const entry of body) {
+      const item = asObject(entry);
+      if (!item || item[resource.idField] === undefined) continue;
+      const read = this.#read(resource, item, semantics.operation.operationId, now);
+      if (read.length > 0) (found ??= []).push(...read);
+    }
+    return found ?? none;
+  }
+
+  #create(
+    semantics: OperationSemantics,
+    resource: Resource,
+    request: ClassifiedRequest,
+    body: Record<string, unknown> | undefined,
+    now: number,
+  ): readonly Finding[] {
+    const id = body?.[resource.idField];
+    if (!body || id === undefined) return none;
+    const name = semantics.operation.operationId;
+    const earlier = this.item(resource, id);
+    const found: Finding[] = [];
+    if (earlier?.exists && (earlier.writtenBy !== undefined || !resource.operations.delete)) {
+      const what = `a ${resource.itemName} ${earlier.writtenBy === undefined ? 'listed or read' : 'created'} earlier`;
+      found.push(
+        this.#finding(
+          'created-id-new',
+          `${name} handed out ${resource.idField} ${idKey(id)}, which ${what} already has`,
+        ),
+      );
+    }
+    // What later reads must show: each field sent, as the answer echoed it (a wrong echo is `created-echo`'s to say).
+    const values: Record<string, unknown> = {};
+    for (const field of Object.keys(writtenValues(resource, request.valid?.body))) {
+      if (Object.hasOwn(body, field)) values[field] = body[field];
+    }
+    this.#touch({
+      ...this.#known(resource, id),
+      written: values,
+      before: 'absent',
+      exists: true,
+      writtenAt: now,
+      writtenBy: 'create',
+      seen: undefined,
+      seenAt: undefined,
+    });
+    return found;
+  }
+
+  /** An exchange about the one item a path names: a read, replace, update or delete. */
+  #onItem(
+    semantics: OperationSemantics,
+    resource: Resource,
+    request: ClassifiedRequest,
+    status: number,
+    body: unknown,
+    now: number,
+  ): readonly Finding[] {
+    const { valid } = request;
+    if (!valid || semantics.idParameter === undefined) return none;
+    const id = valid.path[semantics.idParameter];
+    const earlier = this.item(resource, id);
+    const where = `${semantics.operation.operationId} ${idKey(id)}`;
+    if (status === 404) return earlier ? this.#missing(earlier, where, now) : none;
+    if (status < 200 || status >= 300) return none;
+    const answered = asObject(body);
+    switch (semantics.kind) {
+      case 'read':
+        return answered ? this.#read(resource, answered, where, now) : none;
+      case 'delete': {
+        const current = earlier ?? this.#known(resource, id);
+        this.#touch({
+          ...current,
+          written: undefined,
+          before: current.exists ? (current.written ?? current.seen) : 'absent',
+          exists: false,
+          writtenAt: now,
+          writtenBy: 'delete',
+        });
+        return none;
+      }
+      default: {
+        // replace or update: the values written (as echoed, where the answer has the item) become what reads must show.
+        const current = earlier ?? this.#known(resource, id);
+        const sent =
+          semantics.kind === 'replace'
+            ? writtenValues(resource, valid.body)
+            : mergePatch((current.exists ? current.written : undefined) ?? {}, patchValues(resource, valid.body));
+        const values: Record<string, unknown> = {};
+        for (const [field, value] of Object.entries(sent)) {
+          values[field] = answered && Object.hasOwn(answered, field) ? answered[field] : value;
+        }
+        this.#touch({
+          ...current,
+          written: values,
+          before: current.exists ? (current.written ?? current.seen) : 'absent',
+          exists: true,
+          writtenAt: now,
+          writtenBy: semantics.kind as WriteKind,
+        });
+        return none;
+      }
+    }
+  }
+
+  /** A 404 for an item the traffic wrote and did not delete: a lost write once its settle window has passed. */
+  #missing(item: KnownItem, where: string, now: number): readonly Finding[] {
+    if (!item.exists || item.writtenAt === undefined) return none;
+    const age = Math.round(now - item.writtenAt);
+    const written = pastTense[item.writtenBy ?? 'create'];
+    return [
+      age > this.settleMs
+        ? this.#finding(
+            'write-kept',
+            `${where} answered 404 ${age} ms after the ${item.resource.itemName} was ${written} with that id`,
+          )
+        : this.#finding(
+            'settle-time',
+            `${where} answered 404 ${age} ms after it was ${written} (within the settle window)`,
+          ),
+    ];
+  }
+
+  /** An item read (by a read, or in a list) against what the traffic wrote of it; then remembered as seen. */
+  #read(resource: Resource, item: Record<string, unknown>, where: string, now: number): readonly Finding[] {
+    const id = item[resource.idField];
+    const known = this.#known(resource, id);
+    const key = known.key;
+    let found: Finding[] | undefined;
+    const push = (rule: RuleId, message: string) => (found ??= []).push(this.#finding(rule, message));
+    const age = known.writtenAt === undefined ? 0 : Math.round(now - known.writtenAt);
+    if (!known.exists) {
+      // Deleted by the traffic: a read may still show it within the window, never after.
+      push(
+        age > this.settleMs ? 'write-kept' : 'settle-time',
+        `${where} shows ${resource.itemName} ${key}, which was deleted ${age} ms earlier${age > this.settleMs ? '' : ' (within the settle window)'}`,
+      );
+      return found ?? none;
+    }
+    for (const [field, value] of Object.entries(known.written ?? {})) {
+      const read = Object.hasOwn(item, field) ? item[field] : undefined;
+      if (read !== undefined && same(read, value)) continue;
+      const [written, shown] = shownPair(value, read);
+      const change = `${where} shows ${resource.itemName} ${key} with '${field}' ${read === undefined ? 'absent' : shown}; it was ${pastTense[known.writtenBy ?? 'create']} with ${written} ${age} ms earlier`;
+      if (resource.states.includes(field)) {
+        push('status-changed', change);
+        continue;
+      }
+      // Within the window a lagging read may show the values before the write; a created item had none before.
+      const before = known.before;
+      const older = typeof before === 'object' && before !== null ? before[field] : undefined;
+      if (age <= this.settleMs && older !== undefined && same(read, older)) {
+        push('settle-time', `${change} (the value before it, within the settle window)`);
+      } else {
+        push('read-back-values', change);
+      }
+    }
+    this.#touch({ ...known, seen: item, seenAt: now });
+    return found ?? none;
+  }
+}
