@@ -42,7 +42,18 @@ function tryKey(options: CliOptions, env: NodeJS.ProcessEnv): { key: string; not
   return { key: 'YOUR_KEY', note: 'put one of your keys in place of YOUR_KEY' };
 }
 
-function banner(options: CliOptions, address: AddressInfo, stateFile: StateFile | undefined, scenario: string): string {
+/** A request to try first: the first list of the document, a small page of it (`/pets?limit=5`), or its first read-only path. */
+function tryPath(mock: Mock): string {
+  const list = mock.api.operations.find((each) => each.kind === 'list');
+  if (list) return `${list.operation.pathTemplate}${list.page ? `?${list.page.name}=5` : ''}`;
+  const safe = mock.compiled.operations.find(
+    (operation) => operation.method === 'GET' && !operation.pathTemplate.includes('{'),
+  );
+  return safe?.pathTemplate ?? '/';
+}
+
+function banner(options: CliOptions, address: AddressInfo, stateFile: StateFile | undefined, mock: Mock): string {
+  const scenario = mock.scenario;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const origin = `http://${host}:${address.port}`;
   const defaultKeyOnly = options.keys.length === 1 && options.keys[0] === 'dev-key';
@@ -54,7 +65,7 @@ function banner(options: CliOptions, address: AddressInfo, stateFile: StateFile 
   const scenarioText =
     isScenarioPath(options.scenario) && scenario === asked ? `${scenario} (${options.scenario})` : scenario;
   const lines = [
-    `petstore-mock ${version}: the Pet Store animals API, mocked from openapi.yaml`,
+    `petstore-mock ${version}: the ${mock.compiled.document.info.title}, mocked from ${options.document ?? 'openapi.yaml'}`,
     `  API        ${origin}${apiBasePath}`,
     `  Docs       ${origin}/`,
     `  Dashboard  ${origin}${adminBasePath}/ui`,
@@ -74,6 +85,7 @@ function banner(options: CliOptions, address: AddressInfo, stateFile: StateFile 
       : undefined;
     lines.push(`  State      ${stateFile.path} (${restored === undefined ? 'new' : `${restored} restored`})`);
   }
+  if (options.now !== undefined) lines.push(`  Clock      starts at ${new Date(options.now).toISOString()}`);
   if (options.latency) {
     const { min, max } = options.latency;
     lines.push(`  Latency    ${min === max ? `${min} ms` : `${min}-${max} ms`} per request`);
@@ -84,7 +96,7 @@ function banner(options: CliOptions, address: AddressInfo, stateFile: StateFile 
   }
   lines.push(...accessLines(options));
   const { key, note } = tryKey(options, process.env);
-  lines.push(`  Try        curl -H "Authorization: Bearer ${key}" "${origin}${apiBasePath}/pets?limit=5"`);
+  lines.push(`  Try        curl -H "Authorization: Bearer ${key}" "${origin}${apiBasePath}${tryPath(mock)}"`);
   if (note) lines.push(`             (${note})`);
   lines.push('');
   return lines.join('\n');
@@ -159,7 +171,7 @@ function main(): void {
     process.exit(1);
   });
   server.on('listening', () => {
-    process.stdout.write(banner(options, server.address() as AddressInfo, stateFile, mock.scenario));
+    process.stdout.write(banner(options, server.address() as AddressInfo, stateFile, mock));
     const warning = bindWarning(options);
     if (warning) process.stderr.write(`petstore-mock: ${warning}\n`);
   });

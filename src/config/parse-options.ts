@@ -17,6 +17,10 @@ export interface CliOptions {
   /** Where the keys came from, to name it in the banner. */
   keysFrom: '--token' | 'PETSTORE_TOKEN' | 'the default';
   scenario: string;
+  /** The OpenAPI document served instead of the kit's own (a file path), if any. */
+  document: string | undefined;
+  /** The moment every session's clock starts at (ms since the epoch), if not the machine's. */
+  now: number | undefined;
   latency: { min: number; max: number } | undefined;
   logLevel: string;
   /** `pretty` for people (the default on a terminal), `json` for machines (the default otherwise). */
@@ -54,6 +58,16 @@ export const flags = {
     env: 'PETSTORE_SCENARIO',
     default: 'default',
     help: 'scenario name from fixtures/, or a fixture file path',
+  },
+  document: {
+    env: 'PETSTORE_DOCUMENT',
+    default: '',
+    help: "an OpenAPI 3.0 document (YAML or JSON) to serve instead of the kit's own",
+  },
+  now: {
+    env: 'PETSTORE_NOW',
+    default: '',
+    help: "the date the mock's clock starts at, running on from it (2030-12-06, or a date-time): past an operation's x-sunset it answers 410",
   },
   latency: { env: 'PETSTORE_LATENCY', default: '', help: 'added latency in ms: MS or MIN-MAX' },
   'log-level': {
@@ -257,6 +271,8 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv, st
     seed: { type: 'string' },
     pets: { type: 'string' },
     scenario: { type: 'string' },
+    document: { type: 'string' },
+    now: { type: 'string' },
     latency: { type: 'string' },
     'log-level': { type: 'string' },
     'log-format': { type: 'string' },
@@ -294,6 +310,14 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv, st
   const scenario = pick('scenario');
   if (scenario === '') throw new UsageError('--scenario must name a scenario or a file');
   const stateFile = pick('state-file');
+  const document = pick('document');
+  const now = given('now');
+  const nowMs = now.text === '' ? undefined : Date.parse(now.text);
+  if (nowMs !== undefined && !Number.isFinite(nowMs)) {
+    throw new UsageError(
+      `${now.from} must be a date such as 2030-12-06 or 2030-12-06T09:30:00Z, got ${JSON.stringify(now.text)}`,
+    );
+  }
   const pidFile = pick('pid-file');
   const here = env.INIT_CWD ?? process.cwd();
   // `~/x` quoted, or after `=`, reaches us unexpanded by the shell.
@@ -306,6 +330,8 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv, st
     seed: integer(given('seed'), 0, 2 ** 31 - 1),
     pets: integer(given('pets'), 0, 10_000_000),
     scenario: isScenarioPath(scenario) ? path(scenario) : scenario,
+    document: document === '' ? undefined : path(document),
+    now: nowMs,
     latency: parseLatency(given('latency')),
     logLevel: logLevel.text,
     logFormat: logFormat.text === '' ? (stdoutIsTerminal ? 'pretty' : 'json') : (logFormat.text as 'json' | 'pretty'),
@@ -379,6 +405,8 @@ export function toAppOptions(
   | 'seed'
   | 'pets'
   | 'scenario'
+  | 'document'
+  | 'now'
   | 'latency'
   | 'maxPets'
   | 'maxStoreBytes'
@@ -398,6 +426,8 @@ export function toAppOptions(
     maxTotalStoreBytes: options.maxTotalStoreBytes,
     maxSessions: options.maxSessions,
     ...(options.latency ? { latency: options.latency } : {}),
+    ...(options.document === undefined ? {} : { document: options.document }),
+    ...(options.now === undefined ? {} : { now: options.now }),
   };
 }
 

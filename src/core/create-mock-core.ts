@@ -356,7 +356,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   for (const { operation, unplaced } of api.unplaced()) {
     logger.warn(
       { operationId: operation.operationId, reason: unplaced, fallback: options.fallback ? 'prism' : 'none' },
-      `${operation.operationId} (${operation.method} ${operation.pathTemplate}) has no behaviour of the kit: ${unplaced}; ${options.fallback ? 'Prism answers it from the document' : 'it answers 501 not_implemented'} (x-petstore-kind places an operation)`,
+      `${operation.operationId} (${operation.method} ${operation.pathTemplate}) has no behaviour of the kit: ${unplaced}; ${options.fallback ? 'the fallback mocker (Prism, where installed; else 501 not_implemented) answers it from the document' : 'it answers 501 not_implemented'} (x-petstore-kind places an operation)`,
     );
   }
   const clock = options.clock ?? Date.now;

@@ -3,7 +3,7 @@ import type { MockLogger } from '../core/mock-logger.js';
 import type { HostOptions } from '../core/pipeline/check-host.js';
 import type { CorsOptions } from '../core/pipeline/cors-policy.js';
 import type { PublicFile } from '../core/pipeline/serve-public-file.js';
-import { createNodeMock } from '../node/create-node-mock.js';
+import { createNodeMock, type NodeMockOptions } from '../node/create-node-mock.js';
 import { createNodeListener } from '../node/node-listener.js';
 import { createNodeForwarder, type ForwarderOptions } from './node-forwarder.js';
 import { ItemRecording } from './item-recording.js';
@@ -40,6 +40,8 @@ export interface ProxyOptions {
   hosts?: HostOptions;
   /** Collect the pets of valid answers, to save as a fixture at this path. */
   record?: string;
+  /** The document the traffic is judged by (a file path or an object). Default: the kit's openapi.yaml. */
+  document?: NodeMockOptions['document'];
   logger?: MockLogger;
 }
 
@@ -94,6 +96,7 @@ export function createProxy(options: ProxyOptions): Proxy {
     ...(options.cors ? { cors: options.cors } : {}),
     ...(options.hosts ? { hosts: options.hosts } : {}),
     ...(logger ? { logger } : {}),
+    ...(options.document === undefined ? {} : { document: options.document }),
     proxy: {
       forward: createNodeForwarder({
         upstream,

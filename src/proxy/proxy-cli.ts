@@ -32,6 +32,8 @@ export interface ProxyCliOptions extends Pick<CliOptions, 'keys' | 'keysFrom' | 
   report: string | undefined;
   junit: string | undefined;
   record: string | undefined;
+  /** The document the traffic is judged by, if not the kit's own (a file path). */
+  document: string | undefined;
   /** Where the process id is written once the proxy listens. */
   pidFile: string | undefined;
 }
@@ -58,6 +60,12 @@ export const proxyFlags = {
     value: 'URL',
     env: 'PETSTORE_UPSTREAM',
     help: 'the deployment to forward to (its base address, ending with /v1)',
+  },
+  document: {
+    type: 'string',
+    value: 'FILE',
+    env: 'PETSTORE_DOCUMENT',
+    help: "an OpenAPI 3.0 document (YAML or JSON) to judge by instead of the kit's own",
   },
   host: { type: 'string', value: 'HOST', help: 'address to bind (default 127.0.0.1)' },
   port: { type: 'string', value: 'PORT', help: 'port to listen on (default 4011; 0 picks a free one)' },
@@ -204,6 +212,7 @@ export function parseProxyOptions(argv: readonly string[], env: NodeJS.ProcessEn
     report: text('report'),
     junit: text('junit'),
     record: text('record'),
+    document: text('document') ?? (env.PETSTORE_DOCUMENT || undefined),
     pidFile: text('pid-file') ?? (env.PETSTORE_PID_FILE || undefined),
   };
 }
@@ -321,6 +330,7 @@ export function runProxy(argv: readonly string[]): void {
     logger,
     publicFiles: loadWebPages({ defaultKey: defaultKeyOnly ? 'dev-key' : undefined }),
     ...(settings.record ? { record: resolve(settings.record) } : {}),
+    ...(settings.document ? { document: resolve(settings.document) } : {}),
   });
   const server = createServer(proxy.listener);
   server.listen(settings.port, settings.host);

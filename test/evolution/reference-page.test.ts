@@ -1,0 +1,53 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, noBrowser } from '../support/browser.js';
+import { startMockWithPages } from '../support/serve-pages.js';
+import type { RunningServer } from '../support/start-server.js';
+import { type DocumentName, documents } from './support/lifecycles.js';
+
+// The API reference at / shows the operations of the document the mock serves, whichever it is.
+const expected: Record<DocumentName, string[]> = {
+  kit: ['GET /pets', 'POST /pets', 'GET /pets/{petId}'],
+  'with-replace-and-delete': [
+    'GET /pets',
+    'POST /pets',
+    'GET /pets/{petId}',
+    'PUT /pets/{petId}',
+    'DELETE /pets/{petId}',
+  ],
+  'without-get-pet': ['GET /pets', 'POST /pets'],
+};
+
+describe.skipIf(noBrowser !== undefined)('the API reference page, for each document', () => {
+  let browser: Browser;
+  const started: RunningServer[] = [];
+  beforeAll(async () => {
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await Promise.all(started.map((server) => server.close()));
+  });
+
+  it.each(Object.keys(documents) as DocumentName[])(
+    'lists the operations of the %s document',
+    async (name) => {
+      const mock = await startMockWithPages({ document: documents[name] });
+      started.push(mock);
+      const page = await browser.newPage();
+      await page.goto(mock.origin);
+      await page.waitForSelector('.opblock', { timeout: 20_000 });
+      const shown = await page
+        .locator('.opblock-summary')
+        .evaluateAll((blocks) =>
+          blocks.map(
+            (block) =>
+              `${block.querySelector('.opblock-summary-method')?.textContent?.trim()} ${block.querySelector('[data-path]')?.getAttribute('data-path')}`,
+          ),
+        );
+      expect(shown).toEqual(expected[name]);
+      await page.close();
+    },
+    40_000,
+  );
+});
