@@ -35,7 +35,7 @@ import { createForwardingMiddle, type Forwarder } from './pipeline/forward-upstr
 import type { ReportedExchange } from './pipeline/observe-exchange.js';
 import { readPreference } from './pipeline/read-preference.js';
 import { refuse, report, reportAndRefuse, type RequestPolicy } from './pipeline/request-policy.js';
-import { ReferenceModel } from './model/reference-model.js';
+import { ModelPartitions } from './model/model-partitions.js';
 import { headerValue } from './http/plain-http.js';
 import { stringifyJson } from './json/exact-json.js';
 import { describeApi, type ApiModel } from './model/describe-api.js';
@@ -157,8 +157,10 @@ export interface ProxyCoreOptions {
   enforce: boolean;
   /** How long a created pet may take to be readable before a 404 for it is a lost write. */
   settleMs: number;
-  /** Pets the proxy remembers across exchanges at most. Default 10,000. */
+  /** Items the proxy remembers across exchanges at most, in every partition together. Default 10,000. */
   memoryItems?: number;
+  /** Headers (lower case) that partition the traffic besides `Petstore-Session` (a tenant header). Default none. */
+  partitionHeaders?: readonly string[];
   /** Told of every judged exchange under the API's base path. */
   onExchange(exchange: ReportedExchange): void;
   /** The report so far, for `GET /__admin/violations`. */
@@ -470,10 +472,11 @@ export function createMockCore(options: MockCoreOptions): MockCore {
               compiled: ready,
               forward: proxy.forward,
               enforce: proxy.enforce,
-              memory: new ReferenceModel({
+              memory: new ModelPartitions({
                 compiled: ready,
                 settleMs: proxy.settleMs,
                 ...(proxy.memoryItems === undefined ? {} : { maxItems: proxy.memoryItems }),
+                ...(proxy.partitionHeaders ? { headers: proxy.partitionHeaders } : {}),
               }),
               now: () => performance.now(),
             }),

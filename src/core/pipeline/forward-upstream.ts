@@ -1,6 +1,6 @@
 import { HttpError } from '../errors/http-error.js';
 import { hopByHopHeaders, type PlainRequest, type PlainResponse } from '../http/plain-http.js';
-import type { ReferenceModel } from '../model/reference-model.js';
+import type { ModelPartitions } from '../model/model-partitions.js';
 import { fails, type Finding, finding } from '../oracle/finding.js';
 import { judgeExchange } from '../oracle/judge-exchange.js';
 import { judgeReceivedResponse } from '../oracle/judge-response.js';
@@ -58,8 +58,8 @@ function passOn(forwarded: ForwardedResponse): PlainResponse {
 export interface ForwardingOptions {
   compiled: CompiledDocument;
   forward: Forwarder;
-  /** What the traffic showed so far, for the rules no single exchange can show. */
-  memory: ReferenceModel;
+  /** What the traffic showed so far, per partition (session, tenant), for the rules no single exchange can show. */
+  memory: ModelPartitions;
   /** Replace an answer that breaks the document (a deployment-side `fail`) with `502 upstream_violation`. */
   enforce: boolean;
   /** The clock of the memory, in ms. */
@@ -99,7 +99,9 @@ function judge(
       finding('request-credentials', `${classified.operation.operationId} was sent without a bearer credential`),
     );
   }
-  findings.push(...options.memory.observe(classified, forwarded.status, judged.body, options.now()));
+  findings.push(
+    ...options.memory.modelFor(input.request).observe(classified, forwarded.status, judged.body, options.now()),
+  );
   return { findings, body: judged.body };
 }
 

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { ModelPartitions } from '../../../src/core/model/model-partitions.js';
+import { compileDocument } from '../../../src/core/openapi/compile-document.js';
+import { classifyRequest } from '../../../src/core/oracle/classify-request.js';
+import { matchRoute } from '../../../src/core/pipeline/match-route.js';
+import type { PlainRequest } from '../../../src/core/http/plain-http.js';
+import { defaultDocument } from '../../../src/generated/default-document.js';
+
+const compiled = compileDocument(defaultDocument);
+const pet = { name: 'Rex', categoryId: 1 };
+
+function plain(headers: Record<string, string>): PlainRequest {
+  return { method: 'POST', path: '/v1/pets', query: '', headers };
+}
+
+function create() {
+  const { operation, pathParams } = matchRoute(compiled, 'POST', '/pets', { basePath: '', path: '/pets' });
+  return classifyRequest({
+    operation,
+    pathParams,
+    query: '',
+    headers: { 'content-type': 'application/json' },
+    body: new TextEncoder().encode(JSON.stringify(pet)),
+  });
+}
+
+describe('ModelPartitions', () => {
+  it('judges each session against what that session showed: the same id in two sessions is no finding', () => {
+    const partitions = new ModelPartitions({ compiled, settleMs: 0 });
+    const one = partitions.modelFor(plain({ 'petstore-session': 'one' }));
+    const two = partitions.modelFor(plain({ 'petstore-session': 'two' }));
+    expect(one).not.toBe(two);
+    expect(one.observe(create(), 201, { id: 51, ...pet }, 0)).toEqual([]);
+    expect(two.observe(create(), 201, { id: 51, ...pet }, 0)).toEqual([]);
+    // The same session handing the id out twice still fails.
+    expect(one.observe(create(), 201, { id: 51, ...pet }, 1).map((found) => found.rule)).toEqual(['created-id-new']);
+    expect(partitions.modelFor(plain({ 'petstore-session': 'one' }))).toBe(one);
+  });
+
+  it('partitions by the headers the user names too, and puts requests without any in one partition', () => {
+    const partitions = new ModelPartitions({ compiled, settleMs: 0, headers: ['x-tenant'] });
+    const a = partitions.modelFor(plain({ 'x-tenant': 'a' }));
+    expect(partitions.modelFor(plain({ 'x-tenant': 'b' }))).not.toBe(a);
+    expect(partitions.modelFor(plain({ 'x-tenant': 'a' }))).toBe(a);
+    expect(partitions.modelFor(plain({}))).toBe(partitions.modelFor(plain({})));
+    expect(partitions.keyOf(plain({ 'petstore-session': 's', 'x-tenant': 'a' }))).not.toBe(
+      partitions.keyOf(plain({ 'petstore-session': 'sa' })),
+    );
+  });
+
+  it('stays within its bounds of partitions and items, forgetting the least recently used partition first', () => {
+    const partitions = new ModelPartitions({ compiled, settleMs: 0, maxPartitions: 3, maxItems: 5 });
+    for (let index = 0; index < 10; index++) {
+      partitions.modelFor(plain({ 'petstore-session': `s${index}` })).observe(create(), 201, { id: 1, ...pet }, 0);
+    }
+    expect(partitions.size).toBe(3);
+    for (let id = 1; id <= 8; id++) {
+      partitions.modelFor(plain({ 'petstore-session': 'big' })).observe(create(), 201, { id, ...pet }, 0);
+      partitions.modelFor(plain({ 'petstore-session': 'big' }));
+      expect(partitions.items).toBeLessThanOrEqual(5);
+    }
+    expect(partitions.modelFor(plain({ 'petstore-session': 'big' })).size).toBe(5);
+  });
+});
