@@ -49,6 +49,27 @@ function same(a: unknown, b: unknown): boolean {
   return a !== undefined && b !== undefined && stringifyJson(a) === stringifyJson(b);
 }
 
+/**
+ * Whether a success to a lenient request shows the whole number was read as
+ * one (`accepted`), or says what it shows instead. A list's page size proves
+ * it only when the page holds exactly that many items and that is not the
+ * default: a deployment that ignores `limit=20.0` answers the default page of
+ * 20 too, which is a fallback, not an acceptance.
+ */
+function leniencyShown(compiled: CompiledDocument, request: ClassifiedRequest, body: unknown): string {
+  const semantics = describeApi(compiled).of(request.operation);
+  const page = semantics.page;
+  if (semantics.kind !== 'list' || !page || !request.valid) return 'accepted';
+  const asked = request.valid.query[page.name];
+  const listed = Array.isArray(body) ? body.length : undefined;
+  if (typeof asked !== 'number' || listed === undefined) return 'accepted';
+  if (listed === asked && asked !== page.default) return 'accepted';
+  if (listed === asked) {
+    return `the default page size (${listed} items): reading ${page.name} as ${asked} cannot be told from ignoring it`;
+  }
+  return `${listed} items: it did not read ${page.name} as ${asked}`;
+}
+
 /** The fields of a write the answered item must hold, with the values the write gave them. */
 function expectedEcho(semantics: OperationSemantics, sent: unknown): Record<string, unknown> {
   const { resource } = semantics;
@@ -86,7 +107,8 @@ function judgeSuccess(compiled: CompiledDocument, request: ClassifiedRequest, bo
   if (kind === 'list') {
     const listed = items(body);
     const limit = semantics.page ? valid.query[semantics.page.name] : undefined;
-    if (typeof limit === 'number' && listed.length > limit) {
+    // A page size written as a decimal (lenient) may be ignored: a longer page is no proof there.
+    if (typeof limit === 'number' && listed.length > limit && request.validity === 'valid') {
       const page = semantics.page;
       const asked = limit === page?.default ? ' (the default)' : '';
       found.push(
@@ -258,7 +280,12 @@ export function judgeExchange(
     case 'lenient':
     case 'invalid':
       if (success && request.validity === 'lenient') {
-        findings.push(at('lenient-input', `${name} accepted a whole number written as a decimal: ${what}`));
+        const shown = leniencyShown(compiled, request, body);
+        findings.push(
+          shown === 'accepted'
+            ? at('lenient-input', `${name} accepted a whole number written as a decimal: ${what}`)
+            : at('open-input', `${what}; answered ${status} with ${shown}`),
+        );
       } else if (refusal !== undefined && String(status) !== refusal) {
         findings.push(
           at(

@@ -145,6 +145,19 @@ describe('judgeExchange: what the request was', () => {
     expect(judge(create('{"name":"Rex","categoryId":1e0}'), 400, error(400))).toEqual([]);
   });
 
+  it('warns when limit=7.0 is read as 7, but tells a page that ignored it from one that read it', () => {
+    const list = (query: string) => ({ method: 'GET', path: '/pets', query });
+    expect(rulesOf(judge(list('limit=7.0'), 200, pets(7)))).toEqual(['warn lenient-input']);
+    // A deployment that ignores a limit it cannot read answers its default page: no acceptance is shown.
+    const ignored = judge(list('limit=7.0'), 200, pets(20));
+    expect(rulesOf(ignored)).toEqual(['observed open-input']);
+    expect(ignored[0]?.message).toContain('20 items: it did not read limit as 7');
+    // limit=20.0 against a default of 20: reading it and ignoring it give the same page.
+    const ambiguous = judge(list('limit=20.0'), 200, pets(20));
+    expect(rulesOf(ambiguous)).toEqual(['observed open-input']);
+    expect(ambiguous[0]?.message).toContain('cannot be told from ignoring it');
+  });
+
   it('warns when a valid body is refused with a clean 400 Error, and fails an unclean refusal', () => {
     expect(rulesOf(judge(create('{"name":"Rex","categoryId":9}'), 400, error(400, 'unknown_category')))).toEqual([
       'warn valid-value-refused',
