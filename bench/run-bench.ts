@@ -137,11 +137,23 @@ async function resetMock(server: ServerProcess): Promise<void> {
   await fetch(`${server.origin}/__admin/reset`, { method: 'POST', headers: auth });
 }
 
+/** A load run on a server process, with the CPU the server used per request (µs, utime + stime over the run). */
+async function measureServer(
+  server: ServerProcess,
+  request: LoadRequest,
+  runSeconds: number,
+): Promise<LoadResult & { cpuMicros: number }> {
+  const before = server.cpuMs();
+  const result = await measureLoad(generator, server.origin, request, runSeconds);
+  const used = server.cpuMs() - before;
+  return { ...result, cpuMicros: result.requests > 0 ? (used * 1000) / result.requests : Number.NaN };
+}
+
 const fmt = (value: number, digits = 0): string => (Number.isNaN(value) ? 'n/a' : value.toFixed(digits));
 const ratio = (a: number, b: number): string => (b > 0 ? `${(a / b).toFixed(2)}×` : 'n/a');
 
 async function throughput() {
-  const samples = new Map<string, LoadResult[]>();
+  const samples = new Map<string, Array<LoadResult & { cpuMicros: number }>>();
   const startups = new Map<string, number[]>();
   const rss = new Map<string, number[]>();
   for (let round = 0; round < rounds; round++) {
@@ -154,11 +166,11 @@ async function throughput() {
         await measureLoad(generator, server.origin, routes[0]!.request(prefix), 1); // warm-up
         for (const route of routes) {
           if (route.resetFirst) await resetMock(server);
-          const result = await measureLoad(generator, server.origin, route.request(prefix), seconds);
+          const result = await measureServer(server, route.request(prefix), seconds);
           const id = `${spec.name}|${route.name}`;
           samples.set(id, [...(samples.get(id) ?? []), result]);
           process.stdout.write(
-            `  round ${round + 1} ${spec.name.padEnd(8)} ${route.name.padEnd(32)} ${fmt(result.requestsPerSecond).padStart(7)} req/s  p99 ${result.p99Ms} ms${result.non2xx ? `  (${result.non2xx} non-2xx!)` : ''}\n`,
+            `  round ${round + 1} ${spec.name.padEnd(8)} ${route.name.padEnd(32)} ${fmt(result.requestsPerSecond).padStart(7)} req/s  ${fmt(result.cpuMicros, 1).padStart(6)} µs CPU/req  p99 ${result.p99Ms} ms${result.non2xx ? `  (${result.non2xx} non-2xx!)` : ''}\n`,
           );
         }
         rss.set(spec.name, [...(rss.get(spec.name) ?? []), server.rssMiB()]);
@@ -168,7 +180,7 @@ async function throughput() {
     }
   }
   const table = routes.map((route) => {
-    const pick = (name: string, field: keyof LoadResult) =>
+    const pick = (name: string, field: keyof LoadResult | 'cpuMicros') =>
       median((samples.get(`${name}|${route.name}`) ?? []).map((sample) => sample[field]));
     const row = Object.fromEntries(
       servers.map(({ spec }) => [
@@ -178,9 +190,10 @@ async function throughput() {
           p50Ms: pick(spec.name, 'p50Ms'),
           p99Ms: pick(spec.name, 'p99Ms'),
           non2xx: pick(spec.name, 'non2xx'),
+          cpuMicros: pick(spec.name, 'cpuMicros'),
         },
       ]),
-    ) as Record<string, { requestsPerSecond: number; p50Ms: number; p99Ms: number; non2xx: number }>;
+    ) as Record<string, { requestsPerSecond: number; p50Ms: number; p99Ms: number; non2xx: number; cpuMicros: number }>;
     return { route: route.name, servers: row };
   });
   return {
@@ -224,6 +237,7 @@ async function sessionsOverHttp() {
  */
 const proxyNames = {
   direct: 'the mock, directly',
+  'bare proxy': 'a bare node:http pass-through proxy',
   proxy: '`petstore-mock proxy`',
   'proxy before': '`petstore-mock proxy`, the `--baseline` build',
   'prism proxy': "Prism's proxy",
@@ -249,6 +263,13 @@ async function proxyCost() {
     headers: auth,
   });
   const ours = await startServerProcess(proxySpec('proxy', mockCli));
+  const bare = await startServerProcess({
+    name: 'bare proxy',
+    command: node,
+    args: [join(packageRoot, 'bench', 'servers', 'bare-proxy.mjs'), '{port}', upstream.origin],
+    probe: '/v1/pets?limit=1',
+    headers: auth,
+  });
   // The proxy of the build given with --baseline, in front of the same mock, measured in the same rounds.
   const before = baselineCli ? await startServerProcess(proxySpec('proxy before', baselineCli)) : undefined;
   const prism = await startServerProcess({
@@ -271,38 +292,40 @@ async function proxyCost() {
     env: { SCARF_ANALYTICS: 'false' },
   });
   const targets = [
-    { name: 'direct', origin: upstream.origin, path: '/v1/pets?limit=20' },
-    { name: 'proxy', origin: ours.origin, path: '/v1/pets?limit=20' },
-    ...(before ? [{ name: 'proxy before', origin: before.origin, path: '/v1/pets?limit=20' }] : []),
-    { name: 'prism proxy', origin: prism.origin, path: '/pets?limit=20' },
+    { name: 'direct', server: upstream, path: '/v1/pets?limit=20' },
+    { name: 'bare proxy', server: bare, path: '/v1/pets?limit=20' },
+    { name: 'proxy', server: ours, path: '/v1/pets?limit=20' },
+    ...(before ? [{ name: 'proxy before', server: before, path: '/v1/pets?limit=20' }] : []),
+    { name: 'prism proxy', server: prism, path: '/pets?limit=20' },
   ];
-  const samples = new Map<string, LoadResult[]>();
+  const samples = new Map<string, Array<LoadResult & { cpuMicros: number }>>();
   try {
     for (const target of targets)
-      await measureLoad(generator, target.origin, { method: 'GET', path: target.path, headers: auth }, 1);
+      await measureLoad(generator, target.server.origin, { method: 'GET', path: target.path, headers: auth }, 1);
     for (let round = 0; round < rounds; round++) {
       for (const target of round % 2 === 0 ? targets : [...targets].reverse()) {
-        const result = await measureLoad(
-          generator,
-          target.origin,
-          { method: 'GET', path: target.path, headers: auth },
-          seconds,
-        );
+        // The CPU of the server measured alone: the proxy's own, not the mock's behind it.
+        const result = await measureServer(target.server, { method: 'GET', path: target.path, headers: auth }, seconds);
         samples.set(target.name, [...(samples.get(target.name) ?? []), result]);
       }
     }
   } finally {
-    await Promise.all([prism.stop(), ours.stop(), before?.stop(), upstream.stop()]);
+    await Promise.all([prism.stop(), ours.stop(), bare.stop(), before?.stop(), upstream.stop()]);
   }
-  const pick = (name: string, field: keyof LoadResult) =>
+  const pick = (name: string, field: keyof LoadResult | 'cpuMicros') =>
     median((samples.get(name) ?? []).map((sample) => sample[field]));
+  type Measured = { requestsPerSecond: number; p50Ms: number; p99Ms: number; cpuMicros: number };
   return Object.fromEntries(
     targets.map(({ name }) => [
       name,
-      { requestsPerSecond: pick(name, 'requestsPerSecond'), p50Ms: pick(name, 'p50Ms'), p99Ms: pick(name, 'p99Ms') },
+      {
+        requestsPerSecond: pick(name, 'requestsPerSecond'),
+        p50Ms: pick(name, 'p50Ms'),
+        p99Ms: pick(name, 'p99Ms'),
+        cpuMicros: pick(name, 'cpuMicros'),
+      },
     ]),
-  ) as Record<'direct' | 'proxy' | 'prism proxy', { requestsPerSecond: number; p50Ms: number; p99Ms: number }> &
-    Partial<Record<'proxy before', { requestsPerSecond: number; p50Ms: number; p99Ms: number }>>;
+  ) as Record<'direct' | 'bare proxy' | 'proxy' | 'prism proxy', Measured> & Partial<Record<'proxy before', Measured>>;
 }
 
 async function loggingCost() {
@@ -443,7 +466,7 @@ async function contractRun() {
   return { medianMs: median(timings), runs: timings.length };
 }
 
-type Row = { requestsPerSecond: number; p50Ms: number; p99Ms: number };
+type Row = { requestsPerSecond: number; p50Ms: number; p99Ms: number; cpuMicros: number };
 
 function markdown(results: Awaited<ReturnType<typeof collect>>): string {
   const lines: string[] = [];
@@ -460,6 +483,20 @@ function markdown(results: Awaited<ReturnType<typeof collect>>): string {
     const versus = (name: string) => ratio(mock.requestsPerSecond, server[name]?.requestsPerSecond ?? Number.NaN);
     lines.push(
       `| \`${row.route}\` | ${fmt(mock.requestsPerSecond)} | ${fmt(mock.p50Ms, 2)} / ${fmt(mock.p99Ms, 2)} | ${versus('raw')} | ${versus('express')} | ${versus('prism')} |`,
+    );
+  }
+  lines.push(
+    '',
+    'The CPU each server used per request (µs, user + system time over the run, median): what throughput, which swings between runs, rests on.',
+    '',
+    `| Route | mock | raw | × raw | Express | Prism |${baselineCli ? ' before | after / before |' : ''}`,
+    `|---|---|---|---|---|---|${baselineCli ? '---|---|' : ''}`,
+  );
+  for (const row of t.table) {
+    const server = row.servers as Record<string, Row>;
+    const cpu = (name: string) => server[name]?.cpuMicros ?? Number.NaN;
+    lines.push(
+      `| \`${row.route}\` | ${fmt(cpu('mock'), 1)} | ${fmt(cpu('raw'), 1)} | ${ratio(cpu('mock'), cpu('raw'))} | ${fmt(cpu('express'), 1)} | ${fmt(cpu('prism'), 1)} |${baselineCli ? ` ${fmt(cpu('before'), 1)} | ${ratio(cpu('mock'), cpu('before'))} |` : ''}`,
     );
   }
   lines.push('', '| Route | raw req/s | Express req/s | Prism req/s |', '|---|---|---|---|');
@@ -490,11 +527,19 @@ function markdown(results: Awaited<ReturnType<typeof collect>>): string {
     '',
     'The validating proxy, in front of the same mock (`GET /pets?limit=20`):',
     '',
-    '| Path | req/s | p50 / p99 ms | × direct |',
-    '|---|---|---|---|',
-    ...(['direct', 'proxy', ...(proxy['proxy before'] ? (['proxy before'] as const) : []), 'prism proxy'] as const).map(
+    '| Path | req/s | p50 / p99 ms | × direct | its own CPU µs per request | × bare proxy |',
+    '|---|---|---|---|---|---|',
+    ...(
+      [
+        'direct',
+        'bare proxy',
+        'proxy',
+        ...(proxy['proxy before'] ? (['proxy before'] as const) : []),
+        'prism proxy',
+      ] as const
+    ).map(
       (name) =>
-        `| ${proxyNames[name]} | ${fmt(proxy[name]?.requestsPerSecond ?? 0)} | ${fmt(proxy[name]?.p50Ms ?? 0, 2)} / ${fmt(proxy[name]?.p99Ms ?? 0, 2)} | ${ratio(proxy[name]?.requestsPerSecond ?? 0, proxy.direct.requestsPerSecond)} |`,
+        `| ${proxyNames[name]} | ${fmt(proxy[name]?.requestsPerSecond ?? 0)} | ${fmt(proxy[name]?.p50Ms ?? 0, 2)} / ${fmt(proxy[name]?.p99Ms ?? 0, 2)} | ${ratio(proxy[name]?.requestsPerSecond ?? 0, proxy.direct.requestsPerSecond)} | ${fmt(proxy[name]?.cpuMicros ?? Number.NaN, 1)} | ${name === 'direct' ? 'n/a' : ratio(proxy[name]?.cpuMicros ?? Number.NaN, proxy['bare proxy'].cpuMicros)} |`,
     ),
   );
   lines.push(

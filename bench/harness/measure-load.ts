@@ -7,6 +7,8 @@ import autocannon from 'autocannon';
 
 export interface LoadResult {
   requestsPerSecond: number;
+  /** How many requests were answered in the run. */
+  requests: number;
   p50Ms: number;
   p99Ms: number;
   non2xx: number;
@@ -71,6 +73,7 @@ async function withWrk(
     const errors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout);
     return {
       requestsPerSecond: Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1]),
+      requests: Number(/(\d+) requests in/.exec(stdout)?.[1]),
       p50Ms: parseDuration(/\s50%\s+([\d.]+\w+)/.exec(stdout)?.[1]),
       p99Ms: parseDuration(/\s99%\s+([\d.]+\w+)/.exec(stdout)?.[1]),
       non2xx: Number(/non2xx (\d+)/.exec(stdout)?.[1] ?? 0),
@@ -97,6 +100,7 @@ async function withAutocannon(
   });
   return {
     requestsPerSecond: result.requests.average,
+    requests: result.requests.total,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,

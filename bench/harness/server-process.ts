@@ -12,6 +12,8 @@ export interface ServerProcess {
   startupMs: number;
   child: ChildProcess;
   rssMiB(): number;
+  /** The CPU time the process has used so far (user + system, from /proc/PID/stat), in ms. */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -40,6 +42,21 @@ function rssOf(pid: number | undefined): number {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kib = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
     return kib / 1024;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Clock ticks per second of /proc's times (`getconf CLK_TCK`: 100 on Linux). */
+const ticksPerSecond = 100;
+
+/** utime + stime of a process (fields 14 and 15 of /proc/PID/stat, after the command name), in ms. */
+function cpuOf(pid: number | undefined): number {
+  if (pid === undefined) return Number.NaN;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
   } catch {
     return Number.NaN;
   }
@@ -77,6 +94,7 @@ export async function startServerProcess(spec: ServerSpec): Promise<ServerProces
     startupMs,
     child,
     rssMiB: () => rssOf(child.pid),
+    cpuMs: () => cpuOf(child.pid),
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));

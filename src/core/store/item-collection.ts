@@ -104,9 +104,31 @@ export class ItemCollection {
   /** The first `limit` items in ascending id order that match the filters. */
   list(query: ListQuery): Item[] {
     const { limit, filters } = query;
+    if (limit <= 0) return [];
+    const { base, own, exact } = this.#streams(filters);
+    const { idField } = this.shape;
+    // The common cases need no merge: the streams already match every filter, no scenario item is hidden,
+    // and this store's own items all come after the scenario's (it only created).
+    if (exact && this.#hidden.size === 0) {
+      const last = base.at(-1);
+      const first = own[0];
+      if (!first) return base.slice(0, limit);
+      if (!last || compareIds(last[idField] as ItemId, first[idField] as ItemId) < 0) {
+        const page = base.slice(0, limit);
+        return page.length < limit ? page.concat(own.slice(0, limit - page.length)) : page;
+      }
+    }
+    return this.#merged(base, own, limit, filters);
+  }
+
+  /** Merges the two sorted streams in id order, skipping hidden scenario items, keeping those that match. */
+  #merged(
+    base: readonly Item[],
+    own: readonly Item[],
+    limit: number,
+    filters: Readonly<Record<string, unknown>> | undefined,
+  ): Item[] {
     const page: Item[] = [];
-    if (limit <= 0) return page;
-    const [base, own] = this.#streams(filters);
     const { idField } = this.shape;
     const hidden = this.#hidden;
     let b = 0;
@@ -136,20 +158,37 @@ export class ItemCollection {
     return this.list({ limit: Number.POSITIVE_INFINITY });
   }
 
-  /** The two sorted streams a list merges: the smallest index bucket one of the filters picks, or every item. */
-  #streams(filters: Readonly<Record<string, unknown>> | undefined): [readonly Item[], readonly Item[]] {
-    let best: [readonly Item[], readonly Item[]] = [this.#base.all, this.#own.all];
+  /**
+   * The two sorted streams a list merges (the scenario's and this store's):
+   * the smallest index buckets one of the filters picks, or every item; and
+   * whether they hold only items that match every filter (no filter, or one
+   * that has an index).
+   */
+  #streams(filters: Readonly<Record<string, unknown>> | undefined): {
+    base: readonly Item[];
+    own: readonly Item[];
+    exact: boolean;
+  } {
+    let best = { base: this.#base.all as readonly Item[], own: this.#own.all as readonly Item[], exact: true };
     if (!filters) return best;
+    let given = 0;
+    let indexed = false;
     for (const field in filters) {
       const wanted = filters[field];
       if (wanted === undefined) continue;
+      given++;
       const baseIndex = this.#base.byField.get(field);
       const ownIndex = this.#own.byField.get(field);
       if (!baseIndex || !ownIndex) continue;
       const key: ValueKey = valueKey(wanted);
-      const candidate: [readonly Item[], readonly Item[]] = [baseIndex.get(key) ?? [], ownIndex.get(key) ?? []];
-      if (candidate[0].length + candidate[1].length < best[0].length + best[1].length) best = candidate;
+      const base = baseIndex.get(key) ?? [];
+      const own = ownIndex.get(key) ?? [];
+      if (!indexed || base.length + own.length < best.base.length + best.own.length) {
+        best = { base, own, exact: true };
+        indexed = true;
+      }
     }
+    best.exact = given === 0 || (given === 1 && indexed);
     return best;
   }
 

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stringifyJson, type Int64 } from '../../../src/core/json/exact-json.js';
 import { type CollectionShape, jsonBytes } from '../../../src/core/store/item-snapshot.js';
@@ -450,5 +451,75 @@ describe('jsonBytes', () => {
     ['a control character and an int64 beyond 2^53', { id: 3, name: '\u0001 x', categoryId: 9007199254740993n }],
   ] as Array<[string, ExactPet]>)('counts the UTF-8 bytes of the pet as JSON (%s)', (_what, pet) => {
     expect(jsonBytes(pet)).toBe(Buffer.byteLength(stringifyJson(pet)));
+  });
+});
+
+describe('MemoryStore against a plain list of pets (fast-check)', () => {
+  const statusOf = fc.constantFrom<ExactPet['status']>('available', 'pending', 'sold', undefined);
+  const petFields = fc.record({
+    name: fc.string({ maxLength: 3 }),
+    categoryId: fc.integer({ min: 1, max: 3 }),
+    status: statusOf,
+  });
+  const command = fc.oneof(
+    fc.record({ kind: fc.constant('create' as const), fields: petFields }),
+    fc.record({ kind: fc.constant('replace' as const), id: fc.integer({ min: 1, max: 30 }), fields: petFields }),
+    fc.record({ kind: fc.constant('update' as const), id: fc.integer({ min: 1, max: 30 }), fields: petFields }),
+    fc.record({ kind: fc.constant('delete' as const), id: fc.integer({ min: 1, max: 30 }) }),
+    fc.record({ kind: fc.constant('reset' as const) }),
+  );
+  /** A pet as stored: no key for an absent status, as the store keeps it. */
+  const stored = (id: number, fields: { name: string; categoryId: number; status: ExactPet['status'] }): ExactPet => {
+    const pet: ExactPet = { id, name: fields.name, categoryId: fields.categoryId };
+    if (fields.status !== undefined) pet.status = fields.status;
+    return pet;
+  };
+
+  it('lists, reads and counts what a plain sorted list of the same pets does, after any writes', () => {
+    fc.assert(
+      fc.property(fc.array(petFields, { maxLength: 15 }), fc.array(command, { maxLength: 40 }), (seed, commands) => {
+        const initial = seed.map((fields, index) => stored(index + 1, fields));
+        const store = storeWith(initial);
+        let expected = [...initial];
+        let lastId = initial.length;
+        for (const step of commands) {
+          const view = store.collection('pets');
+          if (step.kind === 'create') {
+            lastId += 1;
+            store.create(stored(0, step.fields) as unknown as ExactNewPet);
+            expected.push(stored(lastId, step.fields));
+          } else if (step.kind === 'replace' || step.kind === 'update') {
+            const index = expected.findIndex((pet) => pet.id === step.id);
+            const { id: _id, ...values } = stored(step.id, step.fields);
+            const patch = step.kind === 'update' ? { ...values, status: step.fields.status ?? null } : values;
+            const result = step.kind === 'replace' ? view.replace(step.id, values) : view.update(step.id, patch);
+            expect(result === undefined).toBe(index === -1);
+            if (index !== -1) expected[index] = stored(step.id, step.fields);
+          } else if (step.kind === 'delete') {
+            const index = expected.findIndex((pet) => pet.id === step.id);
+            expect(view.delete(step.id)).toBe(index !== -1);
+            if (index !== -1) expected.splice(index, 1);
+          } else {
+            store.reset();
+            expected = [...initial];
+            lastId = initial.length;
+          }
+          expect(store.size).toBe(expected.length);
+          expect(store.all()).toEqual(expected);
+          for (const status of ['available', 'pending', 'sold'] as const) {
+            for (const limit of [1, 3, 100]) {
+              expect(store.list({ limit, status })).toEqual(
+                expected.filter((pet) => pet.status === status).slice(0, limit),
+              );
+            }
+          }
+          expect(store.list({ limit: 4 })).toEqual(expected.slice(0, 4));
+          expect(store.list({ limit: 50, status: 'sold', categoryId: 2 })).toEqual(
+            expected.filter((pet) => pet.status === 'sold' && pet.categoryId === 2),
+          );
+        }
+      }),
+      { numRuns: 200 },
+    );
   });
 });
