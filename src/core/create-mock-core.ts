@@ -36,7 +36,7 @@ import type { ReportedExchange } from './pipeline/observe-exchange.js';
 import { readPreference } from './pipeline/read-preference.js';
 import { refuse, report, reportAndRefuse, type RequestPolicy } from './pipeline/request-policy.js';
 import { ExchangeMemory } from './oracle/exchange-memory.js';
-import { headerValue } from './http/plain-http.js';
+import { headerValue, withFoldedHeaders } from './http/plain-http.js';
 import { stringifyJson } from './json/exact-json.js';
 import { createPetListCheck, schemaFields } from './store/check-pet-list.js';
 import { createRevisionCounter, type PetStore, type Scenario, type StoreBudget } from './store/pet-store.js';
@@ -473,7 +473,11 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   // default session exists only once the first scenario is loaded).
   const core = sessionApi(() => registry().defaultSession) as MockCore;
   return Object.defineProperties(core, {
-    handle: { value: (request: PlainRequest) => handleRequest(pipeline, request), enumerable: true },
+    // A plain request built by hand (or by an adapter whose headers keep their case) may have names in any case.
+    handle: {
+      value: (request: PlainRequest) => handleRequest(pipeline, withFoldedHeaders(request)),
+      enumerable: true,
+    },
     ready: { value: pending ?? Promise.resolve(), enumerable: true },
     compiled: { value: compiled, enumerable: true },
     scenarios: { value: () => catalogue.list(), enumerable: true },
