@@ -1,6 +1,7 @@
 import type { OpenAPIV3 } from 'openapi-types';
 import { createAdminDocument } from './admin/admin-document.js';
 import { adminHandlers, type AdminContext } from './admin/admin-handlers.js';
+import { scheduleFault, setLatency } from './admin/session-controls.js';
 import type { PetHandlerContext } from './handlers/define-handler.js';
 import type { HandlerTable } from './handlers/handler-types.js';
 import { petHandlers } from './handlers/pet-handlers.js';
@@ -29,6 +30,7 @@ import { FixtureError } from './scenarios/fixture.js';
 import { ScenarioCatalogue, type GeneratePets, type ScenarioInfo } from './scenarios/scenario-catalogue.js';
 import { Session, type StoreState } from './sessions/session.js';
 import { resetSession, switchScenario } from './sessions/session-actions.js';
+import type { FaultRequest, ScheduledFault } from './sessions/fault-plan.js';
 import { defaultSessionName, SessionRegistry } from './sessions/session-registry.js';
 import type { PublicFile } from './pipeline/serve-public-file.js';
 import { createForwardingMiddle, type Forwarder } from './pipeline/forward-upstream.js';
@@ -156,6 +158,23 @@ export interface SessionApi {
   /** The current scenario's name. */
   readonly scenario: string;
   switchScenario(name: string): Promise<StoreState>;
+  /**
+   * Schedules a fault for the session's next requests, as `POST
+   * /__admin/faults`: `{ status: 500, operationId: 'listPets' }` answers the
+   * next listPets with a 500 Error body, `{ fault: 'connection_reset' }`
+   * breaks the next request's connection. Refused as over HTTP (`400
+   * invalid_fault`, `409 too_many_faults`). `reset()` removes it, used or not.
+   */
+  scheduleFault(fault: FaultRequest): ScheduledFault;
+  /** The faults still to come, as `GET /__admin/faults`. */
+  faults(): ScheduledFault[];
+  /** Removes every fault still to come, as `DELETE /__admin/faults`; how many there were. */
+  clearFaults(): number;
+  /**
+   * The session's latency from now on, as `PUT /__admin/latency` (`{ min: 0,
+   * max: 0 }`: none). `reset()` restores the latency of the options.
+   */
+  setLatency(latency: Latency): Latency;
   /**
    * Back to the start, as `POST /__admin/reset`: the scenario the mock was
    * created with (not one switched to since) and its pets, no faults (used or
@@ -372,6 +391,10 @@ export function createMockCore(options: MockCoreOptions): MockCore {
       return of().store.scenarioName;
     },
     switchScenario: (name) => switchScenario(of(), catalogue, name),
+    scheduleFault: (fault) => scheduleFault(of(), compiled, fault),
+    faults: () => of().faults.list(),
+    clearFaults: () => of().faults.clear(),
+    setLatency: (latency) => setLatency(of(), latency),
     reset: () => resetSession(of()),
   });
 

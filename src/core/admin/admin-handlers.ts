@@ -19,7 +19,7 @@ export interface AdminContext {
 }
 
 /** A fault request that makes sense: one of status and fault, and an operation the API has. */
-function checkFault(request: FaultRequest, api: CompiledDocument): FaultRequest {
+export function checkFault(request: FaultRequest, api: CompiledDocument): FaultRequest {
   if ((request.status === undefined) === (request.fault === undefined)) {
     throw new HttpError(
       'invalid_fault',
