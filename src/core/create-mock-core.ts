@@ -2,6 +2,7 @@ import type { OpenAPIV3 } from 'openapi-types';
 import { createAdminDocument } from './admin/admin-document.js';
 import { adminHandlers, type AdminContext } from './admin/admin-handlers.js';
 import { scheduleFault, setLatency } from './admin/session-controls.js';
+import { storeFilters } from './admin/store-filters.js';
 import type { PetHandlerContext } from './handlers/define-handler.js';
 import type { HandlerTable } from './handlers/handler-types.js';
 import { petHandlers } from './handlers/pet-handlers.js';
@@ -206,7 +207,7 @@ const adminDocuments = new WeakMap<CompiledDocument, CompiledDocument>();
 function compileAdminDocument(api: CompiledDocument): CompiledDocument {
   let admin = adminDocuments.get(api);
   if (!admin) {
-    const document = createAdminDocument(api.document.components?.schemas ?? {});
+    const document = createAdminDocument(api.document.components?.schemas ?? {}, storeFilters(api));
     // The kit's own document, built from schemas already checked with the API's: compiled without checking them again.
     markDocumentChecked(document);
     admin = compileDocument(document, 'admin API');

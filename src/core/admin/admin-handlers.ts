@@ -6,6 +6,7 @@ import type { ScenarioCatalogue } from '../scenarios/scenario-catalogue.js';
 import type { FaultRequest } from '../sessions/fault-plan.js';
 import type { Session } from '../sessions/session.js';
 import { resetSession, switchScenario } from '../sessions/session-actions.js';
+import { storeFilters } from './store-filters.js';
 import type { SessionRegistry } from '../sessions/session-registry.js';
 
 /** What the admin operations work with: the caller's session, every session, the scenarios, the API's document. */
@@ -96,6 +97,21 @@ export const adminHandlers: HandlerTable<AdminContext> = {
       );
     }
     return { status: 200, body: proxyReport() };
+  },
+  // The dashboard's view of a session's data: read straight from the store, so that it uses no fault, goes into
+  // no journal (an admin GET) and changes nothing it observes.
+  readStore: (request, { session, api }) => {
+    const { limit = 100, ...chosen } = request.query as { limit?: number } & Record<string, unknown>;
+    const { store } = session;
+    return {
+      status: 200,
+      body: {
+        scenario: store.scenarioName,
+        size: store.size,
+        filters: storeFilters(api).map(({ name, values }) => ({ name, values })),
+        items: store.list({ limit, ...chosen } as Parameters<typeof store.list>[0]),
+      },
+    };
   },
   getLatency: (_request, { session }) => ({ status: 200, body: session.latency ?? { min: 0, max: 0 } }),
   setLatency: (request, { session }) => {
