@@ -16,7 +16,7 @@ const middleware = petstoreMiddleware({ mock });
 // openapi-typescript's form of the document, from every entry: a client typed by paths reads plain numbers too.
 type Listed = paths['/pets']['get']['responses'][200]['content']['application/json'];
 const listed: Listed = parsed;
-const created: operations['createPet']['responses'][201]['content']['application/json'] = { id: 5, ...parsed[0]! };
+const created: operations['createPet']['responses'][201]['content']['application/json'] = { ...parsed[0]!, id: 5 };
 // Per-test control, typed: the fault's fields and the latency.
 const fault = mock.scheduleFault({ operationId: 'listPets', status: 500, times: 2 });
 mock.session('w2').setLatency({ min: 0, max: 10 });
