@@ -159,7 +159,7 @@ function renderFilters(filters: StoredItems['filters']): void {
         ...values.map((value) => el('option', { value: String(value) }, String(value))),
       );
       select.addEventListener('change', () => void showPets().catch(failed));
-      return [el('label', { for: select.id }, name), select];
+      return [el('label', { for: select.id }, name), ' ', select, ' '];
     }),
   );
 }
