@@ -161,8 +161,8 @@ export interface SessionApi {
   switchScenario(name: string): Promise<StoreState>;
   /**
    * Schedules a fault for the session's next requests, as `POST
-   * /__admin/faults`: `{ status: 500, operationId: 'listPets' }` answers the
-   * next listPets with a 500 Error body, `{ fault: 'connection_reset' }`
+   * /__admin/faults`: `{ status: 500, operationId }` answers the next request
+   * of that operation with a 500 Error body, `{ fault: 'connection_reset' }`
    * breaks the next request's connection. Refused as over HTTP (`400
    * invalid_fault`, `409 too_many_faults`). `reset()` removes it, used or not.
    */
