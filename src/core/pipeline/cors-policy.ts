@@ -9,13 +9,14 @@ import { canonicalHostName, isLoopbackName } from './check-host.js';
  * Which pages may call the mock from a browser. `any` is the in-process
  * default (`createMock`, MSW, the Express middleware: the app's own dev
  * server or test owns the origin): every origin is reflected, with
- * credentials, and a preflight allows whatever headers it asks for.
- * `loopback` is the default of the mock and the proxy over HTTP: pages on a
- * loopback origin (`http://localhost:5173`, `http://127.0.0.1:*`,
- * `http://[::1]:*`, http or https, any port), the mock's own pages, and the
- * origins in `allowed`; any other origin is refused with `403
- * origin_not_allowed`, and preflights allow only the headers and methods
- * the documents use.
+ * credentials. `loopback` is the default of the mock and the proxy over
+ * HTTP: pages on a loopback origin (`http://localhost:5173`,
+ * `http://127.0.0.1:*`, `http://[::1]:*`, http or https, any port), the
+ * mock's own pages, and the origins in `allowed`; any other origin is
+ * refused with `403 origin_not_allowed`, preflights included. Either way, a
+ * preflight from an allowed origin allows the headers it asks for, within
+ * bounds (see `preflightResponse`); under `loopback` it also lists the
+ * methods and headers the documents use.
  */
 export interface CorsOptions {
   origins: 'any' | 'loopback';
@@ -29,13 +30,13 @@ export interface CorsOptions {
 
 /** The policy the pipeline applies: options checked once, at start-up. */
 export interface CorsPolicy {
-  /** Every origin is reflected, and preflights allow what they ask for (`origins: 'any'`). */
+  /** Every origin is reflected (`origins: 'any'`). */
   any: boolean;
   /** The origins allowed besides loopback ones and the mock's own, in canonical form. */
   origins: ReadonlySet<string>;
   /** Any other origin too (`*`), without credentials. */
   wildcard: boolean;
-  /** What a preflight allows: derived from the documents on the first preflight. */
+  /** What a preflight allows besides what it asks for: derived from the documents on the first preflight. */
   allows(): { methods: string; headers: string };
 }
 
