@@ -1,5 +1,8 @@
 // The API's types as an app's JSON parser gives them, and the exact forms of the kit's own store API.
 export type { Pet, NewPet, Pets, PetStatus, ErrorBody, ExactPet, ExactNewPet } from './core/types/api-types.js';
+// The whole API as openapi-typescript writes it (numbers for int64, as `response.json()` gives them), for clients
+// typed by `paths`: openapi-fetch's `createClient<paths>()`, openapi-msw's `createOpenApiHttp<paths>()`, orval.
+export type { paths, operations, components } from './generated/openapi-parsed-types.js';
 export type { Int64 } from './core/json/exact-json.js';
 export type { PlainRequest, PlainResponse, NetworkFault } from './core/http/plain-http.js';
 export type { ScenarioSource, SessionApi } from './core/create-mock-core.js';
@@ -9,3 +12,4 @@ export type { StoreState } from './core/sessions/session.js';
 export type { JournalEntry } from './core/journal/request-journal.js';
 export type { MockLogger } from './core/mock-logger.js';
 export type { Latency } from './core/pipeline/apply-latency.js';
+export type { FaultRequest, ScheduledFault } from './core/sessions/fault-plan.js';

@@ -33,12 +33,19 @@ function streamReader(stream: ReadableStream<Uint8Array>): BodyReader {
   };
 }
 
-/** A Fetch `Request` as the core's plain request; the body is read only when the pipeline asks for it. */
+/**
+ * A Fetch `Request` as the core's plain request; the body is read only when
+ * the pipeline asks for it. Header names are folded to lower case: a
+ * standard `Headers` gives them so, but happy-dom's keeps the case a name
+ * was set with (`Authorization`), which the core would not find.
+ */
 export function toPlainRequest(request: Request): PlainRequest {
   const url = new URL(request.url);
   const headers: Record<string, string> = {};
   request.headers.forEach((value, name) => {
-    headers[name] = value;
+    const lower = name.toLowerCase();
+    const before = headers[lower];
+    headers[lower] = before === undefined ? value : `${before}, ${value}`;
   });
   const plain: PlainRequest = {
     method: request.method.toUpperCase(),

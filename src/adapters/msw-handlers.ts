@@ -7,9 +7,10 @@ import { toPlainRequest } from './fetch-adapter.js';
 export interface MockHandlersOptions extends Omit<MockOptions, 'basePath'> {
   /**
    * Where the API is mocked: an absolute base address such as
-   * `https://api.example.test/v1`, or a path such as `/v1`. A path alone is
-   * the page's own origin in a browser, and any origin in Node (where there is
-   * no page). Default `/v1`.
+   * `https://api.example.test/v1`, any origin's path (`*\/v1`), or a path
+   * such as `/v1`. A path alone is the page's own origin in a browser, and
+   * any origin elsewhere: in Node, and in the DOMs tests run in Node (jsdom,
+   * happy-dom), whose `location` is not where the app's API lives. Default `/v1`.
    */
   baseUrl?: string;
   /** A mock to serve (shared with whoever else holds it); by default each call creates its own. */
@@ -19,21 +20,37 @@ export interface MockHandlersOptions extends Omit<MockOptions, 'basePath'> {
 /** MSW request handlers backed by one mock, with that mock (to reset it or read its journal between tests). */
 export type MockHandlers = HttpHandler[] & { mock: Mock };
 
-/** Splits a base address into the origin MSW matches (empty for a relative one) and its path. */
+/** Splits a base address into the origin MSW matches (`*` for any, empty for a relative one) and its path. */
 function splitBaseUrl(baseUrl: string): { origin: string; basePath: string } {
-  const match = /^([a-z][a-z0-9+.-]*:\/\/[^/]+)?(\/.*)?$/i.exec(baseUrl.replace(/\/+$/, ''));
-  if (!match) throw new TypeError(`baseUrl must be an absolute URL or a path starting with '/', got '${baseUrl}'`);
+  const match = /^(\*|[a-z][a-z0-9+.-]*:\/\/[^/*]+)?(\/[^*]*)?$/i.exec(baseUrl.replace(/\/+$/, ''));
+  if (!match) {
+    throw new TypeError(
+      `baseUrl must be an absolute URL, a path starting with '/', or '*' and a path for any origin, got '${baseUrl}'`,
+    );
+  }
   return { origin: match[1] ?? '', basePath: match[2] ?? '' };
+}
+
+/**
+ * Whether the code runs in a browser's page: a `location` with an origin,
+ * and no Node process around it. jsdom and happy-dom (vitest's and Jest's
+ * DOM environments) give a `location` too, but they run inside Node, where
+ * the app's API is whatever origin its client is configured with.
+ */
+function inBrowserPage(): boolean {
+  const scope = globalThis as { location?: { origin?: unknown }; process?: { versions?: { node?: unknown } } };
+  if (typeof scope.process?.versions?.node === 'string') return false;
+  return typeof scope.location?.origin === 'string' && scope.location.origin !== 'null';
 }
 
 /**
  * The origin part of MSW's patterns for a base given as a path: none in a
  * browser, where MSW resolves a path against the page (`location`), and `*`
- * (any origin) in Node, where a path alone would match no request at all.
+ * (any origin) elsewhere, where a path alone would match the DOM's made-up
+ * page at best (`http://localhost:3000` in vitest's jsdom and happy-dom).
  */
 function originOfPath(): string {
-  const page = (globalThis as { location?: { origin?: unknown } }).location;
-  return typeof page?.origin === 'string' && page.origin !== 'null' ? '' : '*';
+  return inBrowserPage() ? '' : '*';
 }
 
 /** Whether `path` is `base` or below it. */

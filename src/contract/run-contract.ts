@@ -21,6 +21,7 @@ import { computeCoverage } from './coverage.js';
 import { explorationReportOf } from './explore/exploration-check.js';
 import { idText } from './exact-ids.js';
 import { createHttpClient, probeTarget } from './http-client.js';
+import { prepareOutputFiles } from './output-files.js';
 import { createRedactor, describeHeaders, secretsOf, shortSecretLength } from './redact.js';
 
 export interface RunOutput {
@@ -118,6 +119,19 @@ export async function runContractBatch(
 async function checkOne(compiled: CompiledDocument, target: ReturnType<typeof prepare>): Promise<number> {
   const started = performance.now();
   const { options, out, err, redact } = target;
+  // The reports' folders are made before any request (a missing reports/ is created), or the run refuses to start:
+  // a verdict that cannot be written is not worth the deployment's time.
+  const unwritable = prepareOutputFiles([
+    { flag: '--junit', file: options.junitFile },
+    { flag: '--json', file: options.jsonFile },
+  ]);
+  if (unwritable) {
+    err(`error: ${unwritable}`);
+    if (options.junitFile && !unwritable.startsWith('--junit')) {
+      writeFileSync(resolve(options.junitFile), redact(junitForRunError(unwritable)));
+    }
+    return 2;
+  }
   const unreachable = await probeTarget(options);
   if (unreachable) {
     err(`error: ${unreachable}`);

@@ -20,6 +20,7 @@ import { type DreddHookResult, dreddRunProblems } from './dredd-verdict.js';
 import { type DreddJob, jobEndMarker } from './dredd-job.js';
 import { type Int64, idOf, idText, unknownIdCandidates } from './exact-ids.js';
 import { createHttpClient, probeTarget } from './http-client.js';
+import { prepareOutputFiles } from './output-files.js';
 import { createRedactor, describeHeaders, looksLikeCredential, secretsOf, shortSecretLength } from './redact.js';
 import type { ContractTarget } from './run-contract.js';
 
@@ -196,6 +197,12 @@ export async function runDreddBatch(targets: readonly ContractTarget[]): Promise
   const runs: PreparedRun[] = [];
   await Promise.all(
     prepared.map(async ({ options, out, err }, index) => {
+      // The folder of --junit is made before any request, or the run refuses to start.
+      const unwritable = prepareOutputFiles([{ flag: '--junit', file: options.junitFile }]);
+      if (unwritable) {
+        err(`error: ${unwritable}`);
+        return;
+      }
       const unreachable = await probeTarget(options);
       if (unreachable) {
         err(`error: ${unreachable}`);

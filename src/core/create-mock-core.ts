@@ -1,6 +1,8 @@
 import type { OpenAPIV3 } from 'openapi-types';
 import { createAdminDocument } from './admin/admin-document.js';
 import { adminHandlers, type AdminContext } from './admin/admin-handlers.js';
+import { scheduleFault, setLatency } from './admin/session-controls.js';
+import { storeFilters } from './admin/store-filters.js';
 import type { HandlerTable } from './handlers/handler-types.js';
 import type { ItemContext } from './handlers/item-context.js';
 import { itemHandlers } from './handlers/item-handlers.js';
@@ -29,6 +31,7 @@ import { FixtureError } from './scenarios/fixture.js';
 import { ScenarioCatalogue, type GeneratePets, type ScenarioInfo } from './scenarios/scenario-catalogue.js';
 import { Session, type StoreState } from './sessions/session.js';
 import { resetSession, switchScenario } from './sessions/session-actions.js';
+import type { FaultRequest, ScheduledFault } from './sessions/fault-plan.js';
 import { defaultSessionName, SessionRegistry } from './sessions/session-registry.js';
 import type { PublicFile } from './pipeline/serve-public-file.js';
 import { createForwardingMiddle, type Forwarder } from './pipeline/forward-upstream.js';
@@ -36,7 +39,7 @@ import type { ReportedExchange } from './pipeline/observe-exchange.js';
 import { readPreference } from './pipeline/read-preference.js';
 import { refuse, report, reportAndRefuse, type RequestPolicy } from './pipeline/request-policy.js';
 import { ModelPartitions } from './model/model-partitions.js';
-import { headerValue } from './http/plain-http.js';
+import { headerValue, withFoldedHeaders } from './http/plain-http.js';
 import { stringifyJson } from './json/exact-json.js';
 import { describeApi, type ApiModel } from './model/describe-api.js';
 import { createItemListCheck, ItemListError } from './store/check-item-list.js';
@@ -176,6 +179,23 @@ export interface SessionApi {
   readonly scenario: string;
   switchScenario(name: string): Promise<StoreState>;
   /**
+   * Schedules a fault for the session's next requests, as `POST
+   * /__admin/faults`: `{ status: 500, operationId }` answers the next request
+   * of that operation with a 500 Error body, `{ fault: 'connection_reset' }`
+   * breaks the next request's connection. Refused as over HTTP (`400
+   * invalid_fault`, `409 too_many_faults`). `reset()` removes it, used or not.
+   */
+  scheduleFault(fault: FaultRequest): ScheduledFault;
+  /** The faults still to come, as `GET /__admin/faults`. */
+  faults(): ScheduledFault[];
+  /** Removes every fault still to come, as `DELETE /__admin/faults`; how many there were. */
+  clearFaults(): number;
+  /**
+   * The session's latency from now on, as `PUT /__admin/latency` (`{ min: 0,
+   * max: 0 }`: none). `reset()` restores the latency of the options.
+   */
+  setLatency(latency: Latency): Latency;
+  /**
    * Back to the start, as `POST /__admin/reset`: the scenario the mock was
    * created with (not one switched to since) and its pets, no faults (used or
    * not), the latency of the options (not one set since), an empty journal.
@@ -219,6 +239,7 @@ function compileAdminDocument(api: CompiledDocument): CompiledDocument {
     const document = createAdminDocument(
       api.document.components?.schemas ?? {},
       describeApi(api).resources.map((resource) => resource.name),
+      storeFilters(api),
     );
     // The kit's own document, built from schemas already checked with the API's: compiled without checking them again.
     markDocumentChecked(document);
@@ -449,6 +470,10 @@ export function createMockCore(options: MockCoreOptions): MockCore {
       return of().store.scenarioName;
     },
     switchScenario: (name) => switchScenario(of(), catalogue, name),
+    scheduleFault: (fault) => scheduleFault(of(), compiled, fault),
+    faults: () => of().faults.list(),
+    clearFaults: () => of().faults.clear(),
+    setLatency: (latency) => setLatency(of(), latency),
     reset: () => resetSession(of()),
     setNow: (now) => {
       of().clockOffset = now === undefined ? 0 : momentOf(now, 'now') - clock();
@@ -558,7 +583,11 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   // default session exists only once the first scenario is loaded).
   const core = sessionApi(() => registry().defaultSession) as MockCore;
   return Object.defineProperties(core, {
-    handle: { value: (request: PlainRequest) => handleRequest(pipeline, request), enumerable: true },
+    // A plain request built by hand (or by an adapter whose headers keep their case) may have names in any case.
+    handle: {
+      value: (request: PlainRequest) => handleRequest(pipeline, withFoldedHeaders(request)),
+      enumerable: true,
+    },
     ready: { value: pending ?? Promise.resolve(), enumerable: true },
     compiled: { value: compiled, enumerable: true },
     api: { value: api, enumerable: true },

@@ -97,12 +97,8 @@ function fillTable(tbody: HTMLTableSectionElement, rows: Array<Array<Node | stri
 
 // ------------------------------------------------------------------------------------------------ scenario and pets
 
-interface Pet {
-  id: number | bigint;
-  name: string;
-  categoryId: number | bigint;
-  status?: string;
-}
+/** An item as the store holds it: the fields its collection's schema names (ids beyond 2^53 as bigints). */
+type Item = Record<string, unknown>;
 
 /** The scenario the switcher last showed as current. */
 let scenarioShown: string | undefined;
@@ -124,16 +120,69 @@ function renderScenario({ current, scenarios }: Scenarios): void {
   scenarioShown = current;
 }
 
-function loadPets(): Promise<Pet[]> {
-  const status = byId<HTMLSelectElement>('pets-status').value;
-  return api<Pet[]>(`/v1/pets?limit=100${status === '' ? '' : `&status=${status}`}`);
+/** What `GET /__admin/store` answers: the session's items as its store holds them, and the filters it takes. */
+interface StoredItems {
+  scenario: string;
+  size: number;
+  /** The fields of the items, the id first, as the document names them: the table's columns. */
+  fields: string[];
+  filters: Array<{ name: string; values: unknown[] }>;
+  items: Item[];
 }
 
-function renderPets(pets: Pet[]): void {
+/**
+ * The pets, read through the admin API (`GET /__admin/store`), never through
+ * the API: a read of the API would use up a fault scheduled for the session
+ * and go into its journal, changing what the dashboard is there to observe.
+ */
+function loadPets(): Promise<StoredItems> {
+  const query = new URLSearchParams({ limit: '100' });
+  for (const select of byId('pets-filters').querySelectorAll('select')) {
+    if (select.value !== '') query.set(select.name, select.value);
+  }
+  return api<StoredItems>(`/__admin/store?${query}`);
+}
+
+/** One select per filter the store takes (their values come from the document), made once; a choice stays. */
+function renderFilters(filters: StoredItems['filters']): void {
+  const box = byId('pets-filters');
+  const shown = [...box.querySelectorAll('select')].map((select) => select.name).join(' ');
+  if (shown === filters.map((filter) => filter.name).join(' ')) return;
+  box.replaceChildren(
+    ...filters.flatMap(({ name, values }) => {
+      const select = el(
+        'select',
+        { id: `pets-filter-${name}`, name },
+        el('option', { value: '' }, 'any'),
+        ...values.map((value) => el('option', { value: String(value) }, String(value))),
+      );
+      select.addEventListener('change', () => void showPets().catch(failed));
+      return [el('label', { for: select.id }, name), ' ', select, ' '];
+    }),
+  );
+}
+
+/** One header cell per field, made again only when the fields change. */
+function renderColumns(fields: readonly string[]): void {
+  const row = byId('pets-columns');
+  if ([...row.children].map((cell) => cell.textContent).join(' ') === fields.join(' ')) return;
+  row.replaceChildren(...fields.map((field) => el('th', { scope: 'col' }, field)));
+}
+
+/** A value as a cell shows it: text as it is, numbers with every digit, an absent field as a dash. */
+function cellText(value: unknown): string {
+  if (value === undefined) return '—';
+  return typeof value === 'string' ? value : typeof value === 'bigint' ? value.toString() : JSON.stringify(value);
+}
+
+function renderPets({ fields, filters, items, size }: StoredItems): void {
+  renderFilters(filters);
+  renderColumns(fields);
+  byId('pets-size').textContent = String(size);
   // Ids beyond 2^53 arrive as bigints (see api()) and are shown with every digit.
   fillTable(
     byId<HTMLTableSectionElement>('pets-rows'),
-    pets.map((pet) => [String(pet.id), pet.name, String(pet.categoryId), pet.status ?? '—']),
+    items.map((item) => fields.map((field) => cellText(item[field]))),
     'No pets.',
   );
 }
@@ -357,10 +406,15 @@ async function readRole(): Promise<'mock' | 'proxy' | undefined> {
   }
 }
 
+/** What a poll reads again: the same as a refresh (the proxy's violations too), without its messages. */
+async function poll(): Promise<void> {
+  const violations = (await role) === 'proxy' ? showViolations() : undefined;
+  await Promise.all([showScenarioAndPets(), showJournal(), showSessions(), showFaults(), violations]);
+}
+
 async function refresh(): Promise<void> {
   try {
-    const violations = (await role) === 'proxy' ? showViolations() : undefined;
-    await Promise.all([showScenarioAndPets(), showJournal(), showSessions(), showFaults(), violations]);
+    await poll();
     byId('panels').hidden = false;
   } catch (error) {
     // A refused key shows no data, rather than what an earlier key read.
@@ -430,7 +484,6 @@ function start(): void {
       .then(() => say('Back to the scenario’s pets.'))
       .then(refresh, failed),
   );
-  byId('pets-status').addEventListener('change', () => void showPets().catch(failed));
   byId<HTMLFormElement>('fault-form').addEventListener('submit', (event) => void addFault(event).catch(failed));
   byId('faults-clear').addEventListener('click', () =>
     api('/__admin/faults', { method: 'DELETE' }).then(showFaults, failed),
@@ -439,9 +492,16 @@ function start(): void {
   byId('journal-clear').addEventListener('click', () =>
     api('/__admin/requests', { method: 'DELETE' }).then(showJournal, failed),
   );
-  // The journal is live: read again every second while the box is ticked and a key is set.
+  // The page is live: everything is read again every second while the box is ticked and a key is set, the faults
+  // and the sessions' counters as much as the journal. Every read is an admin GET, which uses no fault and goes into
+  // no journal, so polling changes nothing it shows. One poll at a time: a slow mock is not asked again meanwhile.
+  let polling = false;
   setInterval(() => {
-    if (byId<HTMLInputElement>('journal-live').checked && !byId('panels').hidden) void showJournal().catch(failed);
+    if (polling || !byId<HTMLInputElement>('live').checked || byId('panels').hidden) return;
+    polling = true;
+    void poll()
+      .catch(failed)
+      .finally(() => (polling = false));
   }, 1000);
   void fillOperations();
   if (keyInput.value !== '') void refresh();

@@ -47,14 +47,34 @@ function compile(files: Record<string, string>): string {
 describe('the TypeScript snippets of docs/in-process.md', () => {
   const blocks = typescriptBlocks(readFileSync(join(packageRoot, 'docs/in-process.md'), 'utf8'));
 
-  it('finds them all: createMock, Express, Vite, MSW in Node and a browser, the types, the store', () => {
-    expect(blocks.length).toBe(7);
+  it('finds them all: createMock, Express, Vite, MSW in Node, a browser and a DOM, one test’s answer, the types, a typed client, the store', () => {
+    expect(blocks.length).toBe(10);
     expect(blocks.some((block) => block.includes('defineConfig'))).toBe(true);
+    expect(blocks.some((block) => block.includes('createClient<paths>'))).toBe(true);
+    expect(blocks.some((block) => block.includes('createOpenApiHttp<paths>'))).toBe(true);
+    expect(blocks.some((block) => block.includes('mock.scheduleFault('))).toBe(true);
   });
 
   it('compiles every one, as written, against the built package under strict', () => {
     const files = Object.fromEntries(blocks.map((block, index) => [`snippet-${index + 1}.ts`, block]));
     expect(compile(files)).toBe('');
+  }, 120_000);
+
+  it('would catch a typed client that calls what the API does not have: a path, a status, a body', () => {
+    const client = blocks.find((block) => block.includes('createClient<paths>')) as string;
+    const wrong = client
+      .replace(
+        "client.GET('/pets', { params: { query: { status: 'sold' } } })",
+        "client.GET('/pets', { params: { query: { status: 'lost' } } })",
+      )
+      .concat(
+        "\nexport const nowhere = client.GET('/animals');\nexport const partial = client.POST('/pets', { body: { name: 'Rex' } });\n",
+      );
+    const report = compile({ 'wrong-client.ts': wrong });
+    expect(report).toContain('"lost"');
+    const nowhere = wrong.split('\n').findIndex((line) => line.includes("'/animals'")) + 1;
+    expect(report).toContain(`wrong-client.ts(${nowhere},`);
+    expect(report).toContain('categoryId');
   }, 120_000);
 
   it('would catch a snippet that does not compile: the Vite config without defineConfig', () => {

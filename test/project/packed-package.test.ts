@@ -13,9 +13,16 @@ import { type ReferenceServer, startReferenceServer } from '../contract/support/
 import { checkMarkdownLinks, type MarkdownFiles } from '../support/check-markdown-links.js';
 import { startServer, type RunningServer } from '../support/start-server.js';
 import { answers } from '../support/answers.js';
+import {
+  installInto as installIntoRoot,
+  npmEnv,
+  npx,
+  packTarball,
+  runIn,
+  spawnSyncText,
+  tscIn,
+} from '../support/packed-package.js';
 
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 /** Every folder this file makes, under one temporary folder removed at the end. */
 let root: string;
 /** The packed tarball, packed once for every test of this file. */
@@ -23,56 +30,16 @@ let tarball: string;
 /** A user's folder: the tarball, msw and express installed. */
 let folder: string;
 
-/** npm as a user runs it, from the npm cache when it can (the registry is reached only for what it lacks). */
-const npmEnv = (): NodeJS.ProcessEnv => ({
-  ...process.env,
-  npm_config_update_notifier: 'false',
-  npm_config_prefer_offline: 'true',
-  npm_config_audit: 'false',
-  npm_config_fund: 'false',
-});
-
 /** Runs a command in a folder (the user's by default); output as text. */
-const run = (command: string, args: string[], cwd = folder) =>
-  execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: npmEnv() });
-
-/** `npm install` in a new folder under the root; its output (warnings included) and the folder. */
-function installInto(name: string, packages: string[]): { dir: string; output: string } {
-  const dir = join(root, name);
-  mkdirSync(dir);
-  writeFileSync(
-    join(dir, 'package.json'),
-    '{ "name": "a-user", "private": true, "type": "module", "scripts": { "e2e": "node e2e.mjs" } }\n',
-  );
-  const result = spawnSyncText(npm, ['install', '--loglevel=warn', ...packages], dir);
-  if (result.status !== 0) throw new Error(`npm install ${packages.join(' ')} failed:\n${result.output}`);
-  return { dir, output: result.output };
-}
-
-function spawnSyncText(command: string, args: string[], cwd: string): { status: number | null; output: string } {
-  try {
-    const stdout = execFileSync(command, args, { cwd, encoding: 'utf8', stdio: 'pipe', env: npmEnv() });
-    return { status: 0, output: stdout };
-  } catch (error) {
-    const failed = error as { status: number | null; stdout?: string; stderr?: string };
-    return { status: failed.status, output: `${failed.stdout ?? ''}${failed.stderr ?? ''}` };
-  }
-}
-
+const run = (command: string, args: string[], cwd = folder) => runIn(cwd, command, args);
+const installInto = (name: string, packages: string[]) => installIntoRoot(root, name, packages);
 /** The output of a TypeScript compile in the user's folder: empty when it compiles. */
-function tsc(args: string[]): string {
-  try {
-    return run(process.execPath, [join(packageRoot, 'node_modules/typescript/bin/tsc'), ...args]);
-  } catch (error) {
-    return String((error as { stdout?: string }).stdout);
-  }
-}
+const tsc = (args: string[]) => tscIn(folder, args);
 
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'petstore-packed-'));
   // dist/ is built by the test run's global setup; pack it as it is.
-  execFileSync(npm, ['pack', '--ignore-scripts', '--pack-destination', root], { cwd: packageRoot, stdio: 'ignore' });
-  tarball = join(root, readdirSync(root).find((name) => name.endsWith('.tgz')) as string);
+  tarball = packTarball(root);
   folder = installInto('user', [tarball, 'msw@2', 'express@5']).dir;
   cpSync(join(packageRoot, 'test/project/packed'), folder, { recursive: true });
 }, 300_000);

@@ -1,6 +1,10 @@
 import type { OpenAPIV3 } from 'openapi-types';
 import { faultKinds } from '../sessions/fault-plan.js';
 import { sessionNamePattern } from '../sessions/session-registry.js';
+import type { StoreFilter } from './store-filters.js';
+
+/** The most items one `GET /__admin/store` lists. */
+export const maxStoreReadLimit = 1000;
 
 /**
  * The admin's own schemas are named `Admin…`, so that they sit beside the API's
@@ -29,6 +33,8 @@ export function createAdminDocument(
   apiSchemas: Readonly<Record<string, OpenAPIV3.SchemaObject | OpenAPIV3.ReferenceObject>>,
   /** The API's collections (`pets`): a store's state counts the items of each. */
   collections: readonly string[],
+  /** The query parameters `GET /store` takes besides `limit`: the API's own filters (see store-filters.ts). */
+  filters: readonly StoreFilter[] = [],
 ): OpenAPIV3.Document {
   const counts = Object.fromEntries(collections.map((name) => [name, { type: 'integer', minimum: 0 }]));
   return {
@@ -124,6 +130,27 @@ export function createAdminDocument(
           responses: {
             ...ok('What the validating proxy found in the traffic so far, and its coverage', 'ProxyReport'),
             ...errors('404'),
+          },
+        },
+      },
+      '/store': {
+        get: {
+          operationId: 'readStore',
+          parameters: [
+            {
+              name: 'limit',
+              in: 'query',
+              required: false,
+              schema: { type: 'integer', minimum: 1, maximum: maxStoreReadLimit, default: 100 },
+            },
+            ...filters.map(({ name, schema }) => ({ name, in: 'query', required: false, schema })),
+          ],
+          responses: {
+            ...ok(
+              'What the session holds, read from its store as it is: no fault is used, nothing is journalled',
+              'StoredItems',
+            ),
+            ...errors('400'),
           },
         },
       },
@@ -245,6 +272,24 @@ export function createAdminDocument(
                 },
               },
             },
+          },
+        },
+        AdminStoredItems: {
+          type: 'object',
+          required: ['scenario', 'size', 'fields', 'filters', 'items'],
+          properties: {
+            scenario: { type: 'string' },
+            // How many items the store holds in all; `items` is the first `limit` of them (those the filters keep).
+            size: { type: 'integer', minimum: 0 },
+            filters: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['name', 'values'],
+                properties: { name: { type: 'string' }, values: { type: 'array', items: {} } },
+              },
+            },
+            items: { type: 'array', items: { type: 'object' } },
           },
         },
         AdminDropped: { type: 'object', required: ['dropped'], properties: { dropped: { type: 'string' } } },

@@ -7,6 +7,7 @@ import type { FaultRequest } from '../sessions/fault-plan.js';
 import type { Session } from '../sessions/session.js';
 import { momentOf } from '../sessions/moment-of.js';
 import { resetSession, switchScenario } from '../sessions/session-actions.js';
+import { storeFields, storeFilters } from './store-filters.js';
 import type { SessionRegistry } from '../sessions/session-registry.js';
 
 /** What the admin operations work with: the caller's session, every session, the scenarios, the API's document. */
@@ -27,7 +28,7 @@ function clockOf(session: Session, clock: () => number) {
 }
 
 /** A fault request that makes sense: one of status and fault, and an operation the API has. */
-function checkFault(request: FaultRequest, api: CompiledDocument): FaultRequest {
+export function checkFault(request: FaultRequest, api: CompiledDocument): FaultRequest {
   if ((request.status === undefined) === (request.fault === undefined)) {
     throw new HttpError(
       'invalid_fault',
@@ -113,6 +114,22 @@ export const adminHandlers: HandlerTable<AdminContext> = {
   resetClock: (_request, { session, clock }) => {
     session.clockOffset = 0;
     return { status: 200, body: clockOf(session, clock) };
+  },
+  // The dashboard's view of a session's data: read straight from the store, so that it uses no fault, goes into
+  // no journal (an admin GET) and changes nothing it observes.
+  readStore: (request, { session, api }) => {
+    const { limit = 100, ...chosen } = request.query as { limit?: number } & Record<string, unknown>;
+    const { store } = session;
+    return {
+      status: 200,
+      body: {
+        scenario: store.scenarioName,
+        size: store.size,
+        fields: storeFields(api),
+        filters: storeFilters(api).map(({ name, values }) => ({ name, values })),
+        items: store.list({ limit, ...chosen } as Parameters<typeof store.list>[0]),
+      },
+    };
   },
   getLatency: (_request, { session }) => ({ status: 200, body: session.latency ?? { min: 0, max: 0 } }),
   setLatency: (request, { session }) => {

@@ -46,6 +46,49 @@ export interface PlainResponse {
   fault?: NetworkFault;
 }
 
+/** Whether a header name has a character `toLowerCase` would change (A-Z, or anything beyond ASCII). */
+function hasUpperCase(name: string): boolean {
+  for (let index = 0; index < name.length; index++) {
+    const code = name.charCodeAt(index);
+    if ((code >= 65 && code <= 90) || code > 127) return true;
+  }
+  return false;
+}
+
+/**
+ * Header names folded to lower case, as the core reads them (RFC 9110 §5.1:
+ * field names are case-insensitive). The same object when every name is
+ * lower case already, as node:http and a standard Fetch `Headers` give them,
+ * so that path pays one scan of the names and allocates nothing; otherwise a
+ * copy, where names that differ only by case become one header, their values
+ * joined with `, ` in the order given (a header sent several times). happy-dom's
+ * `Headers` and a plain request built by hand keep the case a name was set with.
+ */
+export function foldHeaderNames(headers: PlainRequest['headers']): PlainRequest['headers'] {
+  let folded: Record<string, string | string[] | undefined> | undefined;
+  for (const name in headers) {
+    if (hasUpperCase(name)) {
+      folded = {};
+      break;
+    }
+  }
+  if (!folded) return headers;
+  for (const name in headers) {
+    const value = headers[name];
+    if (value === undefined) continue;
+    const lower = name.toLowerCase();
+    const before = folded[lower];
+    folded[lower] = before === undefined ? value : [before, value].flat().join(', ');
+  }
+  return folded;
+}
+
+/** The request with its header names in lower case (the same request when they are already). */
+export function withFoldedHeaders(request: PlainRequest): PlainRequest {
+  const headers = foldHeaderNames(request.headers);
+  return headers === request.headers ? request : { ...request, headers };
+}
+
 /** One header's value as a single string (a repeated header joined with `, `). */
 export function headerValue(request: PlainRequest, name: string): string | undefined {
   const value = request.headers[name];

@@ -1,4 +1,5 @@
 import { HttpError } from '../errors/http-error.js';
+import { errorBody } from '../errors/to-error-response.js';
 import { headerValue, type PlainRequest, type PlainResponse } from '../http/plain-http.js';
 import type { CompiledDocument } from '../openapi/compile-document.js';
 import { sessionHeader } from '../sessions/session-registry.js';
@@ -8,13 +9,14 @@ import { canonicalHostName, isLoopbackName } from './check-host.js';
  * Which pages may call the mock from a browser. `any` is the in-process
  * default (`createMock`, MSW, the Express middleware: the app's own dev
  * server or test owns the origin): every origin is reflected, with
- * credentials, and a preflight allows whatever headers it asks for.
- * `loopback` is the default of the mock and the proxy over HTTP: pages on a
- * loopback origin (`http://localhost:5173`, `http://127.0.0.1:*`,
- * `http://[::1]:*`, http or https, any port), the mock's own pages, and the
- * origins in `allowed`; any other origin is refused with `403
- * origin_not_allowed`, and preflights allow only the headers and methods
- * the documents use.
+ * credentials. `loopback` is the default of the mock and the proxy over
+ * HTTP: pages on a loopback origin (`http://localhost:5173`,
+ * `http://127.0.0.1:*`, `http://[::1]:*`, http or https, any port), the
+ * mock's own pages, and the origins in `allowed`; any other origin is
+ * refused with `403 origin_not_allowed`, preflights included. Either way, a
+ * preflight from an allowed origin allows the headers it asks for, within
+ * bounds (see `preflightResponse`); under `loopback` it also lists the
+ * methods and headers the documents use.
  */
 export interface CorsOptions {
   origins: 'any' | 'loopback';
@@ -28,13 +30,13 @@ export interface CorsOptions {
 
 /** The policy the pipeline applies: options checked once, at start-up. */
 export interface CorsPolicy {
-  /** Every origin is reflected, and preflights allow what they ask for (`origins: 'any'`). */
+  /** Every origin is reflected (`origins: 'any'`). */
   any: boolean;
   /** The origins allowed besides loopback ones and the mock's own, in canonical form. */
   origins: ReadonlySet<string>;
   /** Any other origin too (`*`), without credentials. */
   wildcard: boolean;
-  /** What a preflight allows: derived from the documents on the first preflight. */
+  /** What a preflight allows besides what it asks for: derived from the documents on the first preflight. */
   allows(): { methods: string; headers: string };
 }
 
@@ -59,6 +61,16 @@ const pipelineHeaders = ['Content-Encoding', 'Prefer', sessionHeader, 'X-Request
 
 /** A header list a preflight may ask for: tokens separated by commas (RFC 9110 field names). */
 const headerList = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:\s*,\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+)*$/;
+
+/**
+ * The most headers one preflight may ask for, and the longest list it may
+ * send (`Access-Control-Request-Headers`), in characters. A page's fetch
+ * carries a handful (`authorization`, `content-type`, tracing's
+ * `sentry-trace`, `baggage` and `traceparent`, an `x-request-id`); the
+ * bounds keep what the mock echoes back small whatever a client sends.
+ */
+export const maxPreflightHeaders = 64;
+export const maxPreflightHeaderChars = 2048;
 
 /**
  * An origin as browsers send it (`https://app.example.com`, a port only when
@@ -192,13 +204,53 @@ export function corsHeaders(policy: CorsPolicy, request: PlainRequest): Record<s
 }
 
 /**
+ * The headers a preflight asks for, as a list to allow: empty when it asks
+ * for none, or for a list that is not one (a browser never sends that), and
+ * a `431 headers_too_large` Error beyond `maxPreflightHeaders` names or
+ * `maxPreflightHeaderChars` characters.
+ */
+function askedHeaders(request: PlainRequest): { list: string; names: string[] } | undefined {
+  const asked = headerValue(request, 'access-control-request-headers')?.trim();
+  if (!asked) return undefined;
+  if (asked.length > maxPreflightHeaderChars) {
+    throw new HttpError(
+      'headers_too_large',
+      `a preflight may ask for at most ${maxPreflightHeaderChars} characters of headers (Access-Control-Request-Headers), this one ${asked.length}`,
+    );
+  }
+  if (!headerList.test(asked)) return undefined;
+  const names = asked.split(',').map((name) => name.trim());
+  if (names.length > maxPreflightHeaders) {
+    throw new HttpError(
+      'headers_too_large',
+      `a preflight may ask for at most ${maxPreflightHeaders} headers (Access-Control-Request-Headers), this one ${names.length}`,
+    );
+  }
+  return { list: asked, names };
+}
+
+/** The documents' headers, then those asked for besides (compared without case), once each. */
+function mergeHeaders(documented: string, asked: readonly string[]): string {
+  const names = new Map<string, string>();
+  for (const name of documented === '' ? [] : documented.split(', ')) names.set(name.toLowerCase(), name);
+  for (const name of asked) if (!names.has(name.toLowerCase())) names.set(name.toLowerCase(), name);
+  return [...names.values()].join(', ');
+}
+
+/**
  * The answer to a preflight (`OPTIONS` with `Origin` and
  * `Access-Control-Request-Method`) from an allowed origin, given before
- * authentication, as browsers send no credentials with it. Under `any` it
- * allows every header the browser asks for; otherwise the methods and
- * headers the documents use, whatever it asks, and a private-network
- * request (`Access-Control-Request-Private-Network`, Chromium). The actual
- * request is then judged like any other.
+ * authentication, as browsers send no credentials with it. It allows the
+ * headers the browser asks for, as long as they are at most
+ * `maxPreflightHeaders` names in `maxPreflightHeaderChars` characters (more
+ * is answered `431 headers_too_large`, which the browser takes as a
+ * refusal): the origin is the boundary, and a page the policy allows may
+ * send what headers it likes (`sentry-trace`, `baggage` and `traceparent`
+ * from tracing, a header of the app's own), as the actual request is then
+ * judged like any other. Under `loopback` it also lists the methods and
+ * headers the documents use, and answers a private-network request
+ * (`Access-Control-Request-Private-Network`, Chromium). A refused origin
+ * never gets here: `corsHeaders` refused it first.
  */
 export function preflightResponse(
   policy: CorsPolicy,
@@ -214,13 +266,28 @@ export function preflightResponse(
     vary: 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers',
     'content-length': '0',
   };
+  let asked: ReturnType<typeof askedHeaders>;
+  try {
+    asked = askedHeaders(request);
+  } catch (error) {
+    const body = new TextEncoder().encode(JSON.stringify(errorBody(error as HttpError)));
+    return {
+      status: (error as HttpError).status,
+      headers: {
+        ...cors,
+        vary: headers.vary as string,
+        'content-type': 'application/json',
+        'content-length': String(body.length),
+      },
+      body,
+    };
+  }
   if (policy.any) {
-    const asked = headerValue(request, 'access-control-request-headers')?.trim();
-    if (asked && headerList.test(asked)) headers['access-control-allow-headers'] = asked;
+    if (asked) headers['access-control-allow-headers'] = asked.list;
   } else {
     const allows = policy.allows();
     headers['access-control-allow-methods'] = allows.methods;
-    headers['access-control-allow-headers'] = allows.headers;
+    headers['access-control-allow-headers'] = asked ? mergeHeaders(allows.headers, asked.names) : allows.headers;
     if (headerValue(request, 'access-control-request-private-network') === 'true') {
       headers['access-control-allow-private-network'] = 'true';
       headers.vary += ', Access-Control-Request-Private-Network';

@@ -7,6 +7,8 @@ import {
   canonicalOrigin,
   corsHeaders,
   createCorsPolicy,
+  maxPreflightHeaderChars,
+  maxPreflightHeaders,
   preflightResponse,
   requestsOf,
   type CorsOptions,
@@ -207,13 +209,43 @@ describe('preflightResponse', () => {
     },
   );
 
-  it('safe: allows the documents’ methods and headers, not the headers asked for', () => {
-    const response = preflight({ 'access-control-request-headers': 'authorization, x-evil' }, safe);
+  it('safe: allows the documents’ methods and headers, and the headers an allowed origin asks for besides', () => {
+    const asked = 'authorization, baggage, sentry-trace, traceparent, x-request-id';
+    const response = preflight({ 'access-control-request-headers': asked }, safe);
     expect(response?.status).toBe(204);
-    expect(response?.headers['access-control-allow-headers']).toBe(requestsOf([api, admin]).headers);
-    expect(response?.headers['access-control-allow-headers']).not.toContain('x-evil');
+    const documented = requestsOf([api, admin]).headers;
+    expect(response?.headers['access-control-allow-headers']).toBe(`${documented}, baggage, sentry-trace, traceparent`);
     expect(response?.headers['access-control-allow-methods']).toBe(requestsOf([api, admin]).methods);
     expect(response?.headers).not.toHaveProperty('access-control-allow-private-network');
+  });
+
+  it('safe: allows only the documents’ headers for a preflight that asks for none, or for a list that is not one', () => {
+    for (const asked of [undefined, 'a b']) {
+      const response = preflight(asked === undefined ? {} : { 'access-control-request-headers': asked }, safe);
+      expect(response?.headers['access-control-allow-headers']).toBe(requestsOf([api, admin]).headers);
+    }
+  });
+
+  it.each([
+    ['64 names', maxPreflightHeaders, 'x', 204],
+    ['65 names', maxPreflightHeaders + 1, 'x', 431],
+    ['2048 characters', 1, 'x'.repeat(maxPreflightHeaderChars - 1), 204],
+    ['2049 characters', 1, 'x'.repeat(maxPreflightHeaderChars), 431],
+  ])('bounds what a preflight may ask for, safe and in-process alike: %s', (_name, count, name, status) => {
+    const asked = Array.from({ length: count }, (_, index) => `${name}${index}`).join(',');
+    for (const under of [safe, anyOrigin]) {
+      const response = preflight({ 'access-control-request-headers': asked }, under);
+      expect(response?.status).toBe(status);
+      if (status === 204) {
+        expect(response?.headers['access-control-allow-headers']).toContain(asked.split(',').at(-1));
+        continue;
+      }
+      expect(response?.headers).not.toHaveProperty('access-control-allow-headers');
+      expect(response?.headers['access-control-allow-origin']).toBe('http://localhost:5173');
+      const body = JSON.parse(new TextDecoder().decode(response?.body)) as { code: string; message: string };
+      expect(body).toMatchObject({ code: 'headers_too_large', status: 431 });
+      expect(body.message).toMatch(/at most (64 headers|2048 characters)/);
+    }
   });
 
   it('safe: allows a private-network request (Chromium) from an allowed origin when asked', () => {

@@ -1,7 +1,13 @@
 // Type-checked inside the folder where the packed petstore-kit was installed, as a browser app is: strict,
 // skipLibCheck false, the DOM library and no Node types at all. Every entry a browser uses exports the API's types.
-import { createMock, type ErrorBody, type Pet as BrowserPet, type PetStatus } from 'petstore-kit/browser';
-import { createMockHandlers, type NewPet, type Pet, type Pets } from 'petstore-kit/msw';
+import {
+  createMock,
+  type ErrorBody,
+  type Pet as BrowserPet,
+  type PetStatus,
+  type components,
+} from 'petstore-kit/browser';
+import { createMockHandlers, type NewPet, type Pet, type Pets, type paths } from 'petstore-kit/msw';
 
 const handlers = createMockHandlers();
 const mock = createMock({ scenario: 'one-of-each-status' });
@@ -16,4 +22,17 @@ async function newestSold(): Promise<number> {
 
 const draft: NewPet = { name: 'Rex', categoryId: 1, status: 'available' satisfies PetStatus };
 const shown: BrowserPet = { id: 1, ...draft };
-export const used = [handlers.mock.reset(), mock.scenario, newestSold, shown] as const;
+// openapi-typescript's form of the document: what openapi-fetch and openapi-msw take.
+const schema: components['schemas']['Pet'] = shown;
+type ListQuery = NonNullable<paths['/pets']['get']['parameters']['query']>;
+const query: ListQuery = { limit: 5, status: 'sold' };
+const starAny = createMockHandlers({ baseUrl: '*/v1' });
+export const used = [
+  handlers.mock.reset(),
+  mock.scenario,
+  newestSold,
+  shown,
+  schema,
+  query,
+  starAny.mock.faults(),
+] as const;
