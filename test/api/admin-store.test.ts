@@ -15,6 +15,7 @@ describe('GET /__admin/store: a session’s data, read without going through the
     expect(await response.json()).toEqual({
       scenario: 'one-of-each-status',
       size: 3,
+      fields: ['id', 'name', 'categoryId', 'status'],
       filters: [{ name: 'status', values: ['available', 'pending', 'sold'] }],
       items: [
         { id: 1, name: 'Bella', categoryId: 1, status: 'available' },

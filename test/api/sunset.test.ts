@@ -7,8 +7,7 @@ import { auth, inProcessMock, jsonAuth, request, type InProcessMock } from '../s
 
 const removed = {
   code: 'operation_removed',
-  message:
-    'getPet (GET /pets/{petId}) was removed on 2030-12-05 (its sunset date); use listPets (GET /pets) instead',
+  message: 'getPet (GET /pets/{petId}) was removed on 2030-12-05 (its sunset date); use listPets (GET /pets) instead',
   status: 410,
 };
 

@@ -419,6 +419,7 @@ describe('helpText', () => {
     expect(listed.sort()).toEqual([
       '--allowed-host',
       '--cors-origin',
+      '--document',
       '--help',
       '--host',
       '--latency',
@@ -428,6 +429,7 @@ describe('helpText', () => {
       '--max-sessions',
       '--max-store-bytes',
       '--max-total-store-bytes',
+      '--now',
       '--pets',
       '--pid-file',
       '--port',

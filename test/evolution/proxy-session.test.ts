@@ -22,11 +22,11 @@ describe.each(Object.keys(documents) as DocumentName[])(
       const server = await startServer(proxy.listener);
       started.push(server);
       const send = fetching(server.baseUrl);
-    let sent = 0;
-    await lifecycles[name]((...request) => {
-      sent += 1;
-      return send(...request);
-    });
+      let sent = 0;
+      await lifecycles[name]((...request) => {
+        sent += 1;
+        return send(...request);
+      });
       const report = proxy.report.toJson();
       expect(report.deployment.findings.filter((found) => found.level === 'fail')).toEqual([]);
       expect(report.client.findings.filter((found) => found.level === 'fail').map((found) => found.rule)).toEqual(

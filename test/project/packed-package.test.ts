@@ -119,10 +119,10 @@ describe('the package as users get it (npm pack, installed into an empty folder)
     expect(existsSync(join(folder, 'node_modules/@stoplight/prism-http'))).toBe(false);
     expect(JSON.parse(run(process.execPath, ['no-prism.mjs']))).toEqual({
       photos: {
-        status: 500,
+        status: 501,
         body: {
-          code: 'mock_failed',
-          status: 500,
+          code: 'not_implemented',
+          status: 501,
           message:
             'listPhotos has no handler of the kit: answering it needs @stoplight/prism-http, an optional peer dependency that is not installed (npm install --save-dev @stoplight/prism-http@5)',
         },

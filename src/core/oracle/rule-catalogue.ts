@@ -374,6 +374,14 @@ export const ruleCatalogue = {
     basis: `${spec}: read-after-write timing is not shown`,
     checks: 'how long an acknowledged write took to show in reads',
   },
+  framing: {
+    level: 'fail',
+    side: 'response',
+    basis:
+      'RFC 9112 §6.2 and §6.3: Content-Length is the number of bytes of the body, and a chunked body ends with a last chunk; RFC 9110 §6.4.1 and §15.3.5: a 204, a 304 and an answer to HEAD have no body',
+    checks:
+      'an answer is framed as HTTP/1.1 says: as many body bytes as its Content-Length, well-formed chunks, no body where its status allows none',
+  },
   'content-encoding': {
     level: 'fail',
     side: 'response',
