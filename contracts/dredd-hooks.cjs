@@ -1,7 +1,8 @@
 // Dredd hooks for the Pet Store animals API. CommonJS because Dredd loads hook
 // files with require(). Everything specific to a transaction comes from the plan
-// that `npm run contract:dredd` (src/contract/dredd-cli.ts) computes from
-// openapi.yaml and names in PETSTORE_DREDD_PLAN; the key comes from CONTRACT_TOKEN,
+// that `npm run contract:dredd` (src/contract/dredd-cli.ts) computes from the
+// document (openapi.yaml, or --document), by what each operation is, never by
+// its name, and names in PETSTORE_DREDD_PLAN; the key comes from CONTRACT_TOKEN,
 // extra headers from PETSTORE_DREDD_HEADERS. Response bodies are never parsed
 // here: the oracle of the contract suite and the proxy reads them exactly (dredd-judge).
 'use strict';
@@ -58,7 +59,7 @@ hooks.beforeAll((transactions, done) => {
   result.unplanned = names.filter((name) => !byName.has(name));
   import(pathToFileURL(plan.judgeModule).href).then(
     (module) => {
-      judge = module.createDreddJudge();
+      judge = module.createDreddJudge(plan.documentPath);
       save();
       done();
     },
@@ -97,8 +98,8 @@ for (const entry of plan.entries) {
   });
 
   hooks.beforeValidation(entry.name, (transaction) => {
-    // Dredd checks no OpenAPI 3 schema by itself: give it the compiled one.
-    transaction.expected.bodySchema = entry.schema;
+    // Dredd checks no OpenAPI 3 schema by itself: give it the compiled one (none for a response without a body).
+    if (entry.schema !== undefined) transaction.expected.bodySchema = entry.schema;
     const real = transaction.real || {};
     result.responses.push({ operationId: entry.operationId, status: real.statusCode });
     if (!judge) {
@@ -119,7 +120,8 @@ for (const entry of plan.entries) {
     );
     result.warnings.push(...verdict.warnings.map((warning) => `${entry.operationId}: ${warning}`));
     const problems = verdict.violations.slice();
-    if (entry.operationId === 'createPet' && real.statusCode === 201 && verdict.id !== undefined) {
+    // The ids a create hands out (by the operation's kind in the document), for the summary of what the run made.
+    if (entry.kind === 'create' && real.statusCode >= 200 && real.statusCode < 300 && verdict.id !== undefined) {
       result.createdIds.push(verdict.id);
     }
     if (problems.length > 0) transaction.fail = problems.join('; ');

@@ -11,7 +11,7 @@ export interface Check {
   operationId: string;
   /** Its name below the operation: `authentication › answers 401 with an Error without an Authorization header`. */
   name: string;
-  /** It creates data: skipped in read-only mode. */
+  /** It sends a request whose method may write (anything but GET, HEAD, OPTIONS): skipped in read-only mode. */
   writes: boolean;
   run(): Promise<void>;
 }

@@ -23,6 +23,10 @@ export interface ContractOptions {
   budget: number;
   /** Seed of the generated bodies and of the exploration (default: a fixed one, so runs repeat). */
   seed: number | undefined;
+  /** The OpenAPI document the deployment is checked against (`--document`); undefined: the kit's openapi.yaml. */
+  document: string | undefined;
+  /** The moment the run takes as now (`--now`, ms since the epoch); undefined: the machine's clock. */
+  now: number | undefined;
 }
 
 export const defaultTimeoutMs = 5000;
@@ -35,15 +39,17 @@ const flagLines: Array<[string, string]> = [
   ['--junit FILE', 'write a JUnit XML report'],
   ['--json FILE', 'write a JSON report: findings by level, coverage, ids, exploration'],
   ['--timeout MS', `per-request timeout (default ${defaultTimeoutMs})`],
-  ['--settle MS', `how long a created pet may take to be readable (default ${defaultSettleMs})`],
+  ['--settle MS', `how long a write may take to show in reads (default ${defaultSettleMs})`],
   ['--budget N', `requests the stateful exploration may send (default ${defaultBudget}; 0: none)`],
   ['--seed N', 'seed of the generated bodies and the exploration (replays a run)'],
+  ['--document FILE', "the OpenAPI document to check against (default: the kit's openapi.yaml)"],
+  ['--now DATE', "the run's clock, e.g. 2030-12-06: past an operation's x-sunset it is only observed"],
   ["--header 'N: V'", "send this header with every request (repeatable), e.g. 'Petstore-Session: w1'"],
   ['--version', 'print the version and exit'],
 ];
 
 export function usageText(command: string, full = true): string {
-  const shown = full ? flagLines : flagLines.filter(([flag]) => !/^--(json|strict|settle|budget|seed)/.test(flag));
+  const shown = full ? flagLines : flagLines.filter(([flag]) => !/^--(json|strict|settle|budget|seed|now)/.test(flag));
   const width = Math.max(...shown.map(([flag]) => flag.length)) + 2;
   return [
     `usage: ${command} --base-url URL --token KEY [flags] | --version | --help`,
@@ -118,8 +124,10 @@ export function parseContractOptions(
           settle: { type: 'string' },
           budget: { type: 'string' },
           seed: { type: 'string' },
+          now: { type: 'string' },
         }
       : {}),
+    document: { type: 'string' },
     timeout: { type: 'string' },
     header: { type: 'string', multiple: true },
     help: { type: 'boolean', short: 'h' },
@@ -174,7 +182,20 @@ export function parseContractOptions(
     return Number(raw);
   };
   const seed = values.seed === undefined ? undefined : whole('seed', 0, 2 ** 31 - 1);
+  const rawNow = values.now as string | undefined;
+  let now: number | undefined;
+  if (rawNow !== undefined) {
+    // A date alone is the start of that day in UTC, as x-sunset dates are read.
+    now = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(rawNow.trim()) ? `${rawNow.trim()}T00:00:00Z` : rawNow.trim());
+    if (Number.isNaN(now)) {
+      throw new UsageError(`--now must be an ISO date or date-time (e.g. 2030-12-06), found '${rawNow}'`);
+    }
+  }
+  const document = values.document as string | undefined;
+  if (document !== undefined && document.trim() === '') throw new UsageError('--document must name a file');
   return {
+    document,
+    now,
     strict: values.strict === true,
     settleMs: whole('settle', defaultSettleMs, 600_000),
     budget: whole('budget', defaultBudget, 100_000),

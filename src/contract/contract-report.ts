@@ -13,6 +13,8 @@ export interface ContractOutcome {
   results: CheckResult[];
   coverage: Coverage;
   createdIds: string[];
+  /** What they are, in the document's words (`pets`). */
+  created: string;
   durationMs: number;
   /** What the stateful exploration did, if it ran. */
   exploration?: ExplorationReport | undefined;
@@ -92,8 +94,8 @@ export function summaryLines(outcome: ContractOutcome): string[] {
   lines.push('', ...coverageLines(coverage), '');
   lines.push(
     createdIds.length === 0
-      ? 'Created pets: none'
-      : `Created pets (name prefix '${settings.namePrefix}'): ${createdIds.join(', ')}`,
+      ? `Created ${outcome.created}: none`
+      : `Created ${outcome.created} (name prefix '${settings.namePrefix}'): ${createdIds.join(', ')}`,
   );
   return lines;
 }

@@ -2,13 +2,16 @@ import { headerValue } from '../core/http/plain-http.js';
 import { stringifyJson } from '../core/json/exact-json.js';
 import { type CompiledDocument, type CompiledOperation } from '../core/openapi/compile-document.js';
 import { type ClassifiedRequest, classifyRequest, type Credential } from '../core/oracle/classify-request.js';
+import { type ApiModel, describeApi, type Resource } from '../core/model/describe-api.js';
+import { writesByMethod } from '../core/model/operation-kind.js';
 import { ReferenceModel } from '../core/model/reference-model.js';
 import { fails, type Finding, finding } from '../core/oracle/finding.js';
 import { judgeExchange } from '../core/oracle/judge-exchange.js';
 import type { RuleId } from '../core/oracle/rule-catalogue.js';
+import { isPastSunset } from '../core/pipeline/check-sunset.js';
 import { matchRoute } from '../core/pipeline/match-route.js';
 import type { ContractSettings } from './contract-settings.js';
-import { type Int64, idOf } from './exact-ids.js';
+import { idOf, type ItemId } from './exact-ids.js';
 import { type ContractRequest, type RawResponse, type SendRequest, describeRequest } from './http-client.js';
 import { type BodyGenerators, createBodyGenerators } from './support/body-generators.js';
 import { requestBodySchema } from './support/document-facts.js';
@@ -66,15 +69,24 @@ export interface SentRequest {
 export interface ContractSession {
   settings: ContractSettings;
   compiled: CompiledDocument;
-  operation(operationId: string): CompiledOperation;
+  /** What the document says each operation is (its kind, its resource), read from it: the checks follow it. */
+  api: ApiModel;
+  /** The reference model of the run: what the exchanges showed, judged by what the document guarantees. */
+  model: ReferenceModel;
   /** The operation's path with its parameters filled in exactly, e.g. `/pets/9223372036854775807`. */
-  pathOf(operationId: string, params?: Record<string, string | number | bigint>): string;
+  pathOf(operation: CompiledOperation, params?: Record<string, string | number | bigint>): string;
   /**
    * Sends a request for an operation, waits out a 429 or 503 with
    * Retry-After (bounded), and judges the exchange with the oracle: the
-   * rules of one exchange, then those across exchanges.
+   * rules of one exchange, then those across exchanges. In read-only mode a
+   * request whose method may write (anything but GET, HEAD and OPTIONS) is
+   * never sent, whatever key it carries: the check stops there, unproven.
    */
-  call(operationId: string, request: RequestParts, options?: CallOptions): Promise<ContractResponse>;
+  call(operation: CompiledOperation, request: RequestParts, options?: CallOptions): Promise<ContractResponse>;
+  /** The run's clock (ms since the epoch): `--now`, running on from there, or the machine's. */
+  now(): number;
+  /** Whether an operation is past its removal date (`x-sunset`) by the run's clock: it is no longer in the contract. */
+  removed(operation: CompiledOperation): boolean;
   /**
    * Goes on only when the answer has the expected status. Otherwise the check
    * stops: failed if the oracle found the answer wrong, or passed with what it
@@ -99,16 +111,16 @@ export interface ContractSession {
    */
   eventually<T>(what: string, probe: () => Promise<T | undefined>): Promise<T | undefined>;
   /** Request-body generators for an operation, derived from its schema (free text gets the name prefix). */
-  bodies(operationId: string): BodyGenerators;
-  /** Ids of the pets this run created, in order. */
-  createdIds: Int64[];
+  bodies(operation: CompiledOperation): BodyGenerators;
+  /** Ids of the items this run created, in order. */
+  createdIds: ItemId[];
   /** Every response received, for the coverage table. */
   responses: ResponseSeen[];
   /** Every request sent, in order (the exploration prints the steps of a failure from it). */
   sent: SentRequest[];
   redact(text: string): string;
-  /** The most pets any listPets answer of this run held: a page cap, if any, is at least this. */
-  largestPageSeen(): number;
+  /** The most items any list answer of a resource held in this run: a page cap, if any, is at least this. */
+  largestPageSeen(resource: Resource): number;
   /** Starts recording a check's findings; `end` returns them. */
   begin(): void;
   end(): CheckRecord;
@@ -134,31 +146,25 @@ export interface SessionParts {
 
 /** The checks' face of one deployment (see `ContractSession`). */
 export function createContractSession({ settings, compiled, send, redact }: SessionParts): ContractSession {
+  const api = describeApi(compiled);
   const memory = new ReferenceModel({ compiled, settleMs: settings.settleMs });
-  const createdIds: Int64[] = [];
+  const createdIds: ItemId[] = [];
   const responses: ResponseSeen[] = [];
   const sentRequests: SentRequest[] = [];
   let record: CheckRecord = { findings: [], unproven: [] };
-  let largestPage = 0;
   let patienceLeft = settings.patience.totalMs;
+  const started = { wall: Date.now(), mono: performance.now() };
+  const now = (): number => (settings.now ?? started.wall) + (performance.now() - started.mono);
 
-  const operation = (operationId: string): CompiledOperation => {
-    const found = compiled.byId.get(operationId);
-    if (!found) throw new Error(`openapi.yaml has no operation '${operationId}'`);
-    return found;
-  };
-
-  const pathOf: ContractSession['pathOf'] = (operationId, params = {}) => {
-    const op = operation(operationId);
-    return `/${op.segments
+  const pathOf: ContractSession['pathOf'] = (op, params = {}) =>
+    `/${op.segments
       .map((segment) => {
         if (typeof segment === 'string') return segment;
         const value = params[segment.param];
-        if (value === undefined) throw new Error(`${operationId} needs the path parameter '${segment.param}'`);
+        if (value === undefined) throw new Error(`${op.operationId} needs the path parameter '${segment.param}'`);
         return encodeURIComponent(String(value));
       })
       .join('/')}`;
-  };
 
   const add = (found: Finding): void => {
     record.findings.push({ ...found, message: redact(found.message) });
@@ -199,21 +205,26 @@ export function createContractSession({ settings, compiled, send, redact }: Sess
     return wait;
   };
 
-  const call: ContractSession['call'] = async (operationId, request, options = {}) => {
-    const op = operation(operationId);
-    const full: ContractRequest = { ...request, method: op.method, path: request.path ?? pathOf(operationId) };
+  const call: ContractSession['call'] = async (op, request, options = {}) => {
+    const { operationId } = op;
+    const full: ContractRequest = { ...request, method: op.method, path: request.path ?? pathOf(op) };
+    if (settings.readOnly && writesByMethod(op.method)) {
+      // The one gate every request of the suite passes: nothing that may write leaves in read-only mode.
+      record.unproven.push(redact(`read-only mode: ${describeRequest(full)} was not sent (its method may write)`));
+      throw new CheckStopped(undefined);
+    }
     const classified = classify(op, full, options.credential);
     for (let attempt = 0; ; attempt++) {
       const raw = await send(full);
       sentRequests.push({ request: full, status: raw.status });
       responses.push({ operationId, status: raw.status });
       // Every answer is judged, a rate limit's too (its body is an Error like any other error's).
-      const judged = judgeExchange(compiled, classified, {
-        status: raw.status,
-        contentType: raw.headers['content-type'],
-        body: raw.bytes,
-        headers: raw.headers,
-      });
+      const judged = judgeExchange(
+        compiled,
+        classified,
+        { status: raw.status, contentType: raw.headers['content-type'], body: raw.bytes, headers: raw.headers },
+        { now: now() },
+      );
       const wait = retryDelay(raw, attempt);
       const remembered =
         wait === undefined
@@ -230,24 +241,21 @@ export function createContractSession({ settings, compiled, send, redact }: Sess
         await sleep(wait);
         continue;
       }
-      if (raw.status === 200 && Array.isArray(judged.body) && op.operationId === 'listPets') {
-        largestPage = Math.max(largestPage, judged.body.length);
-      }
-      const id = idOf(judged.body);
-      if (op.method === 'POST' && raw.status === 201 && id !== undefined) createdIds.push(id);
+      const { kind, resource } = api.of(op);
+      const id = resource ? idOf(judged.body, resource) : undefined;
+      if (kind === 'create' && raw.status >= 200 && raw.status < 300 && id !== undefined) createdIds.push(id);
       return { ...raw, body: judged.body, findings };
     }
   };
 
   const generators = new Map<string, BodyGenerators>();
-  const bodies = (operationId: string): BodyGenerators => {
-    let found = generators.get(operationId);
+  const bodies = (op: CompiledOperation): BodyGenerators => {
+    let found = generators.get(op.operationId);
     if (!found) {
-      const op = operation(operationId);
       const validate = op.requestBody?.validators.get('application/json');
-      if (!validate) throw new Error(`${operationId} has no JSON request body in openapi.yaml`);
+      if (!validate) throw new Error(`${op.operationId} has no JSON request body in ${compiled.source}`);
       found = createBodyGenerators(compiled, requestBodySchema(compiled, op), validate, settings.namePrefix);
-      generators.set(operationId, found);
+      generators.set(op.operationId, found);
     }
     return found;
   };
@@ -255,9 +263,12 @@ export function createContractSession({ settings, compiled, send, redact }: Sess
   return {
     settings,
     compiled,
-    operation,
+    api,
+    model: memory,
     pathOf,
     call,
+    now,
+    removed: (op) => isPastSunset(op, now()),
     verify(rule, condition, message): asserts condition {
       if (condition) return;
       // The oracle already said why this exchange fails: stop there rather than say it twice.
@@ -303,7 +314,7 @@ export function createContractSession({ settings, compiled, send, redact }: Sess
     responses,
     sent: sentRequests,
     redact,
-    largestPageSeen: () => largestPage,
+    largestPageSeen: (resource) => memory.largestPage(resource),
     begin() {
       record = { findings: [], unproven: [] };
     },

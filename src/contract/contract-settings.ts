@@ -8,12 +8,18 @@ export interface ContractSettings {
   timeoutMs: number;
   /** Extra headers sent with every request, names in lower case. */
   headers: Record<string, string>;
-  /** Every pet the checks create has a name starting with this (but the one probing an empty name). */
+  /** Every item the checks create has its free text starting with this (but the one probing an empty text). */
   namePrefix: string;
   /** Seed of the generated request bodies and of the exploration. */
   seed: number;
-  /** How long a created pet may take to be readable (read-after-write timing is not shown by the spec). */
+  /** How long an acknowledged write may take to show in reads (read-after-write timing is not shown by the spec). */
   settleMs: number;
+  /**
+   * The moment the run takes as now (`--now`, ms since the epoch), its clock
+   * running on from there; undefined: the machine's clock. Past an
+   * operation's removal date (`x-sunset`), it is no longer in the contract.
+   */
+  now?: number | undefined;
   /** Requests the stateful exploration may send (0: no exploration). */
   budget: number;
   /** Bounds on honouring Retry-After (429, 503): one wait, and all waits of the run together. */

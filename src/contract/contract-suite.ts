@@ -1,25 +1,48 @@
+import type { OperationKind } from '../core/model/operation-kind.js';
+import type { OperationSemantics } from '../core/model/describe-api.js';
 import { type Check, CheckList } from './check-runner.js';
 import { authChecks } from './checks/auth-checks.js';
-import { createPetChecks } from './checks/create-pet-checks.js';
-import { getPetChecks } from './checks/get-pet-checks.js';
-import { listPetsChecks } from './checks/list-pets-checks.js';
+import { createChecks } from './checks/create-checks.js';
+import { deleteChecks } from './checks/delete-checks.js';
+import { listChecks } from './checks/list-checks.js';
 import { observedChecks } from './checks/observed-checks.js';
+import { type ExistingItem, readChecks } from './checks/read-checks.js';
+import { removedChecks } from './checks/removed-checks.js';
+import { writeChecks } from './checks/write-checks.js';
 import type { ContractSession } from './contract-session.js';
 import { explorationChecks } from './explore/exploration-check.js';
 
 /**
- * Every check of the suite, in the order they run: the reads first (so that
- * lists are seen before the suite adds a pet of every status, and an empty
- * filtered list shows where the data has one), then authentication, then
- * the writes, then the stateful exploration.
+ * Every check of the suite, registered by walking the document's model
+ * (`describeApi`): each operation gets the checks of its kind, never of its
+ * name, so a document that gains or loses an operation is checked by what it
+ * says. They run in this order: the reads first (so that lists are seen
+ * before the suite adds an item of every state, and an empty filtered list
+ * shows where the data has one), then what the document leaves open, then
+ * authentication, then the writes (create, replace and update, delete),
+ * then the stateful exploration. An operation past its removal date
+ * (`x-sunset`, by the run's clock) is only observed.
  */
 export function contractSuite(api: ContractSession): Check[] {
   const checks = new CheckList();
-  listPetsChecks(api, checks);
-  getPetChecks(api, checks);
-  observedChecks(api, checks);
-  authChecks(api, checks);
-  createPetChecks(api, checks);
+  const current = api.api.operations.filter((each) => !api.removed(each.operation));
+  const ofKind = (...kinds: OperationKind[]): OperationSemantics[] =>
+    current.filter((each) => kinds.includes(each.kind));
+  const items = new Map<string, Promise<ExistingItem | undefined>>();
+
+  for (const list of ofKind('list')) listChecks(api, checks, list);
+  for (const read of ofKind('read')) readChecks(api, checks, read, items);
+  for (const removed of api.api.operations.filter((each) => api.removed(each.operation)))
+    removedChecks(api, checks, removed, items);
+  for (const list of ofKind('list')) observedChecks(api, checks, list);
+  authChecks(
+    api,
+    checks,
+    current.map((each) => each.operation),
+  );
+  for (const create of ofKind('create')) createChecks(api, checks, create);
+  for (const write of ofKind('replace', 'update')) writeChecks(api, checks, write);
+  for (const remove of ofKind('delete')) deleteChecks(api, checks, remove);
   explorationChecks(api, checks);
   return checks.checks;
 }

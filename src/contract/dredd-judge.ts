@@ -1,3 +1,4 @@
+import { describeApi } from '../core/model/describe-api.js';
 import { compileDocument } from '../core/openapi/compile-document.js';
 import { classifyRequest } from '../core/oracle/classify-request.js';
 import { fails } from '../core/oracle/finding.js';
@@ -13,7 +14,7 @@ export interface DreddVerdict {
   violations: string[];
   /** Its warnings: reported, never a failure. */
   warnings: string[];
-  /** The body's `id`, as exact decimal text, when it has an int64 one. */
+  /** The id of the item the body holds (by the operation's resource), as exact text, when it has one. */
   id: string | undefined;
 }
 
@@ -44,12 +45,14 @@ export type DreddJudge = (
  */
 export function createDreddJudge(documentPath: string = defaultDocumentPath): DreddJudge {
   // A batch of Dredd runs in one process compiles the document once.
-  const compiled = compiledByPath.get(documentPath) ?? compileDocument(loadDocument(documentPath));
+  const compiled =
+    compiledByPath.get(documentPath) ??
+    compileDocument(loadDocument(documentPath), documentPath === defaultDocumentPath ? 'openapi.yaml' : documentPath);
   compiledByPath.set(documentPath, compiled);
   return (operationId, request, response) => {
     const operation = compiled.byId.get(operationId);
     if (!operation)
-      return { violations: [`openapi.yaml has no operation '${operationId}'`], warnings: [], id: undefined };
+      return { violations: [`${compiled.source} has no operation '${operationId}'`], warnings: [], id: undefined };
     const question = request.uri.indexOf('?');
     const path = question === -1 ? request.uri : request.uri.slice(0, question);
     let match: ReturnType<typeof matchRoute>;
@@ -83,7 +86,8 @@ export function createDreddJudge(documentPath: string = defaultDocumentPath): Dr
         headers: Object.fromEntries(Object.entries(response.headers ?? {}).map(([n, v]) => [n.toLowerCase(), v])),
       },
     );
-    const id = idOf(judged.body);
+    const { resource } = describeApi(compiled).of(operation);
+    const id = resource ? idOf(judged.body, resource) : undefined;
     return {
       violations: judged.findings.filter((found) => fails(found)).map((found) => found.message),
       warnings: judged.findings.filter((found) => found.level === 'warn').map((found) => found.message),

@@ -1,8 +1,10 @@
 import type { OpenAPIV3 } from 'openapi-types';
 import { stringifyJson } from '../core/json/exact-json.js';
+import { describeApi, type OperationSemantics } from '../core/model/describe-api.js';
+import { type OperationKind, writesByMethod } from '../core/model/operation-kind.js';
 import type { CompiledDocument, CompiledOperation } from '../core/openapi/compile-document.js';
 import { resolveRef } from '../core/openapi/resolve-ref.js';
-import { type Int64, idText } from './exact-ids.js';
+import { idText, type ItemId } from './exact-ids.js';
 import { toDraft4Schema } from './to-draft4-schema.js';
 
 /** What the hook file does to one Dredd transaction. */
@@ -10,6 +12,8 @@ export interface DreddPlanEntry {
   /** Dredd's transaction name: `<path> > <summary or method> > <status> > <media type>`. */
   name: string;
   operationId: string;
+  /** What the operation is (its kind by the document's model): the hooks keep the ids a `create` hands out. */
+  kind: OperationKind;
   status: number;
   /** Why the transaction is skipped, when it is. */
   skip?: string;
@@ -19,11 +23,13 @@ export interface DreddPlanEntry {
   uri?: string;
   /** A JSON text replacing the example request body. */
   body?: string;
-  /** The draft-04 schema the body must match. */
-  schema: Record<string, unknown>;
+  /** The draft-04 schema the body must match; none for a response documented without a body (a 204). */
+  schema?: Record<string, unknown>;
 }
 
 export interface DreddPlan {
+  /** The document Dredd runs from, which the hooks' judge reads too. */
+  documentPath: string;
   /** The base URL's path (`/v1`), which Dredd puts before each path. */
   basePath: string;
   /** The file the hooks write what they saw to. */
@@ -33,20 +39,30 @@ export interface DreddPlan {
   entries: DreddPlanEntry[];
 }
 
+/** The ids the plan puts in the paths of an operation on an item, found (or made) before Dredd runs. */
+export interface PlanIds {
+  /** An item that exists (the first its list shows, or one created for the purpose), if any, exact. */
+  existing: ItemId | undefined;
+  /** An id no item has, far from every id seen. */
+  unknown: ItemId;
+  /** An item created for this operation alone, for a transaction that changes or removes it; undefined read-only. */
+  own: ItemId | undefined;
+}
+
 export interface DreddPlanInput {
+  documentPath: string;
   basePath: string;
   resultFile: string;
   judgeModule: string;
   readOnly: boolean;
-  /** An id that exists (listed or created), if any, exact. */
-  existingId: Int64 | undefined;
-  unknownId: Int64;
+  /** The ids for an operation on an item (by its resource). */
+  ids: (semantics: OperationSemantics) => PlanIds;
   /** A valid request body per operation that has one. */
   validBody: (operation: CompiledOperation) => unknown;
 }
 
-function pathWith(operation: CompiledOperation, id: Int64): string {
-  return `/${operation.segments.map((s) => (typeof s === 'string' ? s : idText(id))).join('/')}`;
+function pathWith(operation: CompiledOperation, id: ItemId): string {
+  return `/${operation.segments.map((s) => (typeof s === 'string' ? s : encodeURIComponent(idText(id)))).join('/')}`;
 }
 
 /** The schema of a response, as draft-04; for an error status, Error with `status` pinned to that status. */
@@ -70,44 +86,63 @@ function responseSchema(
 
 /**
  * One entry per transaction Dredd makes from the document, saying how to make
- * the documented status really happen and which schema the body must match.
+ * the documented status really happen and which schema the body must match,
+ * by what each operation is (never by its name): a 404 asks for an id no item
+ * has; a read's success for an item that exists; a success of a write on an
+ * item (PUT, PATCH, DELETE) for an item created for that operation alone, so
+ * that no item the deployment held is changed; a 401 of such a write for an
+ * id no item has. In read-only mode no transaction whose method may write is
+ * sent, with any key.
  */
 export function buildDreddPlan(compiled: CompiledDocument, input: DreddPlanInput): DreddPlan {
+  const model = describeApi(compiled);
   const entries: DreddPlanEntry[] = [];
   for (const operation of compiled.operations) {
+    const semantics = model.of(operation);
+    const writes = writesByMethod(operation.method);
     const label = operation.definition.summary ?? operation.method;
     for (const [status, raw] of Object.entries(operation.definition.responses)) {
       const response = resolveRef<OpenAPIV3.ResponseObject>(compiled.document, raw, '').value;
-      for (const mediaType of Object.keys(response.content ?? {})) {
+      const mediaTypes = Object.keys(response.content ?? {});
+      // Dredd names a transaction without a body by its status alone.
+      for (const mediaType of mediaTypes.length > 0 ? mediaTypes : [undefined]) {
         const code = Number(status);
         const entry: DreddPlanEntry = {
-          name: `${operation.pathTemplate} > ${label} > ${status} > ${mediaType}`,
+          name: `${operation.pathTemplate} > ${label} > ${status}${mediaType === undefined ? '' : ` > ${mediaType}`}`,
           operationId: operation.operationId,
+          kind: semantics.kind,
           status: code,
           auth: code === 401 ? 'none' : 'token',
-          schema: responseSchema(compiled, operation, status, mediaType),
+          ...(mediaType === undefined ? {} : { schema: responseSchema(compiled, operation, status, mediaType) }),
         };
         const hasPathId = operation.segments.some((s) => typeof s !== 'string');
         if (hasPathId) {
-          if (code === 404) entry.uri = pathWith(operation, input.unknownId);
-          else if (input.existingId !== undefined) {
-            entry.uri = pathWith(operation, input.existingId);
-          } else if (code < 300) entry.skip = 'no pet is listed and read-only mode forbids creating one';
+          const ids = semantics.resource
+            ? input.ids(semantics)
+            : { existing: undefined, unknown: 1_000_000_007, own: undefined };
+          if (code === 404 || (writes && code === 401)) entry.uri = pathWith(operation, ids.unknown);
+          else if (writes) {
+            const id = ids.own ?? (code < 300 ? undefined : ids.unknown);
+            if (id === undefined) entry.skip = 'no item could be created for it to change';
+            else entry.uri = pathWith(operation, id);
+          } else if (ids.existing !== undefined) entry.uri = pathWith(operation, ids.existing);
+          else if (code < 300) entry.skip = 'no item is listed and read-only mode forbids creating one';
           else entry.uri = pathWith(operation, 1);
         }
-        if (operation.requestBody) {
-          if (code === 400) entry.body = '{}';
-          else entry.body = stringifyJson(input.validBody(operation));
-          if (input.readOnly && code < 300) entry.skip = 'read-only mode: this transaction creates data';
-          // A read-only run sends nothing that could be stored, even to a deployment with an auth hole.
-          if (input.readOnly && code === 401) entry.body = '{}';
-        }
+        if (operation.requestBody) entry.body = code === 400 ? '{}' : stringifyJson(input.validBody(operation));
         if (Number.isNaN(code) || (code >= 300 && ![400, 401, 404].includes(code))) {
           entry.skip = `no way is known to provoke status ${status}`;
         }
+        if (input.readOnly && writes) entry.skip = `read-only mode: ${operation.method} may write`;
         entries.push(entry);
       }
     }
   }
-  return { basePath: input.basePath, resultFile: input.resultFile, judgeModule: input.judgeModule, entries };
+  return {
+    documentPath: input.documentPath,
+    basePath: input.basePath,
+    resultFile: input.resultFile,
+    judgeModule: input.judgeModule,
+    entries,
+  };
 }

@@ -128,24 +128,28 @@ export type SendRequest = ReturnType<typeof createHttpClient>;
 
 /**
  * Checks that the deployment answers HTTP at the base URL, serves the API there
- * and accepts the key (an authenticated `GET /pets` that is neither 404 nor 401).
- * Returns the one-line reason when not.
+ * and accepts the key: an authenticated GET of `path` (the document's first
+ * list, e.g. `/pets`) that is neither 404 nor 401. Returns the one-line reason
+ * when not.
  */
-export async function probeTarget(options: HttpClientOptions): Promise<string | undefined> {
+export async function probeTarget(options: HttpClientOptions, path: string): Promise<string | undefined> {
   const send = createHttpClient(options);
+  const request = { method: 'GET', path };
   try {
-    const response = await send({ method: 'GET', path: '/pets' });
+    const response = await send(request);
     if (response.status === 404) {
       const hint = /\/v\d+$/.test(new URL(options.baseUrl).pathname)
         ? 'check the path of the base URL'
         : 'the base URL must include the version segment, e.g. /v1';
-      return `${options.baseUrl}/pets answered 404: ${options.baseUrl} is not the API's base URL (${hint})`;
+      return `${options.baseUrl}${path} answered 404: ${options.baseUrl} is not the API's base URL (${hint})`;
     }
     if (response.status === 401) {
-      return `${options.baseUrl} refused the key: GET /pets with it answered 401 (check --token or CONTRACT_TOKEN)`;
+      return `${options.baseUrl} refused the key: GET ${path} with it answered 401 (check --token or CONTRACT_TOKEN)`;
     }
     return undefined;
   } catch (error) {
-    return `cannot reach ${options.baseUrl}: ${(error as Error).message.replace(/^GET \/pets: /, '')}`;
+    const prefix = `${describeRequest(request)}: `;
+    const message = (error as Error).message;
+    return `cannot reach ${options.baseUrl}: ${message.startsWith(prefix) ? message.slice(prefix.length) : message}`;
   }
 }

@@ -23,6 +23,7 @@ import { idText } from './exact-ids.js';
 import { createHttpClient, probeTarget } from './http-client.js';
 import { prepareOutputFiles } from './output-files.js';
 import { createRedactor, describeHeaders, secretsOf, shortSecretLength } from './redact.js';
+import { createdWords, probePath } from './support/document-facts.js';
 
 export interface RunOutput {
   out(line: string): void;
@@ -38,7 +39,19 @@ export interface ContractTarget {
 /** The seed of the generated request bodies: fixed, so a failure can be replayed. */
 export const defaultSeed = 20301205;
 
-let compiledDocument: CompiledDocument | undefined;
+/** The documents runs of this process check against, compiled once each (a batch shares them). */
+const compiledDocuments = new Map<string, CompiledDocument>();
+
+/** The document a run checks against: `--document`, or the kit's openapi.yaml. */
+export function documentOf(options: Pick<ContractOptions, 'document'>): CompiledDocument {
+  const path = resolve(options.document ?? defaultDocumentPath);
+  let compiled = compiledDocuments.get(path);
+  if (!compiled) {
+    compiled = compileDocument(loadDocument(path), options.document === undefined ? 'openapi.yaml' : path);
+    compiledDocuments.set(path, compiled);
+  }
+  return compiled;
+}
 
 /** A target's redacting output, and the warnings it gets before any request. */
 function prepare(target: ContractTarget) {
@@ -65,6 +78,7 @@ function settingsOf(options: ContractOptions): ContractSettings {
     namePrefix: `${namePrefixBase}${randomBytes(3).toString('hex')}-`,
     seed: options.seed ?? defaultSeed,
     settleMs: options.settleMs,
+    now: options.now,
     budget: options.budget,
     patience: defaultPatience,
   };
@@ -101,15 +115,21 @@ export async function runContractBatch(
   targets: readonly ContractTarget[],
   { concurrency = 6 }: { concurrency?: number } = {},
 ): Promise<number[]> {
-  compiledDocument ??= compileDocument(loadDocument(defaultDocumentPath));
-  const compiled = compiledDocument;
   const codes: number[] = targets.map(() => 2);
   let next = 0;
   // A few deployments at a time, so that a batch does not load what it checks (nor time out its own probes).
   const worker = async (): Promise<void> => {
     while (next < targets.length) {
       const index = next++;
-      codes[index] = await checkOne(compiled, prepare(targets[index] as ContractTarget));
+      const target = prepare(targets[index] as ContractTarget);
+      let compiled: CompiledDocument;
+      try {
+        compiled = documentOf(target.options);
+      } catch (error) {
+        target.err(`error: ${((error as Error).message ?? String(error)).split('\n')[0]}`);
+        continue;
+      }
+      codes[index] = await checkOne(compiled, target);
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, targets.length) }, worker));
@@ -132,7 +152,7 @@ async function checkOne(compiled: CompiledDocument, target: ReturnType<typeof pr
     }
     return 2;
   }
-  const unreachable = await probeTarget(options);
+  const unreachable = await probeTarget(options, probePath(compiled));
   if (unreachable) {
     err(`error: ${unreachable}`);
     if (options.junitFile) writeFileSync(resolve(options.junitFile), redact(junitForRunError(unreachable)));
@@ -141,7 +161,11 @@ async function checkOne(compiled: CompiledDocument, target: ReturnType<typeof pr
   const settings = settingsOf(options);
   const extra =
     Object.keys(options.headers).length > 0 ? ` with extra headers ${describeHeaders(options.headers)}` : '';
-  out(`petstore-contract: checking ${options.baseUrl}${options.readOnly ? ' (read-only)' : ''}${extra}`);
+  const against = options.document === undefined ? '' : ` against ${compiled.source}`;
+  const clock = options.now === undefined ? '' : ` as of ${new Date(options.now).toISOString()}`;
+  out(
+    `petstore-contract: checking ${options.baseUrl}${options.readOnly ? ' (read-only)' : ''}${against}${clock}${extra}`,
+  );
 
   const api = createContractSession({ settings, compiled, send: createHttpClient(options), redact });
   const runErrors: string[] = [];
@@ -162,6 +186,7 @@ async function checkOne(compiled: CompiledDocument, target: ReturnType<typeof pr
     results,
     coverage: computeCoverage(compiled.document, api.responses),
     createdIds: api.createdIds.map(idText),
+    created: createdWords(compiled),
     durationMs: Math.round(performance.now() - started),
     exploration: explorationReportOf(api),
   };

@@ -6,23 +6,25 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { OpenAPIV3 } from 'openapi-types';
-import { type CompiledDocument, type CompiledOperation, compileDocument } from '../core/openapi/compile-document.js';
+import { describeApi, type OperationSemantics, type Resource } from '../core/model/describe-api.js';
+import { writesByMethod } from '../core/model/operation-kind.js';
+import type { CompiledDocument, CompiledOperation } from '../core/openapi/compile-document.js';
 import { resolveRef } from '../core/openapi/resolve-ref.js';
 import { judgeReceivedResponse } from '../core/oracle/judge-response.js';
-import { loadDocument } from '../node/load-document.js';
 import { defaultDocumentPath } from '../package-root.js';
 import type { ContractOptions } from './contract-options.js';
 import { namePrefixBase } from './contract-settings.js';
 import { computeCoverage, coverageLines } from './coverage.js';
 import { dreddHooksPath } from './dredd-hooks-path.js';
-import { buildDreddPlan, type DreddPlan } from './dredd-plan.js';
+import { buildDreddPlan, type DreddPlan, type PlanIds } from './dredd-plan.js';
 import { type DreddHookResult, dreddRunProblems } from './dredd-verdict.js';
 import { type DreddJob, jobEndMarker } from './dredd-job.js';
-import { type Int64, idOf, idText, unknownIdCandidates } from './exact-ids.js';
-import { createHttpClient, probeTarget } from './http-client.js';
+import { idOf, idText, type ItemId, unknownIdCandidates, unknownTextIds } from './exact-ids.js';
+import { type ContractRequest, createHttpClient, probeTarget } from './http-client.js';
 import { prepareOutputFiles } from './output-files.js';
 import { createRedactor, describeHeaders, looksLikeCredential, secretsOf, shortSecretLength } from './redact.js';
-import type { ContractTarget } from './run-contract.js';
+import { type ContractTarget, documentOf } from './run-contract.js';
+import { createdWords, probePath } from './support/document-facts.js';
 
 /** The response rules the hooks load, and the process that runs Dredd: this file's siblings, built. */
 const judgeModule = fileURLToPath(new URL('./dredd-judge.js', import.meta.url));
@@ -49,44 +51,71 @@ function exampleBody(
 }
 
 /**
- * Ids for the plan, read exactly: an existing one (the first listed, or a pet
- * created for the purpose unless read-only) and every id seen, to pick an
- * unknown one away from them.
+ * Ids for the plan, read exactly, per resource: an existing one (the first
+ * its list shows, or an item created for the purpose unless read-only), every
+ * id seen (to pick an unknown one away from them), and, unless read-only, an
+ * item created for each operation that changes or removes one (never an item
+ * the deployment already held).
  */
 async function discoverIds(compiled: CompiledDocument, options: ContractOptions, prefix: string) {
   const send = createHttpClient(options);
-  const listPets = compiled.byId.get('listPets');
-  const createPet = compiled.byId.get('createPet');
-  if (!listPets || !createPet) throw new Error('openapi.yaml must define listPets and createPet');
-  const listing = await send({ method: listPets.method, path: listPets.pathTemplate, query: { limit: '100' } });
-  const { body: listed } = judgeReceivedResponse(compiled, listPets, {
-    status: listing.status,
-    contentType: listing.headers['content-type'],
-    body: listing.bytes,
-  });
-  const knownIds: Int64[] = Array.isArray(listed) ? listed.flatMap((pet) => idOf(pet) ?? []) : [];
+  const model = describeApi(compiled);
   const created: string[] = [];
-  let existingId = knownIds[0];
-  if (existingId === undefined && !options.readOnly) {
-    const response = await send({
-      method: createPet.method,
-      path: createPet.pathTemplate,
-      body: { json: exampleBody(compiled, createPet, prefix) },
-    });
-    const { body } = judgeReceivedResponse(compiled, createPet, {
+  /** Sends a request of an operation and reads its answer exactly. */
+  const exchange = async (operation: CompiledOperation, request: Omit<ContractRequest, 'method'>) => {
+    const response = await send({ ...request, method: operation.method });
+    const { body } = judgeReceivedResponse(compiled, operation, {
       status: response.status,
       contentType: response.headers['content-type'],
       body: response.bytes,
     });
-    const id = idOf(body);
-    if (response.status === 201 && id !== undefined) {
-      existingId = id;
-      created.push(idText(id));
-      knownIds.push(id);
+    return { status: response.status, body };
+  };
+  const create = async (resource: Resource): Promise<ItemId | undefined> => {
+    const operation = resource.operations.create;
+    if (!operation || options.readOnly) return undefined;
+    const { status, body } = await exchange(operation, {
+      path: operation.pathTemplate,
+      body: { json: exampleBody(compiled, operation, prefix) },
+    });
+    const id = idOf(body, resource);
+    if (status < 200 || status >= 300 || id === undefined) return undefined;
+    created.push(idText(id));
+    return id;
+  };
+  const byResource = new Map<string, { existing: ItemId | undefined; unknown: ItemId }>();
+  for (const resource of model.resources) {
+    const list = resource.operations.list ? model.of(resource.operations.list) : undefined;
+    let known: ItemId[] = [];
+    if (list) {
+      const size = list.page?.maximum;
+      const listing = await exchange(list.operation, {
+        path: list.operation.pathTemplate,
+        query: list.page && size !== undefined ? { [list.page.name]: String(size) } : {},
+      });
+      known = Array.isArray(listing.body) ? listing.body.flatMap((item) => idOf(item, resource) ?? []) : [];
     }
+    const existing = known[0] ?? (await create(resource));
+    if (existing !== undefined) known.push(existing);
+    const [unknown = 1_000_000_007] =
+      resource.idType === 'string' ? unknownTextIds(known, prefix) : unknownIdCandidates(known);
+    byResource.set(resource.name, { existing, unknown });
   }
-  const [unknownId = 1_000_000_007] = unknownIdCandidates(knownIds);
-  return { existingId, unknownId, created };
+  const own = new Map<string, ItemId | undefined>();
+  for (const semantics of model.operations) {
+    const { resource, operation } = semantics;
+    const onItem = operation.segments.some((segment) => typeof segment !== 'string');
+    if (resource && onItem && writesByMethod(operation.method)) own.set(operation.operationId, await create(resource));
+  }
+  const ids = (semantics: OperationSemantics): PlanIds => {
+    const found = byResource.get(semantics.resource?.name ?? '');
+    return {
+      existing: found?.existing,
+      unknown: found?.unknown ?? 1_000_000_007,
+      own: own.get(semantics.operation.operationId),
+    };
+  };
+  return { ids, created };
 }
 
 /** A deployment ready for Dredd: its plan, and what it needs afterwards. */
@@ -192,7 +221,6 @@ export async function runDreddBatch(targets: readonly ContractTarget[]): Promise
     return codes;
   }
 
-  const compiled = compileDocument(loadDocument(defaultDocumentPath));
   const prefix = `${namePrefixBase}dredd-`;
   const runs: PreparedRun[] = [];
   await Promise.all(
@@ -203,7 +231,15 @@ export async function runDreddBatch(targets: readonly ContractTarget[]): Promise
         err(`error: ${unwritable}`);
         return;
       }
-      const unreachable = await probeTarget(options);
+      let compiled: CompiledDocument;
+      try {
+        compiled = documentOf(options);
+      } catch (error) {
+        err(`error: ${((error as Error).message ?? String(error)).split('\n')[0]}`);
+        return;
+      }
+      const documentPath = resolve(options.document ?? defaultDocumentPath);
+      const unreachable = await probeTarget(options, probePath(compiled));
       if (unreachable) {
         err(`error: ${unreachable}`);
         return;
@@ -213,19 +249,19 @@ export async function runDreddBatch(targets: readonly ContractTarget[]): Promise
         discovered = await discoverIds(compiled, options, prefix);
       } catch (error) {
         err(
-          `error: cannot list the pets of ${options.baseUrl}: ${((error as Error).message ?? String(error)).split('\n')[0]}`,
+          `error: cannot list the items of ${options.baseUrl}: ${((error as Error).message ?? String(error)).split('\n')[0]}`,
         );
         return;
       }
-      const { existingId, unknownId, created } = discovered;
+      const { ids, created } = discovered;
       const workDir = mkdtempSync(join(tmpdir(), 'petstore-dredd-'));
       const plan = buildDreddPlan(compiled, {
+        documentPath,
         basePath: new URL(options.baseUrl).pathname.replace(/\/+$/, ''),
         resultFile: join(workDir, 'result.json'),
         judgeModule,
         readOnly: options.readOnly,
-        existingId,
-        unknownId,
+        ids,
         validBody: (operation) => exampleBody(compiled, operation, prefix),
       });
       const planFile = join(workDir, 'plan.json');
@@ -237,7 +273,7 @@ export async function runDreddBatch(targets: readonly ContractTarget[]): Promise
       // The key and the extra headers reach the hooks through the worker's stdin and environment, never a command line.
       const job: DreddJob = {
         endpoint: options.baseUrl,
-        documentPath: defaultDocumentPath,
+        documentPath,
         hooksPath: dreddHooksPath,
         // Dredd runs from an empty folder, so that nothing there (a dredd.yml, say) changes the run.
         workDir: mkdtempSync(join(workDir, 'cwd-')),
@@ -257,6 +293,7 @@ export async function runDreddBatch(targets: readonly ContractTarget[]): Promise
     }),
   );
   runs.sort((a, b) => a.index - b.index);
+  const compiledOf = (run: PreparedRun) => documentOf(prepared[run.index]?.options ?? { document: undefined });
   if (runs.length === 0) return codes;
 
   const outputs = await runDreddJobs(runs.map((run) => run.job));
@@ -294,9 +331,15 @@ export async function runDreddBatch(targets: readonly ContractTarget[]): Promise
       for (const warning of warnings) out(`  ${warning}`);
     }
     out('');
+    const compiled = compiledOf(run);
     for (const line of coverageLines(computeCoverage(compiled.document, result?.responses ?? []))) out(line);
     out('');
-    out(created.length === 0 ? 'Created pets: none' : `Created pets (name prefix '${prefix}'): ${created.join(', ')}`);
+    const what = createdWords(compiled);
+    out(
+      created.length === 0
+        ? `Created ${what}: none`
+        : `Created ${what} (name prefix '${prefix}'): ${created.join(', ')}`,
+    );
     for (const problem of problems) err(`error: ${problem}`);
     const dreddCode = output.code ?? 1;
     if (dreddCode !== 0 || problems.length > 0) {

@@ -28,10 +28,16 @@ describe('parseContractOptions', () => {
         '40',
         '--seed',
         '7',
+        '--document',
+        'evolved.yaml',
+        '--now',
+        '2030-12-06',
       ],
       {},
     );
     expect(options).toEqual({
+      document: 'evolved.yaml',
+      now: Date.UTC(2030, 11, 6),
       baseUrl: 'https://staging.example/v1',
       token: 'k',
       readOnly: true,
@@ -55,7 +61,21 @@ describe('parseContractOptions', () => {
     });
   });
 
+  it('reads --now as a date-time, or a date alone as the start of that day in UTC, and defaults to no fixed moment', () => {
+    const at = (now: string) => parseContractOptions(['--base-url', 'http://h/v1', '--token', 'k', '--now', now], {});
+    expect(at('2030-12-05')).toMatchObject({ now: Date.UTC(2030, 11, 5) });
+    expect(at('2030-12-05T12:30:00+01:00')).toMatchObject({ now: Date.UTC(2030, 11, 5, 11, 30) });
+    expect(parseContractOptions(['--base-url', 'http://h/v1', '--token', 'k'], {})).toMatchObject({
+      now: undefined,
+      document: undefined,
+    });
+  });
+
   it.each([
+    [
+      ['--now', 'after the sunset'],
+      "--now must be an ISO date or date-time (e.g. 2030-12-06), found 'after the sunset'",
+    ],
     [['--settle', 'soon'], "--settle must be a whole number from 0 to 600000, found 'soon'"],
     [['--budget', 'lots'], "--budget must be a whole number from 0 to 100000, found 'lots'"],
     [['--seed', '1.5'], "--seed must be a whole number from 0 to 2147483647, found '1.5'"],

@@ -7,6 +7,7 @@ import type { DreddPlan } from '../../src/contract/dredd-plan.js';
 import type { DreddHookResult } from '../../src/contract/dredd-verdict.js';
 import { dreddHooksPath } from '../../src/contract/dredd-hooks-path.js';
 import { packageRoot } from '../../src/package-root.js';
+import { evolvedDocumentPath } from '../evolution/support/evolved-documents.js';
 
 type Hook = (data: unknown, done?: () => void) => void;
 interface Registered {
@@ -18,15 +19,26 @@ const token = 'hooks-secret-91c2';
 const workDir = mkdtempSync(join(tmpdir(), 'dredd-hooks-test-'));
 const pet = { type: 'object' };
 const plan: DreddPlan = {
+  // A document with a DELETE beside the kit's operations: the hooks' judge reads the plan's document.
+  documentPath: evolvedDocumentPath('with-replace-and-delete'),
   basePath: '/v1',
   resultFile: join(workDir, 'result.json'),
   // Built by the test run's global setup, as the runner uses it.
   judgeModule: join(packageRoot, 'dist', 'contract', 'dredd-judge.js'),
   entries: [
-    { name: 'A > 200', operationId: 'getPet', status: 200, auth: 'token', uri: '/pets/7', schema: pet },
-    { name: 'A > 401', operationId: 'getPet', status: 401, auth: 'none', schema: pet },
-    { name: 'B > 201', operationId: 'createPet', status: 201, auth: 'token', skip: 'read-only', schema: {} },
-    { name: 'C > 201', operationId: 'createPet', status: 201, auth: 'token', body: '{}', schema: {} },
+    { name: 'A > 200', operationId: 'getPet', kind: 'read', status: 200, auth: 'token', uri: '/pets/7', schema: pet },
+    { name: 'A > 401', operationId: 'getPet', kind: 'read', status: 401, auth: 'none', schema: pet },
+    {
+      name: 'B > 201',
+      operationId: 'createPet',
+      kind: 'create',
+      status: 201,
+      auth: 'token',
+      skip: 'read-only',
+      schema: {},
+    },
+    { name: 'C > 201', operationId: 'createPet', kind: 'create', status: 201, auth: 'token', body: '{}', schema: {} },
+    { name: 'E > 204', operationId: 'deletePet', kind: 'delete', status: 204, auth: 'token', uri: '/pets/9' },
   ],
 };
 const registered: Registered = { all: {}, named: {} };
@@ -121,7 +133,11 @@ afterAll(() => {
 describe('contracts/dredd-hooks.cjs', () => {
   it('records hook names that match no transaction and transactions that have no hook, and loads the response rules', async () => {
     await run('beforeAll', [{ name: 'A > 200' }, { name: 'A > 401' }, { name: 'C > 201' }, { name: 'D > 200' }]);
-    expect(result()).toMatchObject({ unmatchedHooks: ['B > 201'], unplanned: ['D > 200'], finished: false });
+    expect(result()).toMatchObject({
+      unmatchedHooks: ['B > 201', 'E > 204'],
+      unplanned: ['D > 200'],
+      finished: false,
+    });
     expect(result().judgeError).toBeUndefined();
   });
 
@@ -203,6 +219,27 @@ describe('contracts/dredd-hooks.cjs', () => {
     expect(result().createdIds).toEqual(['9223372036854775807']);
   });
 
+  it('gives Dredd no body schema for a response documented without a body, and passes an empty 204', async () => {
+    const t = transaction('E > 204', { statusCode: 204, headers: {}, body: '' }, '/pets/9');
+    await run('before', t, 'E > 204');
+    await run('beforeValidation', t, 'E > 204');
+    expect(t.expected.bodySchema).toBeUndefined();
+    expect(t.fail).toBeUndefined();
+    await run('afterEach', t);
+  });
+
+  it('keeps only the ids a create hands out (by the kind the plan gives), not those of other answers', async () => {
+    const t = transaction('A > 200', {
+      statusCode: 200,
+      headers: { 'content-type': 'application/json' },
+      body: '{"id":7,"name":"Rex","categoryId":1}',
+    });
+    await run('beforeValidation', t, 'A > 200');
+    expect(t.fail).toBeUndefined();
+    await run('afterEach', t);
+    expect(result().createdIds).toEqual(['9223372036854775807']);
+  });
+
   it('redacts the key and credential headers before reporters print the request, and counts what ran and failed', async () => {
     const t = transaction('A > 200');
     await run('before', t, 'A > 200');
@@ -215,7 +252,7 @@ describe('contracts/dredd-hooks.cjs', () => {
       'petstore-session': 'w1',
     });
     await run('afterAll', []);
-    expect(result()).toMatchObject({ executed: 2, failed: ['A > 200'], finished: true });
+    expect(result()).toMatchObject({ executed: 4, failed: ['A > 200'], finished: true });
     expect(result().responses).toContainEqual({ operationId: 'createPet', status: 201 });
   });
 });

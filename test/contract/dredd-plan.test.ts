@@ -1,18 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { buildDreddPlan, type DreddPlanInput } from '../../src/contract/dredd-plan.js';
 import { dreddRunProblems, type DreddHookResult } from '../../src/contract/dredd-verdict.js';
+import type { ItemId } from '../../src/contract/exact-ids.js';
 import { compileDocument } from '../../src/core/openapi/compile-document.js';
 import { loadDocument } from '../../src/node/load-document.js';
 import { defaultDocumentPath } from '../../src/package-root.js';
+import { evolvedDocumentPath } from '../evolution/support/evolved-documents.js';
 
 const compiled = compileDocument(loadDocument(defaultDocumentPath));
+const ids = (existing: ItemId | undefined, unknown: ItemId, own?: (operationId: string) => ItemId | undefined) =>
+  (({ operation }) => ({ existing, unknown, own: own?.(operation.operationId) })) satisfies DreddPlanInput['ids'];
 const input: DreddPlanInput = {
+  documentPath: defaultDocumentPath,
   basePath: '/v1',
   resultFile: '/tmp/result.json',
   judgeModule: '/tmp/dredd-judge.js',
   readOnly: false,
-  existingId: 7,
-  unknownId: 1_000_000_007,
+  ids: ids(7, 1_000_000_007),
   validBody: () => ({ name: 'contract-test-dredd-Bella', categoryId: 1 }),
 };
 
@@ -47,11 +51,7 @@ describe('buildDreddPlan', () => {
   });
 
   it('requests ids beyond 2^53 exactly as they were listed', () => {
-    const plan = buildDreddPlan(compiled, {
-      ...input,
-      existingId: 9223372036854775807n,
-      unknownId: -9223372036854775808n,
-    });
+    const plan = buildDreddPlan(compiled, { ...input, ids: ids(9223372036854775807n, -9223372036854775808n) });
     expect(entry('/pets/{petId} > Get an animal > 200 > application/json', plan)).toMatchObject({
       uri: '/pets/9223372036854775807',
     });
@@ -63,7 +63,7 @@ describe('buildDreddPlan', () => {
 
   it('gives self-contained draft-04 schemas, with Error.status pinned to the transaction status', () => {
     const plan = buildDreddPlan(compiled, input);
-    for (const { schema } of plan.entries) {
+    for (const { schema = {} } of plan.entries) {
       expect(schema.$schema).toBe('http://json-schema.org/draft-04/schema#');
       expect(JSON.stringify(schema)).not.toMatch(/"\$ref"|"format":"int64"|"example"/);
     }
@@ -73,13 +73,64 @@ describe('buildDreddPlan', () => {
       properties: { status: { type: 'integer', enum: [404] } },
     });
     const pet = entry('/pets/{petId} > Get an animal > 200 > application/json').schema;
-    expect(pet.allOf).toHaveLength(2);
+    expect(pet?.allOf).toHaveLength(2);
   });
 
-  it('skips the writing transaction in read-only mode and sends an unstorable body without a key', () => {
+  it('sends no transaction whose method may write in read-only mode, with any key', () => {
     const plan = buildDreddPlan(compiled, { ...input, readOnly: true });
-    expect(entry('/pets > Add an animal > 201 > application/json', plan).skip).toMatch(/read-only/);
-    expect(entry('/pets > Add an animal > 401 > application/json', plan).body).toBe('{}');
+    for (const status of ['201', '400', '401'])
+      expect(entry(`/pets > Add an animal > ${status} > application/json`, plan).skip).toMatch(/read-only mode: POST/);
+    expect(plan.entries.filter((e) => !e.skip).map((e) => e.name)).toEqual([
+      '/pets > List animals > 200 > application/json',
+      '/pets > List animals > 401 > application/json',
+      '/pets/{petId} > Get an animal > 200 > application/json',
+      '/pets/{petId} > Get an animal > 401 > application/json',
+      '/pets/{petId} > Get an animal > 404 > application/json',
+    ]);
+  });
+
+  it('tells the hooks what each operation is, so that they keep the ids a create hands out', () => {
+    expect(buildDreddPlan(compiled, input).entries.map((e) => `${e.operationId} ${e.kind}`)).toContain(
+      'createPet create',
+    );
+  });
+
+  describe('for a document with PUT and DELETE on an item', () => {
+    const evolved = compileDocument(loadDocument(evolvedDocumentPath('with-replace-and-delete')));
+    const own = (operationId: string) => ({ replacePet: 41, deletePet: 42 })[operationId];
+    const plan = buildDreddPlan(evolved, { ...input, ids: ids(7, 1_000_000_007, own) });
+
+    it('names a response without a body by its status alone, and gives it no schema', () => {
+      expect(entry('/pets/{petId} > Delete an animal > 204', plan)).toMatchObject({ kind: 'delete', status: 204 });
+      expect(entry('/pets/{petId} > Delete an animal > 204', plan).schema).toBeUndefined();
+    });
+
+    it('changes and deletes only items created for each operation, and sends its 401 to an id no item has', () => {
+      expect(entry('/pets/{petId} > Replace an animal > 200 > application/json', plan).uri).toBe('/pets/41');
+      expect(entry('/pets/{petId} > Replace an animal > 400 > application/json', plan)).toMatchObject({
+        uri: '/pets/41',
+        body: '{}',
+      });
+      expect(entry('/pets/{petId} > Delete an animal > 204', plan).uri).toBe('/pets/42');
+      for (const name of [
+        '/pets/{petId} > Replace an animal > 401 > application/json',
+        '/pets/{petId} > Replace an animal > 404 > application/json',
+        '/pets/{petId} > Delete an animal > 401 > application/json',
+        '/pets/{petId} > Delete an animal > 404 > application/json',
+      ])
+        expect(entry(name, plan).uri, name).toBe('/pets/1000000007');
+      // The listed item is only ever read.
+      const listed = plan.entries.filter((e) => e.uri === '/pets/7');
+      expect(listed.map((e) => e.kind)).toEqual(['read', 'read']);
+    });
+
+    it('skips a change it has no item of its own for, rather than change one the deployment held', () => {
+      const without = buildDreddPlan(evolved, { ...input, ids: ids(7, 1_000_000_007) });
+      expect(entry('/pets/{petId} > Delete an animal > 204', without).skip).toMatch(/no item could be created/);
+      expect(entry('/pets/{petId} > Replace an animal > 200 > application/json', without).skip).toMatch(
+        /no item could be created/,
+      );
+    });
   });
 });
 

@@ -1,5 +1,6 @@
 import type { CheckList } from '../check-runner.js';
 import type { ContractSession } from '../contract-session.js';
+import { exploredOperations } from './exploration-commands.js';
 import { exploreDeployment, explorationBounds, replayFlags } from './explore-deployment.js';
 import { type ExplorationReport, failureLines } from './exploration-report.js';
 
@@ -37,7 +38,9 @@ export function explorationChecks(api: ContractSession, checks: CheckList): void
     });
     return;
   }
-  const operations = settings.readOnly ? 'listPets and getPet' : 'listPets, createPet and getPet';
+  const names = exploredOperations(api).map((each) => each.operation.operationId);
+  if (names.length === 0) return;
+  const operations = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0];
   checks.add(
     'exploration',
     `drives random sequences of ${operations} against a model of what the spec guarantees (fast-check, seed ${settings.seed}, budget ${settings.budget})`,

@@ -1,10 +1,12 @@
 import fc from 'fast-check';
 import { stringifyJson } from '../../core/json/exact-json.js';
-import { describeApi } from '../../core/model/describe-api.js';
+import type { OperationSemantics, Resource } from '../../core/model/describe-api.js';
+import type { OperationKind } from '../../core/model/operation-kind.js';
 import type { ContractSession } from '../contract-session.js';
-import { type Int64, unknownIdCandidates } from '../exact-ids.js';
+import type { ItemId } from '../exact-ids.js';
 import type { ContractRequest } from '../http-client.js';
-import { parameterSchema } from '../support/document-facts.js';
+import { filterValues, parameterSchema } from '../support/document-facts.js';
+import { unknownIds } from '../support/item-samples.js';
 import {
   decimalLiterals,
   enumNearMisses,
@@ -18,8 +20,9 @@ import type { ExplorationRun } from './exploration-run.js';
 /** A step of a sequence: its check reads the model (and the budget), its run sends through the sequence. */
 export type ExplorationCommand = fc.AsyncCommand<ExplorationModel, ExplorationRun>;
 
-class ListPets implements ExplorationCommand {
+class ListItems implements ExplorationCommand {
   constructor(
+    readonly list: OperationSemantics,
     readonly query: Record<string, string>,
     /** Set when the document allows the query, so that the page can be judged whole. */
     readonly page: PageQuery | undefined,
@@ -28,15 +31,16 @@ class ListPets implements ExplorationCommand {
     return model.canSend(1);
   }
   run(_model: ExplorationModel, run: ExplorationRun): Promise<void> {
-    return run.listPets(this.query, this.page);
+    return run.list(this.list, this.query, this.page);
   }
   toString(): string {
-    return `listPets(${new URLSearchParams(this.query).toString()})`;
+    return `${this.list.operation.operationId}(${new URLSearchParams(this.query).toString()})`;
   }
 }
 
-class CreatePet implements ExplorationCommand {
+class CreateItem implements ExplorationCommand {
   constructor(
+    readonly create: OperationSemantics,
     readonly body: NonNullable<ContractRequest['body']>,
     readonly what: string,
   ) {}
@@ -44,111 +48,163 @@ class CreatePet implements ExplorationCommand {
     return model.canSend(1);
   }
   run(_model: ExplorationModel, run: ExplorationRun): Promise<void> {
-    return run.createPet(this.body);
+    return run.create(this.create, this.body);
   }
   toString(): string {
-    return `createPet(${this.what})`;
+    return `${this.create.operation.operationId}(${this.what})`;
   }
 }
 
-/** Which pet getPet asks for: one the model knows (by index), one no pet has, or a fixed text. */
-type GetTarget =
-  { kind: 'created' | 'known' | 'unknown'; index: number } | { kind: 'fixed'; petId: Int64 | string; what: string };
+/**
+ * Which item a command acts on: one the sequence wrote (by index, deleted
+ * ones included), one it saw, one no item has, or a fixed text.
+ */
+type Target =
+  { kind: 'written' | 'known' | 'unknown'; index: number } | { kind: 'fixed'; id: ItemId | string; what: string };
 
-class GetPet implements ExplorationCommand {
-  constructor(readonly target: GetTarget) {}
+function targetId(model: ExplorationModel, resource: Resource, target: Target, api: ContractSession) {
+  if (target.kind === 'fixed') return target.id;
+  const ids =
+    target.kind === 'written'
+      ? model.touched(resource).map((item) => item.id)
+      : target.kind === 'known'
+        ? model.knownIds(resource)
+        : unknownIds(api, resource, model.knownIds(resource));
+  return ids[target.index % Math.max(1, ids.length)];
+}
+
+function targetText(target: Target): string {
+  return target.kind === 'fixed' ? target.what : `${target.kind} #${target.index}`;
+}
+
+class ReadItem implements ExplorationCommand {
+  constructor(
+    readonly api: ContractSession,
+    readonly read: OperationSemantics,
+    readonly target: Target,
+  ) {}
   check(model: Readonly<ExplorationModel>): boolean {
     if (!model.canSend(1)) return false;
-    if (this.target.kind === 'created') return model.created.size > 0;
-    if (this.target.kind === 'known') return model.seen.size > 0;
+    const resource = this.read.resource as Resource;
+    if (this.target.kind === 'written') return model.touched(resource).length > 0;
+    if (this.target.kind === 'known') return model.knownIds(resource).length > 0;
     return true;
   }
   async run(model: ExplorationModel, run: ExplorationRun): Promise<void> {
-    const { target } = this;
-    if (target.kind === 'fixed') {
-      await run.getPet(target.petId);
-      return;
-    }
-    const ids =
-      target.kind === 'created'
-        ? model.createdIds()
-        : target.kind === 'known'
-          ? model.knownIds()
-          : unknownIdCandidates(model.knownIds());
-    const id = ids[target.index % Math.max(1, ids.length)];
-    if (id !== undefined) await run.getPet(id, { unknown: target.kind === 'unknown' });
+    const id = targetId(model, this.read.resource as Resource, this.target, this.api);
+    if (id !== undefined) await run.read(this.read, id, { unknown: this.target.kind === 'unknown' });
   }
   toString(): string {
-    const { target } = this;
-    return target.kind === 'fixed' ? `getPet(${target.what})` : `getPet(${target.kind} #${target.index})`;
+    return `${this.read.operation.operationId}(${targetText(this.target)})`;
   }
 }
 
-/** listPets with each query the document allows (no parameter, each limit boundary, each filter value) and some it does not. */
-function listCommands(api: ContractSession): fc.Arbitrary<ExplorationCommand> {
-  const operation = api.operation('listPets');
-  const facts = describeApi(api.compiled).of(operation);
-  const limit = facts.page;
-  if (!limit) throw new Error('openapi.yaml gives listPets no page-size parameter to explore');
-  const limitSchema = parameterSchema(api.compiled, operation, limit.name);
-  const boundaries = integerBoundaries(limitSchema);
-  const largest = Number(boundaries.valid.at(-1));
-  const pageSize = limit.default ?? largest;
-  const sizes = [
-    ...new Set([...boundaries.valid.map(Number), pageSize, Math.floor((Number(boundaries.valid[0]) + largest) / 2)]),
-  ];
-  const filterValues = facts.filters.map((name) => ({
-    name,
-    values: (parameterSchema(api.compiled, operation, name).enum ?? []).map(String),
-  }));
+/** A replace, an update or a delete of an item the sequence wrote (never one the deployment already held). */
+class ChangeItem implements ExplorationCommand {
+  constructor(
+    readonly change: OperationSemantics,
+    readonly index: number,
+    readonly body: NonNullable<ContractRequest['body']> | undefined,
+    readonly what: string,
+  ) {}
+  check(model: Readonly<ExplorationModel>): boolean {
+    return model.canSend(1) && model.written(this.change.resource).length > 0;
+  }
+  async run(model: ExplorationModel, run: ExplorationRun): Promise<void> {
+    const items = model.written(this.change.resource);
+    const item = items[this.index % Math.max(1, items.length)];
+    if (!item) return;
+    if (this.change.kind === 'delete') await run.remove(this.change, item.id);
+    else await run.write(this.change, item.id, this.body);
+  }
+  toString(): string {
+    return `${this.change.operation.operationId}(written #${this.index}${this.what ? `, ${this.what}` : ''})`;
+  }
+}
+
+/** Several arbitraries of commands as one (one alone stays itself, so that a document of one of each draws as before). */
+function oneOf(arbitraries: Array<fc.Arbitrary<ExplorationCommand>>): fc.Arbitrary<ExplorationCommand> | undefined {
+  if (arbitraries.length <= 1) return arbitraries[0];
+  return fc.oneof(...arbitraries);
+}
+
+/** A list with each query the document allows (no parameter, each page size boundary, each filter value) and some it does not. */
+function listCommands(api: ContractSession, list: OperationSemantics): fc.Arbitrary<ExplorationCommand> {
+  const { operation, page } = list;
+  const pageSchema = page ? parameterSchema(api.compiled, operation, page.name) : undefined;
+  const boundaries = pageSchema ? integerBoundaries(pageSchema) : { valid: [], invalid: [] };
+  const largest = boundaries.valid.length > 0 ? Number(boundaries.valid.at(-1)) : undefined;
+  const pageSize = page?.default ?? largest;
+  const sizes =
+    largest === undefined
+      ? []
+      : [
+          ...new Set([
+            ...boundaries.valid.map(Number),
+            ...(pageSize === undefined ? [] : [pageSize]),
+            Math.floor((Number(boundaries.valid[0]) + largest) / 2),
+          ]),
+        ];
+  const filterSets = list.filters.map((name) => ({ name, values: filterValues(api.compiled, operation, name) }));
+  const enumerated = filterSets.filter(({ values }) => values.length > 0);
 
   const valid = fc
     .tuple(
       fc.constantFrom<number | undefined>(undefined, ...sizes),
       // Unfiltered about half the time: completeness shows between filtered and unfiltered pages.
-      ...filterValues.map(({ values }) => fc.oneof(fc.constant(undefined), fc.constantFrom(...values))),
+      ...enumerated.map(({ values }) => fc.oneof(fc.constant(undefined), fc.constantFrom(...values))),
     )
     .map(([size, ...chosen]) => {
       const query: Record<string, string> = {};
       const filters: Record<string, string> = {};
-      filterValues.forEach(({ name }, index) => {
+      enumerated.forEach(({ name }, index) => {
         const value = chosen[index];
         if (value !== undefined) query[name] = filters[name] = value;
       });
-      if (size !== undefined) query[limit.name] = String(size);
-      const widest = { query: { ...filters, [limit.name]: String(largest) }, limit: largest };
-      return new ListPets(query, { query, limit: size ?? pageSize, filters, widest });
+      if (size !== undefined && page) query[page.name] = String(size);
+      const widest = {
+        query: { ...filters, ...(page && largest !== undefined ? { [page.name]: String(largest) } : {}) },
+        limit: largest,
+      };
+      return new ListItems(list, query, { list, query, limit: size ?? pageSize, filters, widest });
     });
 
   const invalidQueries: Array<Record<string, string>> = [
-    ...boundaries.invalid.map((value) => ({ [limit.name]: String(value) })),
-    { [limit.name]: `${pageSize}.0` },
-    { [limit.name]: 'twenty' },
-    ...filterValues.flatMap(({ name, values }) => [
+    ...(page
+      ? [
+          ...boundaries.invalid.map((value) => ({ [page.name]: String(value) })),
+          { [page.name]: `${pageSize ?? 1}.0` },
+          { [page.name]: 'twenty' },
+        ]
+      : []),
+    ...enumerated.flatMap(({ name, values }) => [
       { [name]: `unknown-${name}` },
       ...enumNearMisses(values)
         .slice(0, 3)
         .map((miss) => ({ [name]: miss.value })),
     ]),
   ];
-  const invalid = fc.constantFrom(...invalidQueries).map((query) => new ListPets(query, undefined));
+  if (invalidQueries.length === 0) return valid;
+  const invalid = fc.constantFrom(...invalidQueries).map((query) => new ListItems(list, query, undefined));
   return fc.oneof({ arbitrary: valid, weight: 5 }, { arbitrary: invalid, weight: 1 });
 }
 
-/** The largest page the document allows, of no filter and of each filter value: where the largest pages are. */
+/** The largest page each list allows, of no filter and of each filter value: where the largest pages are. */
 export function widestPages(api: ContractSession): PageQuery[] {
-  const operation = api.operation('listPets');
-  const facts = describeApi(api.compiled).of(operation);
-  if (!facts.page) return [];
-  const largest = Number(integerBoundaries(parameterSchema(api.compiled, operation, facts.page.name)).valid.at(-1));
-  const page = (filters: Record<string, string>): PageQuery => {
-    const query = { ...filters, [facts.page?.name ?? 'limit']: String(largest) };
-    return { query, limit: largest, filters, widest: { query, limit: largest } };
-  };
-  const pages = [page({})];
-  for (const name of facts.filters) {
-    for (const value of parameterSchema(api.compiled, operation, name).enum ?? [])
-      pages.push(page({ [name]: String(value) }));
+  const pages: PageQuery[] = [];
+  for (const list of api.api.operations.filter((each) => each.kind === 'list' && !api.removed(each.operation))) {
+    const { page } = list;
+    const largest = page
+      ? Number(integerBoundaries(parameterSchema(api.compiled, list.operation, page.name)).valid.at(-1))
+      : undefined;
+    const widest = (filters: Record<string, string>): PageQuery => {
+      const query = { ...filters, ...(page && largest !== undefined ? { [page.name]: String(largest) } : {}) };
+      return { list, query, limit: largest, filters, widest: { query, limit: largest } };
+    };
+    pages.push(widest({}));
+    for (const name of list.filters) {
+      for (const value of filterValues(api.compiled, list.operation, name)) pages.push(widest({ [name]: value }));
+    }
   }
   return pages;
 }
@@ -159,24 +215,31 @@ function longText(prefix: string, length: number): string {
   return `${prefix}${filler.repeat(Math.ceil(length / filler.length)).slice(0, length)}`;
 }
 
+/** A body a write sends, and what it is. */
+interface SentBody {
+  body: NonNullable<ContractRequest['body']>;
+  what: string;
+}
+
 /**
- * createPet with bodies derived from its schema: generated valid bodies
+ * Bodies of a write derived from its schema: generated valid bodies
  * (optional fields left out at times), each integer at its boundaries, just
  * outside them and written as a decimal (`7.0`, lenient), each enum value and
  * its near misses, awkward text and text of any length, generated invalid
  * bodies, and malformed JSON.
  */
-function createCommands(api: ContractSession): fc.Arbitrary<ExplorationCommand> {
-  const generators = api.bodies('createPet');
+function bodies(api: ContractSession, write: OperationSemantics): fc.Arbitrary<SentBody> {
+  const generators = api.bodies(write.operation);
   const { namePrefix } = api.settings;
-  const create = (body: unknown, what: string) => new CreatePet({ json: body }, what);
+  const command = (body: NonNullable<ContractRequest['body']>, what: string): SentBody => ({ body, what });
+  const send = (body: unknown, what: string) => command({ json: body }, what);
   const withField = (name: string, values: fc.Arbitrary<unknown>, what: string) =>
     fc
       .tuple(generators.valid, values)
-      .map(([base, value]) => create({ ...base, [name]: value }, `${what}: ${stringifyJson(value).slice(0, 40)}`));
+      .map(([base, value]) => send({ ...base, [name]: value }, `${what}: ${stringifyJson(value).slice(0, 40)}`));
 
-  const probes: Array<fc.Arbitrary<ExplorationCommand>> = [];
-  const enumValues: Array<fc.Arbitrary<ExplorationCommand>> = [];
+  const probes: Array<fc.Arbitrary<SentBody>> = [];
+  const enumValues: Array<fc.Arbitrary<SentBody>> = [];
   for (const { name, schema } of generators.properties) {
     if (schema.type === 'integer') {
       const { valid, invalid } = integerBoundaries(schema);
@@ -203,43 +266,87 @@ function createCommands(api: ContractSession): fc.Arbitrary<ExplorationCommand> 
       );
     }
   }
+  const text = generators.properties.find((p) => p.schema.type === 'string' && !p.schema.enum)?.name ?? '';
   const malformed = fc.constantFrom(
-    new CreatePet({ raw: `{"name": "${namePrefix}malformed",` }, 'malformed JSON'),
-    new CreatePet({ raw: '' }, 'an empty body'),
+    command({ raw: `{"${text}": "${namePrefix}malformed",` }, 'malformed JSON'),
+    command({ raw: '' }, 'an empty body'),
   );
   return fc.oneof(
-    { arbitrary: generators.valid.map((body) => create(body, 'a valid body')), weight: 3 },
-    // Pets of each status: what filtered pages are judged by.
+    { arbitrary: generators.valid.map((body) => send(body, 'a valid body')), weight: 3 },
+    // Items of each value of an enumeration: what filtered pages are judged by.
     ...enumValues.map((arbitrary) => ({ arbitrary, weight: 3 })),
-    { arbitrary: generators.minimal.map((body) => create(body, 'required fields only')), weight: 1 },
-    { arbitrary: fc.oneof(...probes), weight: 3 },
-    { arbitrary: generators.invalid.map(({ body, why }) => create(body, why)), weight: 1 },
+    { arbitrary: generators.minimal.map((body) => send(body, 'required fields only')), weight: 1 },
+    ...(probes.length > 0 ? [{ arbitrary: fc.oneof(...probes), weight: 3 }] : []),
+    { arbitrary: generators.invalid.map(({ body, why }) => send(body, why)), weight: 1 },
     { arbitrary: malformed, weight: 1 },
   );
 }
 
-/** getPet for a pet the sequence created or saw, an id no pet has, each boundary of the id, and ids that are not int64. */
-function getCommands(api: ContractSession): fc.Arbitrary<ExplorationCommand> {
-  const operation = api.operation('getPet');
-  const idParameter = describeApi(api.compiled).of(operation).idParameter;
-  if (idParameter === undefined) throw new Error('openapi.yaml gives getPet no id parameter to explore');
-  const boundaries = integerBoundaries(parameterSchema(api.compiled, operation, idParameter));
-  const fixed = (petId: Int64 | string, what: string) => new GetPet({ kind: 'fixed', petId, what });
+/** A read of an item the sequence wrote or saw, an id no item has, each boundary of the id, and ids not of its type. */
+function readCommands(api: ContractSession, read: OperationSemantics): fc.Arbitrary<ExplorationCommand> {
+  const { operation, idParameter } = read;
+  if (idParameter === undefined) throw new Error(`${operation.operationId} names no item to explore`);
+  const idSchema = parameterSchema(api.compiled, operation, idParameter);
+  const boundaries = idSchema.type === 'integer' ? integerBoundaries(idSchema) : { valid: [], invalid: [] };
+  const fixed = (id: ItemId | string, what: string) => new ReadItem(api, read, { kind: 'fixed', id, what });
   const index = fc.nat({ max: 1_000 });
-  const byIndex = (kind: 'created' | 'known' | 'unknown') => index.map((at) => new GetPet({ kind, index: at }));
-  const notIds = [...boundaries.invalid.map(String), '1.0', '1e0', 'not-an-id'];
+  const byIndex = (kind: 'written' | 'known' | 'unknown') =>
+    index.map((at) => new ReadItem(api, read, { kind, index: at }));
+  const notIds = idSchema.type === 'integer' ? [...boundaries.invalid.map(String), '1.0', '1e0', 'not-an-id'] : [];
   return fc.oneof(
-    ...(api.settings.readOnly ? [] : [{ arbitrary: byIndex('created'), weight: 4 }]),
+    ...(api.settings.readOnly ? [] : [{ arbitrary: byIndex('written'), weight: 4 }]),
     { arbitrary: byIndex('known'), weight: api.settings.readOnly ? 5 : 2 },
     { arbitrary: byIndex('unknown'), weight: 2 },
-    { arbitrary: fc.constantFrom(...boundaries.valid).map((id) => fixed(id, `boundary ${String(id)}`)), weight: 1 },
-    { arbitrary: fc.constantFrom(...notIds).map((text) => fixed(text, `'${text}'`)), weight: 1 },
+    ...(boundaries.valid.length > 0
+      ? [
+          {
+            arbitrary: fc.constantFrom(...boundaries.valid).map((id) => fixed(id, `boundary ${String(id)}`)),
+            weight: 1,
+          },
+        ]
+      : []),
+    ...(notIds.length > 0
+      ? [{ arbitrary: fc.constantFrom(...notIds).map((text) => fixed(text, `'${text}'`)), weight: 1 }]
+      : []),
   );
 }
 
-/** The commands a sequence is drawn from: list, create and get (list and get only in read-only mode). */
+/** A replace or update of an item the sequence wrote, with bodies derived from its schema, or its delete. */
+function changeCommands(api: ContractSession, change: OperationSemantics): fc.Arbitrary<ExplorationCommand> {
+  const index = fc.nat({ max: 1_000 });
+  if (change.kind === 'delete') return index.map((at) => new ChangeItem(change, at, undefined, ''));
+  return fc.tuple(index, bodies(api, change)).map(([at, { body, what }]) => new ChangeItem(change, at, body, what));
+}
+
+/** The operations a sequence drives, by kind, in this order; only lists and reads in read-only mode. */
+const exploredKinds: readonly OperationKind[] = ['list', 'create', 'read', 'replace', 'update', 'delete'];
+
+/** The operations the exploration drives: every one of an explored kind still in the contract (reads only, read-only). */
+export function exploredOperations(api: ContractSession): OperationSemantics[] {
+  const allowed = api.settings.readOnly ? ['list', 'read'] : exploredKinds;
+  return exploredKinds.flatMap((kind) =>
+    api.api.operations.filter(
+      (each) => each.kind === kind && allowed.includes(kind) && each.resource && !api.removed(each.operation),
+    ),
+  );
+}
+
+/**
+ * The commands a sequence is drawn from, generated per kind from the model:
+ * lists, creates and reads, then replaces, updates and deletes of items the
+ * sequence wrote, where the document has them (lists and reads only in
+ * read-only mode).
+ */
 export function explorationCommands(api: ContractSession): Array<fc.Arbitrary<ExplorationCommand>> {
-  return api.settings.readOnly
-    ? [listCommands(api), getCommands(api)]
-    : [listCommands(api), createCommands(api), getCommands(api)];
+  const operations = exploredOperations(api);
+  const of = (kind: OperationKind) => operations.filter((each) => each.kind === kind);
+  const groups = [
+    oneOf(of('list').map((list) => listCommands(api, list))),
+    oneOf(
+      of('create').map((create) => bodies(api, create).map(({ body, what }) => new CreateItem(create, body, what))),
+    ),
+    oneOf(of('read').map((read) => readCommands(api, read))),
+    oneOf([...of('replace'), ...of('update'), ...of('delete')].map((change) => changeCommands(api, change))),
+  ];
+  return groups.filter((group) => group !== undefined);
 }

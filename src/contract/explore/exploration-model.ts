@@ -1,25 +1,35 @@
+import type { OperationSemantics, Resource } from '../../core/model/describe-api.js';
+import type { KnownItem, ReferenceModel } from '../../core/model/reference-model.js';
 import { type Finding, finding } from '../../core/oracle/finding.js';
-import { type Int64, idOf, idText } from '../exact-ids.js';
-import type { PetLike } from '../support/pet-samples.js';
+import { idOf, idText, type ItemId } from '../exact-ids.js';
 
-/** A pet this sequence created: when, its fields as last seen (the 201's echo, then each read), whether it was read. */
-export interface CreatedPet {
-  id: Int64;
-  createdAt: number;
+/** An item this sequence wrote, as the reference model knows it: when, and its fields as last known. */
+export interface WrittenItem {
+  resource: Resource;
+  id: ItemId;
+  key: string;
+  /** When its last acknowledged write was (performance.now()), and which. */
+  writtenAt: number;
+  writtenBy: 'created' | 'replaced' | 'updated' | 'deleted';
+  /** Its fields as last seen by a read since that write, else as written. */
   fields: Record<string, unknown>;
-  /** Seen since by a read: getPet answered it, or a page listed it. */
-  readable: boolean;
+  /** False once a delete of it was acknowledged. */
+  exists: boolean;
 }
+
+const pastTense = { create: 'created', replace: 'replaced', update: 'updated', delete: 'deleted' } as const;
 
 /** A list query the document allows, with the page size it asks for and its filters. */
 export interface PageQuery {
+  /** The list operation it asks. */
+  list: OperationSemantics;
   query: Record<string, string>;
-  /** `limit` as asked, or the documented default. */
-  limit: number;
-  /** The filters of the query (`status`), by the property they compare. */
+  /** The page size as asked, or the documented default; undefined when the list names no page size. */
+  limit: number | undefined;
+  /** The filters of the query, by the property they compare. */
   filters: Record<string, string>;
   /** The same filters with the largest page the document allows: how a suspect is listed again. */
-  widest: { query: Record<string, string>; limit: number };
+  widest: { query: Record<string, string>; limit: number | undefined };
 }
 
 /** `status=sold&limit=100`: a query as sent. */
@@ -27,164 +37,201 @@ export function queryText(page: Pick<PageQuery, 'query'>): string {
   return new URLSearchParams(page.query).toString();
 }
 
-/** A created pet missing from a page that held every match of its query: a fault, unless it settles in time. */
+/** A written item missing from a page that held every match of its query: a fault, unless it settles in time. */
 export interface Suspect {
-  pet: CreatedPet;
+  item: WrittenItem;
   page: PageQuery;
 }
 
-/** A page that left out created pets matching its filters. */
-interface PageMissingPets {
+/** A page that left out written items matching its filters. */
+interface PageMissingItems {
   page: PageQuery;
   size: number;
-  missing: CreatedPet[];
+  missing: WrittenItem[];
 }
 
 /** Ids far from every id seen that must all answer 200 before "an unknown id answers 404" is proven broken. */
 export const unknownIdsToProve = 3;
 
 /**
- * What one sequence of the exploration knows about the deployment: a model
- * of what the spec guarantees, fed by the answers of the sequence alone (so
- * that a sequence proves its failure on its own, as its curl lines show).
+ * What one sequence of the exploration knows about the deployment. What the
+ * document guarantees is the reference model's, fed by the answers of the
+ * sequence alone (so that a sequence proves its failure on its own, as its
+ * curl lines show): the items it wrote and with what, the ids it saw, the
+ * largest page; it judges what it remembers (an id handed out twice, an
+ * item read back with other data, or still missing, or still shown after a
+ * delete, once the settle window has passed).
  *
- * The oracle's exchange memory (one per sequence too) judges what it
- * remembers: an id handed out twice, a created pet read back with another
- * name or categoryId, or not found once the settle window has passed. The
- * model adds what needs a model of the run:
+ * This model adds what only an active explorer needs:
  *
- * - completeness: a page shorter than its `limit` and than the largest page
- *   seen (so cut by neither the limit nor a page cap) holds every pet of its
- *   filter, so every pet this sequence created that matches it (by the
- *   fields last seen) must be in it; one that is not is a suspect until the
- *   settle window has passed, or its status is seen to have changed
- *   (transitions are not shown);
- * - unknown ids: getPet answers 404 for ids this sequence never saw, far
+ * - completeness: a page shorter than its page size and than the largest
+ *   page seen (so cut by neither) holds every item of its filter, so every
+ *   item this sequence wrote that matches it (by the fields last known) must
+ *   be in it; one that is not is a suspect until the settle window has
+ *   passed, or a state of it is seen to have moved (transitions are not
+ *   shown);
+ * - confirmation: which writes a read has shown since (the end of a
+ *   sequence reads back the rest);
+ * - unknown ids: a read answers 404 for ids this sequence never saw, far
  *   from every id it saw; 200 for several of them is proven wrong.
  */
 export class ExplorationModel {
-  readonly created = new Map<string, CreatedPet>();
-  /** Every id the sequence saw: created, listed or read. */
-  readonly seen = new Map<string, Int64>();
-  /** The most pets any page of the sequence held: a page cap, if any, is at least this. */
-  largestPage = 0;
   readonly suspects: Suspect[] = [];
-  readonly #unknownAnswered = new Set<string>();
-  /** Pages that left out created pets matching them, not (yet) known to hold every match. */
-  #pagesMissingPets: PageMissingPets[] = [];
+  readonly #unknownAnswered = new Map<string, Set<string>>();
+  /** Writes given up on (their reads answered neither a success nor 404 until the window passed), by key. */
+  readonly #abandoned = new Set<string>();
+  /** Deleted items a read has shown gone (404) since, with the moment of the delete it confirms. */
+  readonly #goneSince = new Map<string, number>();
+  /** Pages that left out written items matching them, not (yet) known to hold every match. */
+  #pagesMissingItems: PageMissingItems[] = [];
 
   /**
-   * `canSend(n)`: whether n more requests fit the budget, with what the end
-   * of the sequence needs to settle; `widestPages`: the largest page of no
-   * filter and of each filter value, which the end of a sequence lists.
+   * `memory`: the sequence's reference model; `canSend(n)`: whether n more
+   * requests fit the budget, with what the end of the sequence needs to
+   * settle; `widestPages`: the largest page of each list, of no filter and of
+   * each filter value, which the end of a sequence lists.
    */
   constructor(
+    readonly memory: ReferenceModel,
     readonly canSend: (count: number) => boolean,
     readonly widestPages: readonly PageQuery[] = [],
   ) {}
 
-  knownIds(): Int64[] {
-    return [...this.seen.values()];
+  #item(known: KnownItem): WrittenItem | undefined {
+    const id = idOf({ [known.resource.idField]: known.id }, known.resource);
+    if (id === undefined || known.writtenAt === undefined) return undefined;
+    const seen = known.seenAt !== undefined && known.seenAt >= known.writtenAt ? known.seen : undefined;
+    return {
+      resource: known.resource,
+      id,
+      key: `${known.resource.name} ${known.key}`,
+      writtenAt: known.writtenAt,
+      writtenBy: pastTense[known.writtenBy ?? 'create'],
+      fields: { ...(known.written ?? {}), ...(seen ?? {}) },
+      exists: known.exists,
+    };
   }
 
-  createdIds(): Int64[] {
-    return [...this.created.values()].map((pet) => pet.id);
+  /** The items this sequence wrote that exist by what it showed (of a resource, or of all). */
+  written(resource?: Resource): WrittenItem[] {
+    return this.memory.written(resource).flatMap((known) => this.#item(known) ?? []);
   }
 
-  /** Created pets not read back yet. */
-  pending(): CreatedPet[] {
-    return [...this.created.values()].filter((pet) => !pet.readable);
+  /** Every item this sequence wrote, deleted ones included. */
+  touched(resource?: Resource): WrittenItem[] {
+    return this.memory
+      .items(resource)
+      .filter((known) => known.writtenBy !== undefined)
+      .flatMap((known) => this.#item(known) ?? []);
+  }
+
+  /** Every id of a resource the sequence saw: written, listed or read. */
+  knownIds(resource: Resource): ItemId[] {
+    return this.memory.items(resource).flatMap((known) => idOf({ [resource.idField]: known.id }, resource) ?? []);
+  }
+
+  /** The most items any page of a resource held in this sequence: a page cap, if any, is at least this. */
+  largestPage(resource: Resource): number {
+    return this.memory.largestPage(resource);
+  }
+
+  /**
+   * Writes no read has confirmed yet: an item created, replaced or updated
+   * that no read has shown since, or deleted and not yet read gone.
+   */
+  pending(): WrittenItem[] {
+    return this.memory.items().flatMap((known) => {
+      if (known.writtenAt === undefined || this.#abandoned.has(`${known.resource.name} ${known.key}`)) return [];
+      const item = this.#item(known);
+      if (!item) return [];
+      const confirmed = known.exists
+        ? known.seenAt !== undefined && known.seenAt >= known.writtenAt
+        : (this.#goneSince.get(item.key) ?? -1) >= known.writtenAt;
+      return confirmed ? [] : [item];
+    });
   }
 
   /**
    * Requests the end of the sequence needs to settle what is open: the
-   * widest pages once (when it created pets), then a read per pending pet
+   * widest pages once (when it wrote items), then a read per pending item
    * and a list and two reads per suspect.
    */
   settleCost(): number {
-    const pages = this.created.size > 0 || this.#pagesMissingPets.length > 0 ? this.widestPages.length : 0;
-    return pages + this.pending().length + 3 * this.suspects.length;
+    const wrote = this.touched().length > 0 || this.#pagesMissingItems.length > 0;
+    return (wrote ? this.widestPages.length : 0) + this.pending().length + 3 * this.suspects.length;
   }
 
-  #see(id: Int64): void {
-    this.seen.set(idText(id), id);
+  /** A read answered 404 for an item of a resource: a delete of it is confirmed. */
+  readGone(resource: Resource, id: ItemId): void {
+    const known = this.memory.item(resource, id);
+    if (known && !known.exists && known.writtenAt !== undefined)
+      this.#goneSince.set(`${resource.name} ${known.key}`, known.writtenAt);
   }
 
-  /** A pet the deployment created (its 201 body). */
-  create(pet: PetLike, now: number): void {
-    this.#see(pet.id);
-    this.created.set(idText(pet.id), { id: pet.id, createdAt: now, fields: { ...pet }, readable: false });
+  /** Whether a page held every match of its query: fewer items than its page size and than the largest page seen. */
+  isWhole(page: Pick<PageQuery, 'limit' | 'list'>, size: number): boolean {
+    const resource = page.list.resource as Resource;
+    return (page.limit === undefined || size < page.limit) && size < this.largestPage(resource);
   }
 
-  /** A pet read (by getPet, or in a page): its id is seen; a pet this sequence created is readable, with these fields. */
-  read(pet: PetLike): void {
-    this.#see(pet.id);
-    const created = this.created.get(idText(pet.id));
-    if (!created) return;
-    created.readable = true;
-    created.fields = { ...pet };
-  }
-
-  /** Whether a page held every match of its query: fewer pets than its limit and than the largest page seen. */
-  isWhole(page: Pick<PageQuery, 'limit'>, size: number): boolean {
-    return size < page.limit && size < this.largestPage;
-  }
-
-  /** Whether a pet matches the filters of a page, by the fields last seen. */
-  matches(pet: CreatedPet, page: Pick<PageQuery, 'filters'>): boolean {
+  /** Whether an item matches the filters of a page, by the fields last known. */
+  matches(item: WrittenItem, page: Pick<PageQuery, 'filters' | 'list'>): boolean {
+    if (page.list.resource !== item.resource) return false;
     return Object.entries(page.filters).every(
-      ([field, value]) => pet.fields[field] !== undefined && String(pet.fields[field]) === value,
+      ([field, value]) => item.fields[field] !== undefined && String(item.fields[field]) === value,
     );
   }
 
   /**
-   * A page: its pets are read, and the created pets that match its filters
-   * but are missing from it are remembered with it; when the page held every
-   * match (now, or once a larger page shows that no page cap cut it), they
-   * become suspects. A page of a query the document does not allow (`page`
-   * undefined) is only read.
+   * A page (its items already seen by the reference model): the written
+   * items that match its filters but are missing from it are remembered with
+   * it; when the page held every match (now, or once a larger page shows that
+   * no page cap cut it), they become suspects. A page of a query the document
+   * does not allow (`page` undefined) only tells the largest page.
    */
-  page(page: PageQuery | undefined, pets: readonly PetLike[]): void {
-    const listed = new Set(pets.map((pet) => idText(pet.id)));
-    const missing = page
-      ? [...this.created.values()].filter((pet) => !listed.has(idText(pet.id)) && this.matches(pet, page))
-      : [];
-    this.largestPage = Math.max(this.largestPage, pets.length);
-    for (const pet of pets) this.read(pet);
-    if (page && missing.length > 0) this.#pagesMissingPets.push({ page, size: pets.length, missing });
+  page(page: PageQuery | undefined, ids: readonly ItemId[]): void {
+    if (page) {
+      const listed = new Set(ids.map(idText));
+      const missing = this.written(page.list.resource).filter(
+        (item) => !listed.has(idText(item.id)) && this.matches(item, page),
+      );
+      if (missing.length > 0) this.#pagesMissingItems.push({ page, size: ids.length, missing });
+    }
     this.#findSuspects();
   }
 
-  /** The remembered pages that held every match, by the largest page seen so far: each pet they left out is a suspect. */
+  /** The remembered pages that held every match, by the largest page seen so far: each item they left out is a suspect. */
   #findSuspects(): void {
-    const still: PageMissingPets[] = [];
-    for (const seen of this.#pagesMissingPets) {
+    const still: PageMissingItems[] = [];
+    for (const seen of this.#pagesMissingItems) {
       if (!this.isWhole(seen.page, seen.size)) {
         still.push(seen);
         continue;
       }
-      for (const pet of seen.missing) {
-        if (this.suspects.some((s) => s.pet === pet && queryText(s.page) === queryText(seen.page))) continue;
-        this.suspects.push({ pet, page: seen.page });
+      for (const item of seen.missing) {
+        if (this.suspects.some((s) => s.item.key === item.key && queryText(s.page) === queryText(seen.page))) continue;
+        this.suspects.push({ item, page: seen.page });
       }
     }
-    this.#pagesMissingPets = still;
+    this.#pagesMissingItems = still;
   }
 
-  /** The widest pages the end of a sequence lists: of no filter, and of each filter a pet it created matches. */
+  /** The widest pages the end of a sequence lists: of no filter, and of each filter an item it wrote matches. */
   pagesToAudit(): PageQuery[] {
-    if (this.created.size === 0) return [];
-    const pets = [...this.created.values()];
-    return this.widestPages.filter((page) => pets.some((pet) => this.matches(pet, page)));
+    const items = this.written();
+    if (items.length === 0) return [];
+    return this.widestPages.filter((page) => items.some((item) => this.matches(item, page)));
   }
 
   /**
-   * The size of the smallest remembered page that left out created pets and
-   * was cut by nothing but, perhaps, a page cap: a larger page would show
-   * that it held every match. Undefined when there is none.
+   * The size of the smallest remembered page that left out written items and
+   * was cut by nothing but, perhaps, a page cap: a larger page would show that
+   * it held every match. Undefined when there is none.
    */
   undecidedPage(): number | undefined {
-    const sizes = this.#pagesMissingPets.filter((seen) => seen.size < seen.page.limit).map((seen) => seen.size);
+    const sizes = this.#pagesMissingItems
+      .filter((seen) => seen.page.limit === undefined || seen.size < seen.page.limit)
+      .map((seen) => seen.size);
     return sizes.length === 0 ? undefined : Math.min(...sizes);
   }
 
@@ -193,25 +240,33 @@ export class ExplorationModel {
     if (index !== -1) this.suspects.splice(index, 1);
   }
 
-  /** A pet given up on (its reads answered neither 200 nor 404 until the window passed): no longer pending. */
-  abandon(pet: CreatedPet): void {
-    pet.readable = true;
+  /** A write given up on (its reads answered neither a success nor 404 until the window passed): no longer pending. */
+  abandon(item: WrittenItem): void {
+    this.#abandoned.add(item.key);
+  }
+
+  /** The item as the model knows it now (its fields as last known), if it still exists. */
+  current(item: WrittenItem): WrittenItem | undefined {
+    const known = this.memory.item(item.resource, item.id);
+    const now = known ? this.#item(known) : undefined;
+    return now?.exists ? now : undefined;
   }
 
   /**
-   * getPet answered 200 for an id the sequence never saw, far from every id
-   * it saw. Once several did, "an id no pet has answers 404" is proven
+   * A read answered 200 for an id the sequence never saw, far from every id
+   * it saw. Once several did, "an id no item has answers 404" is proven
    * broken: a finding of `unknown-pet-404`.
    */
-  unknownAnswered(id: Int64, body: unknown): Finding | undefined {
-    this.#unknownAnswered.add(idText(id));
-    const read = idOf(body);
-    if (read !== undefined) this.#see(read);
-    if (this.#unknownAnswered.size < unknownIdsToProve) return undefined;
-    const ids = [...this.#unknownAnswered];
+  unknownAnswered(read: OperationSemantics, id: ItemId): Finding | undefined {
+    const name = read.operation.operationId;
+    const answered = this.#unknownAnswered.get(name) ?? new Set<string>();
+    this.#unknownAnswered.set(name, answered);
+    answered.add(idText(id));
+    if (answered.size < unknownIdsToProve) return undefined;
+    const ids = [...answered];
     return finding(
       'unknown-pet-404',
-      `200 for unknown ids: getPet answered 200 for ${ids.length} ids this sequence never saw, each far from every id it saw (${ids.join(', ')})`,
+      `200 for unknown ids: ${name} answered 200 for ${ids.length} ids this sequence never saw, each far from every id it saw (${ids.join(', ')})`,
     );
   }
 }

@@ -1,11 +1,13 @@
+import type { OperationSemantics, Resource } from '../../core/model/describe-api.js';
 import { ReferenceModel } from '../../core/model/reference-model.js';
 import { fails, type Finding, finding } from '../../core/oracle/finding.js';
 import type { ContractResponse, ContractSession } from '../contract-session.js';
-import { type Int64, idOf, idText } from '../exact-ids.js';
+import { idOf, idText, type ItemId } from '../exact-ids.js';
 import { type ContractRequest, describeRequest } from '../http-client.js';
-import { type PetLike, petsOf, sameId } from '../support/pet-samples.js';
+import { itemsOf } from '../support/item-samples.js';
+import { itemPath } from '../support/read-back.js';
 import type { ExplorationBudget } from './exploration-budget.js';
-import { type CreatedPet, ExplorationModel, type PageQuery, queryText, type Suspect } from './exploration-model.js';
+import { ExplorationModel, type PageQuery, queryText, type Suspect, type WrittenItem } from './exploration-model.js';
 
 /** A request of a sequence as sent, with the status it got and when; `round` marks the reads that settle its end. */
 export interface SentStep {
@@ -15,15 +17,18 @@ export interface SentStep {
   sentAt: number;
   answeredAt: number;
   round?: number;
-  /** What the answer held that a reader of the steps needs: the id handed out, or how many pets a page held. */
+  /** What the answer held that a reader of the steps needs: the id handed out, or how many items a page held. */
   summary?: string;
 }
 
-/** `id 64` for a pet created, `8 pets` for a page. */
-function summaryOf(response: ContractResponse): string | undefined {
-  const id = idOf(response.body);
-  if (response.status === 201 && id !== undefined) return `id ${idText(id)}`;
-  if (response.status === 200 && Array.isArray(response.body)) return `${response.body.length} pets`;
+/** `id 64` for an item created, `8 pets` for a page. */
+function summaryOf(semantics: OperationSemantics, response: ContractResponse): string | undefined {
+  const { resource } = semantics;
+  if (!resource) return undefined;
+  const id = idOf(response.body, resource);
+  if (semantics.kind === 'create' && response.status === 201 && id !== undefined)
+    return `${resource.idField} ${idText(id)}`;
+  if (response.status === 200 && Array.isArray(response.body)) return `${response.body.length} ${resource.name}`;
   return undefined;
 }
 
@@ -48,9 +53,10 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 /**
  * One sequence of the exploration against the deployment: the system side
  * of fast-check's model run. Every request goes through the session's
- * `call()`, so the oracle judges every exchange, with a memory of this
- * sequence only; the model (`ExplorationModel`) adds its own findings, as
- * findings of the oracle's rules. A failing finding ends the sequence.
+ * `call()`, so the oracle judges every exchange, with a reference model of
+ * this sequence only (`memory`), which the exploration's model reads; the
+ * exploration's model adds its own findings, as findings of the oracle's
+ * rules. A failing finding ends the sequence.
  */
 export class ExplorationRun {
   readonly memory: ReferenceModel;
@@ -62,37 +68,47 @@ export class ExplorationRun {
   /** The widest pages the sequence listed at its end (each once). */
   readonly #listedWidest = new Set<string>();
 
-  /** `widestPages`: the largest page of no filter and of each filter value (see `widestPages`). */
+  /** `widestPages`: the largest page of each list, of no filter and of each filter value (see `widestPages`). */
   constructor(
     readonly api: ContractSession,
     readonly budget: ExplorationBudget,
     widestPages: readonly PageQuery[],
   ) {
     this.memory = new ReferenceModel({ compiled: api.compiled, settleMs: api.settings.settleMs });
-    this.model = new ExplorationModel((count) => budget.allows(count + this.model.settleCost()), widestPages);
+    this.model = new ExplorationModel(
+      this.memory,
+      (count) => budget.allows(count + this.model.settleCost()),
+      widestPages,
+    );
   }
 
   get #settleMs(): number {
     return this.api.settings.settleMs;
   }
 
-  #age(pet: CreatedPet): number {
-    return Math.round(performance.now() - pet.createdAt);
+  #age(item: WrittenItem): number {
+    return Math.round(performance.now() - item.writtenAt);
   }
 
-  #settled(pet: CreatedPet): boolean {
-    return this.#age(pet) > this.#settleMs;
+  #settled(item: WrittenItem): boolean {
+    return this.#age(item) > this.#settleMs;
+  }
+
+  /** The read of a resource while it is in the contract; without one, items are read back through its lists. */
+  #readOf(resource: Resource): OperationSemantics | undefined {
+    const read = resource.operations.read;
+    return read && !this.api.removed(read) ? this.api.api.of(read) : undefined;
   }
 
   /** Sends one request through the session, within the budget; a failing finding ends the sequence. */
-  async #send(operationId: string, request: Omit<ContractRequest, 'method' | 'path'> & { path?: string }) {
+  async #send(semantics: OperationSemantics, request: Omit<ContractRequest, 'method' | 'path'> & { path?: string }) {
     if (!this.budget.allows(1)) throw new BudgetSpent();
     this.budget.spend();
     const sentAt = performance.now();
-    const response = await this.api.call(operationId, request, { memory: this.memory });
+    const response = await this.api.call(semantics.operation, request, { memory: this.memory });
     const sent = this.api.sent.at(-1);
     if (sent) {
-      const summary = summaryOf(response);
+      const summary = summaryOf(semantics, response);
       this.steps.push({
         ...sent,
         sentAt,
@@ -113,64 +129,90 @@ export class ExplorationRun {
     if (fails(judged, this.api.settings.strict)) throw new SequenceFailed([judged]);
   }
 
-  /** listPets with a query; `page` when the document allows it, so that the page can be judged whole. */
-  async listPets(query: Record<string, string>, page: PageQuery | undefined): Promise<void> {
+  /** A list with a query; `page` when the document allows it, so that the page can be judged whole. */
+  async list(list: OperationSemantics, query: Record<string, string>, page: PageQuery | undefined): Promise<void> {
     this.commands += 1;
-    const response = await this.#send('listPets', { query });
-    if (response.status === 200) this.model.page(page, petsOf(response));
+    await this.#list(list, query, page);
   }
 
-  async createPet(body: ContractRequest['body']): Promise<void> {
-    this.commands += 1;
-    const response = await this.#send('createPet', { body });
-    if (response.status === 201 && idOf(response.body) !== undefined) {
-      this.model.create(response.body as PetLike, performance.now());
-    }
+  async #list(list: OperationSemantics, query: Record<string, string>, page: PageQuery | undefined) {
+    const response = await this.#send(list, { query });
+    if (response.status === 200)
+      this.model.page(
+        page,
+        itemsOf(list.resource as Resource, response).map((item) => item.id),
+      );
+    return response;
   }
 
-  /** getPet; `unknown` when the id is one the sequence never saw, far from every id it saw. */
-  async getPet(petId: Int64 | string, { unknown = false } = {}): Promise<ContractResponse> {
+  async create(create: OperationSemantics, body: ContractRequest['body']): Promise<void> {
     this.commands += 1;
-    return this.#get(petId, unknown);
+    await this.#send(create, { body });
   }
 
-  async #get(petId: Int64 | string, unknown = false): Promise<ContractResponse> {
-    const path = this.api.pathOf('getPet', { petId });
-    const response = await this.#send('getPet', { path });
+  /** A read; `unknown` when the id is one the sequence never saw, far from every id it saw. */
+  async read(read: OperationSemantics, id: ItemId | string, { unknown = false } = {}): Promise<void> {
+    this.commands += 1;
+    await this.#read(read, id, unknown);
+  }
+
+  async #read(read: OperationSemantics, id: ItemId | string, unknown = false): Promise<ContractResponse> {
+    const resource = read.resource as Resource;
+    const path = itemPath(this.api, read, id);
+    const response = await this.#send(read, { path });
+    if (response.status === 404) this.model.readGone(resource, id);
     if (response.status !== 200) return response;
-    if (unknown && typeof petId !== 'string') {
-      const found = this.model.unknownAnswered(petId, response.body);
+    if (unknown) {
+      const found = this.model.unknownAnswered(read, id);
       if (found) this.#judge(found, `GET ${path} → 200`);
     }
-    if (idOf(response.body) !== undefined) this.model.read(response.body as PetLike);
     return response;
+  }
+
+  /** A replace or update of an item the sequence wrote. */
+  async write(write: OperationSemantics, id: ItemId, body: ContractRequest['body']): Promise<void> {
+    this.commands += 1;
+    await this.#send(write, { path: itemPath(this.api, write, id), body });
+  }
+
+  /** A delete of an item the sequence wrote. */
+  async remove(remove: OperationSemantics, id: ItemId): Promise<void> {
+    this.commands += 1;
+    await this.#send(remove, { path: itemPath(this.api, remove, id) });
   }
 
   /**
    * Ends the sequence by settling what it left open, as an invariant checked
    * after its last command, within the budget (what it cannot afford stays
-   * unproven). Every pet it created is read back, asking again with growing
-   * pauses (the memory fails one still not found once the settle window has
-   * passed). Then it lists the widest page of no filter and of each filter
-   * its pets match, and when a page that left one out may have been cut by
-   * a page cap, the other widest pages until a larger one shows it was not.
-   * Each suspect is read and listed again until it is settled: still
-   * missing from a page that holds every match once the window has passed,
-   * while getPet answers it with the fields the filter asks for, is a fault.
+   * unproven). Every write it made is read back, asking again with growing
+   * pauses (the reference model fails an item still missing, or still shown
+   * after its delete, once the settle window has passed): by the item's read,
+   * or, without one, through the widest pages of its list. Then it lists the
+   * widest page of no filter and of each filter its items match, and when a
+   * page that left one out may have been cut by a page cap, the other widest
+   * pages until a larger one shows it was not. Each suspect is read and
+   * listed again until it is settled: still missing from a page that holds
+   * every match once the window has passed, while its read answers it with
+   * the fields the filter asks for, is a fault.
    */
   async settle(): Promise<void> {
     await this.#untilSettled(
       () => this.model.pending(),
       1,
       async (pending) => {
-        for (const pet of pending) await this.#readBack(pet);
+        const listed = new Set<string>();
+        for (const item of pending) {
+          const read = this.#readOf(item.resource);
+          if (read) await this.#readBack(read, item);
+          else await this.#listBack(item, listed);
+        }
       },
     );
     for (const page of this.model.pagesToAudit()) await this.#listWidest(page);
     const undecided = this.model.undecidedPage();
     if (undecided !== undefined) await this.#lookForLargerPage(undecided);
     await this.#untilSettled(
-      () => this.model.suspects.map((suspect) => suspect.pet),
+      () => this.model.suspects.map((suspect) => suspect.item),
       3,
       async () => {
         for (const suspect of [...this.model.suspects]) await this.#recheck(suspect);
@@ -179,119 +221,175 @@ export class ExplorationRun {
   }
 
   /**
-   * Rounds of `round` (at most `cost` requests a pet), with growing pauses,
-   * the last once the window of each open pet has passed, until none is open.
+   * Rounds of `round` (at most `cost` requests an item), with growing pauses,
+   * the last once the window of each open item has passed, until none is open.
    */
   async #untilSettled(
-    open: () => CreatedPet[],
+    open: () => WrittenItem[],
     cost: number,
-    round: (pets: CreatedPet[]) => Promise<void>,
+    round: (items: WrittenItem[]) => Promise<void>,
   ): Promise<void> {
     for (let pause = 100, count = 1; ; pause *= 2, count += 1) {
-      const pets = open();
-      if (pets.length === 0) return;
-      if (!this.budget.allows(cost * pets.length)) {
+      const items = open();
+      if (items.length === 0) return;
+      if (!this.budget.allows(cost * items.length)) {
         this.api.unproven(
-          `the exploration's budget ran out before ${pets.length} pet(s) a sequence created could be read back or listed`,
+          `the exploration's budget ran out before ${items.length} item(s) a sequence wrote could be read back or listed`,
         );
         return;
       }
       this.#round = count;
-      await round(pets);
+      await round(items);
       this.#round = undefined;
       const still = open();
       if (still.length === 0) return;
-      const windowEnds = Math.min(...still.map((pet) => pet.createdAt + this.#settleMs)) - performance.now() + 1;
+      const windowEnds = Math.min(...still.map((item) => item.writtenAt + this.#settleMs)) - performance.now() + 1;
       await sleep(Math.max(1, Math.min(pause, windowEnds)));
     }
   }
 
   /** Lists a widest page (each once a sequence); true when it did. */
   async #listWidest(page: PageQuery): Promise<boolean> {
-    const text = queryText(page);
+    const text = `${page.list.operation.operationId} ${queryText(page)}`;
     if (this.#listedWidest.has(text) || !this.budget.allows(1)) return false;
     this.#listedWidest.add(text);
-    const response = await this.#send('listPets', { query: page.query });
-    if (response.status === 200) this.model.page(page, petsOf(response));
+    await this.#list(page.list, page.query, page);
     return true;
   }
 
   /**
    * Lists the widest pages not listed yet until one holds more than `size`
-   * pets, which shows that no page cap cut a page of `size`.
+   * items, which shows that no page cap cut a page of `size`.
    */
   async #lookForLargerPage(size: number): Promise<void> {
     for (const page of this.model.widestPages) {
-      if (this.model.largestPage > size) return;
+      if (this.model.largestPage(page.list.resource as Resource) > size) return;
       await this.#listWidest(page);
     }
   }
 
-  /** A created pet read back: 200 settles it; 404 is judged by the memory (late only after the window). */
-  async #readBack(pet: CreatedPet): Promise<void> {
-    const response = await this.#get(pet.id);
-    if (response.status === 200 || response.status === 404 || !this.#settled(pet)) return;
-    this.model.abandon(pet);
+  /** A written item read back: a success or 404 is judged by the reference model (late only after the window). */
+  async #readBack(read: OperationSemantics, item: WrittenItem): Promise<void> {
+    const response = await this.#read(read, item.id);
+    if (response.status === 200 || response.status === 404 || !this.#settled(item)) return;
+    this.model.abandon(item);
     this.api.unproven(
-      `created pet ${idText(pet.id)} could not be read back: getPet answered ${response.status} until the settle window had passed`,
+      `${item.writtenBy} ${item.resource.itemName} ${idText(item.id)} could not be read back: ${read.operation.operationId} answered ${response.status} until the settle window had passed`,
     );
   }
 
   /**
-   * A suspect read and listed again (the same filters, the widest page): its
-   * status changed (transitions are not shown), or it is listed now, settles
+   * A written item looked for in the widest pages of its lists that would show
+   * it (a resource without a read), each listed once a round. One still
+   * missing is no longer pending: a page that held every match and left it
+   * out made it a suspect (settled by its rechecks); otherwise no page can
+   * prove it missing, and waiting would prove nothing.
+   */
+  async #listBack(item: WrittenItem, listed: Set<string>): Promise<void> {
+    for (const page of this.model.widestPages.filter((each) => each.list.resource === item.resource)) {
+      if (item.exists && !this.model.matches(item, page)) continue;
+      const text = `${page.list.operation.operationId} ${queryText(page)}`;
+      if (listed.has(text) || !this.budget.allows(1)) continue;
+      listed.add(text);
+      const response = await this.#list(page.list, page.query, page);
+      const shown = itemsOf(item.resource, response).some((one) => idText(one.id) === idText(item.id));
+      if (response.status === 200 && !item.exists && !shown) this.model.readGone(item.resource, item.id);
+    }
+    if (!this.model.pending().some((each) => each.key === item.key)) return;
+    if (!item.exists && !this.#settled(item)) return;
+    this.model.abandon(item);
+    if (item.exists && !this.model.suspects.some((suspect) => suspect.item.key === item.key)) {
+      this.api.unproven(
+        `${item.writtenBy} ${item.resource.itemName} ${idText(item.id)} is on none of the widest pages, which may be cut by their size, a page cap or the order: that it was kept cannot be proven`,
+      );
+    }
+  }
+
+  /**
+   * A suspect read and listed again (the same filters, the widest page): a
+   * state that moved (transitions are not shown), or it listed now, settles
    * it; still missing from a page that holds every match once the window
-   * has passed, while getPet answers it as matching (before the page, and
-   * after it too for a filtered page): a fault.
+   * has passed, while its read answers it as matching (before the page, and
+   * after it too for a filtered page): a fault. Without a read, missing from
+   * such a page of no filter, or of data filters only, is a lost write.
    */
   async #recheck(suspect: Suspect): Promise<void> {
-    const { pet, page } = suspect;
-    const read = await this.#get(pet.id);
-    if (read.status !== 200) {
-      // 404: the memory judged it (a lost write once the window has passed).
-      if (this.#settled(pet)) this.#giveUp(suspect, `getPet answered ${read.status}`);
-      return;
+    const { item, page } = suspect;
+    const read = this.#readOf(item.resource);
+    const name = page.list.operation.operationId;
+    if (read) {
+      const response = await this.#read(read, item.id);
+      if (response.status !== 200) {
+        // 404: the reference model judged it (a lost write once the window has passed).
+        if (this.#settled(item)) this.#giveUp(suspect, `${read.operation.operationId} answered ${response.status}`);
+        return;
+      }
     }
-    if (!this.model.matches(pet, page)) {
+    const current = this.model.current(item);
+    if (!current || !this.model.matches(current, page)) {
       this.model.settle(suspect);
       return;
     }
-    const listed = await this.#send('listPets', { query: page.widest.query });
-    const where = describeRequest({ method: 'GET', path: '/pets', query: page.widest.query });
+    const listed = await this.#send(page.list, { query: page.widest.query });
+    const where = describeRequest({
+      method: page.list.operation.method,
+      path: this.api.pathOf(page.list.operation),
+      query: page.widest.query,
+    });
     if (listed.status !== 200) {
-      if (this.#settled(pet)) this.#giveUp(suspect, `${where} answered ${listed.status}`);
+      if (this.#settled(item)) this.#giveUp(suspect, `${where} answered ${listed.status}`);
       return;
     }
-    const pets = petsOf(listed);
-    this.model.page(undefined, pets);
-    if (pets.some((listedPet) => sameId(listedPet.id, pet.id))) {
+    const ids = itemsOf(item.resource, listed).map((one) => one.id);
+    this.model.page(undefined, ids);
+    const widest = { list: page.list, limit: page.widest.limit };
+    if (ids.some((id) => idText(id) === idText(item.id))) {
       this.model.settle(suspect);
-      const late = `created pet ${idText(pet.id)} was missing from listPets?${queryText(page)} and listed ${this.#age(pet)} ms after it was created`;
+      const late = `${item.writtenBy} ${item.resource.itemName} ${idText(item.id)} was missing from ${name}?${queryText(page)} and listed ${this.#age(item)} ms after it was ${item.writtenBy}`;
       this.#judge(finding('settle-time', late), `${where} → 200`);
       return;
     }
-    if (!this.model.isWhole(page.widest, pets.length) && pets.length < page.widest.limit) {
-      await this.#lookForLargerPage(pets.length);
+    if (!this.model.isWhole(widest, ids.length) && (widest.limit === undefined || ids.length < widest.limit)) {
+      await this.#lookForLargerPage(ids.length);
     }
-    if (!this.model.isWhole(page.widest, pets.length)) {
-      this.#giveUp(suspect, `${where} holds ${pets.length} pets, so it may be cut by its limit or a page cap`);
+    if (!this.model.isWhole(widest, ids.length)) {
+      this.#giveUp(
+        suspect,
+        `${where} holds ${ids.length} ${item.resource.name}, so it may be cut by its size or a page cap`,
+      );
       return;
     }
-    if (!this.#settled(pet)) return;
+    if (!this.#settled(item)) return;
     const filters = Object.entries(page.filters).map(([field, value]) => `${field} '${value}'`);
-    if (filters.length > 0) {
-      // Read once more: a status that changed while the page was listed would explain it.
-      const again = await this.#get(pet.id);
-      if (again.status !== 200 || !this.model.matches(pet, page)) {
+    const onStates = Object.keys(page.filters).some((field) => item.resource.states.includes(field));
+    if (read && filters.length > 0) {
+      // Read once more: a state that moved while the page was listed would explain it.
+      const again = await this.#read(read, item.id);
+      const now = this.model.current(item);
+      if (again.status !== 200 || !now || !this.model.matches(now, page)) {
         this.model.settle(suspect);
         return;
       }
     }
+    if (!read && onStates) {
+      this.#giveUp(
+        suspect,
+        `without a read, a ${filters.join(' and ')} that moved (transitions are not shown) would explain it`,
+      );
+      return;
+    }
+    const size = `${ids.length} ${item.resource.name}: fewer than the ${widest.limit === undefined ? 'page size' : `${widest.limit} asked`} and than the ${this.model.largestPage(item.resource)} of another page`;
+    const age = `${this.#age(item)} ms after it was ${item.writtenBy} (settle window ${this.#settleMs} ms)`;
     this.#judge(
-      finding(
-        'filter-complete',
-        `created pet ${idText(pet.id)} is missing from a page that holds every match (${pets.length} pets: fewer than the ${page.widest.limit} asked and than the ${this.model.largestPage} of another page), ${this.#age(pet)} ms after it was created (settle window ${this.#settleMs} ms), while getPet answers it${filters.length > 0 ? ` with ${filters.join(' and ')}` : ''}`,
-      ),
+      read
+        ? finding(
+            'filter-complete',
+            `${item.writtenBy} ${item.resource.itemName} ${idText(item.id)} is missing from a page that holds every match (${size}), ${age}, while ${read.operation.operationId} answers it${filters.length > 0 ? ` with ${filters.join(' and ')}` : ''}`,
+          )
+        : finding(
+            'write-kept',
+            `lost write: ${item.writtenBy} ${item.resource.itemName} ${idText(item.id)} is missing from a page that holds every match (${size}), ${age}`,
+          ),
       `${where} → 200`,
     );
   }
@@ -299,7 +397,7 @@ export class ExplorationRun {
   #giveUp(suspect: Suspect, why: string): void {
     this.model.settle(suspect);
     this.api.unproven(
-      `created pet ${idText(suspect.pet.id)} was missing from listPets?${queryText(suspect.page)}, but ${why}: it cannot be proven hidden`,
+      `${suspect.item.writtenBy} ${suspect.item.resource.itemName} ${idText(suspect.item.id)} was missing from ${suspect.page.list.operation.operationId}?${queryText(suspect.page)}, but ${why}: it cannot be proven hidden`,
     );
   }
 }

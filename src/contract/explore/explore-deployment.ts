@@ -46,11 +46,13 @@ export function replayFlags(settings: Pick<ContractSettings, 'seed' | 'budget' |
 
 /**
  * The stateful exploration (model-based testing with fast-check's
- * commands): random sequences of listPets, createPet and getPet (reads
- * only in read-only mode), with valid, boundary and invalid inputs, sent to
- * the deployment one request at a time through the session, so that the
- * oracle judges every exchange; a model of what the spec guarantees
- * (`ExplorationModel`) and a memory of each sequence judge across them. A
+ * commands): random sequences of the document's operations, drawn per kind
+ * (lists, creates and reads, then replaces, updates and deletes of the items
+ * a sequence wrote; lists and reads only in read-only mode), with valid,
+ * boundary and invalid inputs, sent to the deployment one request at a time
+ * through the session, so that the oracle judges every exchange; each
+ * sequence's reference model, and the explorer's model on top of it
+ * (`ExplorationModel`), judge across them. A
  * sequence ends at its first failing finding; fast-check then shrinks it to
  * the shortest sequence that still fails, and a last pass drops the
  * commands fast-check's shrinker leaves (within twice the budget). The same

@@ -1,5 +1,6 @@
 import type { OpenAPIV3 } from 'openapi-types';
 import type { CompiledDocument, CompiledOperation } from '../../core/openapi/compile-document.js';
+import { describeApi } from '../../core/model/describe-api.js';
 import { resolveRef } from '../../core/openapi/resolve-ref.js';
 
 /** A schema with its `$ref`s followed, one level at a time. */
@@ -7,35 +8,26 @@ export function resolveSchema(compiled: CompiledDocument, schema: OpenAPIV3.Sche
   return resolveRef<OpenAPIV3.SchemaObject>(compiled.document, schema, '').value;
 }
 
-/** The resolved schema of a query or path parameter of an operation. */
+/** The resolved schema of a query or path parameter of an operation (its own, or its path's). */
 export function parameterSchema(
   compiled: CompiledDocument,
   operation: CompiledOperation,
   name: string,
 ): OpenAPIV3.SchemaObject {
-  for (const raw of operation.definition.parameters ?? []) {
+  const lists = [
+    operation.definition.parameters ?? [],
+    compiled.document.paths[operation.pathTemplate]?.parameters ?? [],
+  ];
+  for (const raw of lists.flat()) {
     const parameter = resolveRef<OpenAPIV3.ParameterObject>(compiled.document, raw, '').value;
     if (parameter.name === name && parameter.schema) return resolveSchema(compiled, parameter.schema);
   }
-  throw new Error(`${operation.operationId} has no parameter '${name}' in openapi.yaml`);
+  throw new Error(`${operation.operationId} has no parameter '${name}' in ${compiled.source}`);
 }
 
-/** Minimum, maximum and default of the listPets `limit` parameter, as the document states them. */
-export function limitFacts(compiled: CompiledDocument, operation: CompiledOperation) {
-  const schema = parameterSchema(compiled, operation, 'limit');
-  const { minimum, maximum } = schema;
-  const fallback = schema.default as number | undefined;
-  if (minimum === undefined || maximum === undefined || fallback === undefined) {
-    throw new Error(`the 'limit' parameter of ${operation.operationId} must state minimum, maximum and default`);
-  }
-  return { minimum, maximum, default: fallback };
-}
-
-/** The allowed values of the listPets `status` filter. */
-export function statusValues(compiled: CompiledDocument, operation: CompiledOperation): string[] {
-  const values = parameterSchema(compiled, operation, 'status').enum;
-  if (!values || values.length === 0) throw new Error(`the 'status' parameter of ${operation.operationId} has no enum`);
-  return values.map(String);
+/** The values the document allows a filter parameter (its enum), as text; empty when it names none. */
+export function filterValues(compiled: CompiledDocument, operation: CompiledOperation, name: string): string[] {
+  return (parameterSchema(compiled, operation, name).enum ?? []).map(String);
 }
 
 /** The JSON schema of an operation's request body, resolved. */
@@ -46,4 +38,28 @@ export function requestBodySchema(compiled: CompiledDocument, operation: Compile
   const schema = body.content['application/json']?.schema;
   if (!schema) throw new Error(`${operation.operationId} has no application/json request schema`);
   return resolveSchema(compiled, schema);
+}
+
+/**
+ * The path a run first asks, to see that the base URL serves the API and
+ * accepts the key: the document's first list (`/pets`), else its first GET
+ * without a path parameter, else its first path.
+ */
+export function probePath(compiled: CompiledDocument): string {
+  const api = describeApi(compiled);
+  const plain = (operation: CompiledOperation) => operation.segments.every((segment) => typeof segment === 'string');
+  const chosen =
+    api.operations.find((each) => each.kind === 'list' && plain(each.operation))?.operation ??
+    compiled.operations.find((operation) => operation.method === 'GET' && plain(operation)) ??
+    compiled.operations[0];
+  if (!chosen) return '/';
+  return `/${chosen.segments.map((segment) => (typeof segment === 'string' ? segment : '1')).join('/')}`;
+}
+
+/** What a run's created items are, in the document's words: `pets` (the collections that have a create). */
+export function createdWords(compiled: CompiledDocument): string {
+  const names = describeApi(compiled)
+    .resources.filter((resource) => resource.operations.create)
+    .map((resource) => resource.name);
+  return names.join(' and ') || 'items';
 }

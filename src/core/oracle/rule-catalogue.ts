@@ -295,8 +295,8 @@ export const ruleCatalogue = {
   'unknown-pet-404': {
     level: 'fail',
     side: 'response',
-    basis: (api) => `openapi.yaml: ${statusClause(api, '404', ['read'])}`,
-    checks: 'a read answers 404 for an id no item has',
+    basis: (api) => `openapi.yaml: ${statusClause(api, '404', ['read', 'replace', 'update', 'delete'])}`,
+    checks: 'an operation on an item (a read, replace, update or delete) answers 404 for an id no item has',
   },
   'created-echo': {
     level: 'fail',

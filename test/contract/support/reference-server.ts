@@ -68,6 +68,8 @@ export const breakages = {
   'default-limit-ignored-when-filtered':
     'returns up to 100 pets for a status-filtered list without limit (it seeds 90 pets, 30 of each status)',
   'rate-limit-without-retry': 'answers every 10th request with 429, an HTML page and no Retry-After',
+  'status-echoed-not-stored':
+    'echoes the status sent in the 201, but stores another (the next one of available, pending, sold)',
 } as const;
 
 export type Breakage = keyof typeof breakages;
@@ -146,7 +148,23 @@ export interface ReferenceOptions {
   unknownStatusFilter?: OpenInputRefusal | 'empty';
   /** The time in milliseconds (default `Date.now`): tests step it to see lags, transitions and throttling. */
   clock?: () => number;
+  /**
+   * Serves `PUT /pets/{petId}` (replaces a pet's fields: 200 with the pet, 400, 404) and
+   * `DELETE /pets/{petId}` (204, then 404), as the with-replace-and-delete document has them. Off
+   * unless asked: the kit's own document has neither.
+   */
+  replaceAndDelete?: boolean;
+  /** With `replaceAndDelete`, a way those writes break the contract. */
+  itemWriteBreakage?: ItemWriteBreakage;
 }
+
+/** Ways PUT and DELETE on a pet break the contract (with `replaceAndDelete`). */
+export const itemWriteBreakages = {
+  'delete-keeps-pet': 'answers DELETE with 204 but keeps the pet',
+  'replace-keeps-old': 'answers PUT with 200 echoing the new values, but keeps the old ones',
+} as const;
+
+export type ItemWriteBreakage = keyof typeof itemWriteBreakages;
 
 export interface RunningServer {
   baseUrl: string;
@@ -164,6 +182,8 @@ export interface ReferenceServer extends RunningServer {
   maxInFlight(): number;
   /** How many requests carried this header (name in lower case) with this value. */
   requestsWithHeader(name: string, value: string): number;
+  /** The method of every request it received, in order. */
+  requestMethods(): string[];
 }
 
 interface Pet {
@@ -529,7 +549,11 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
           ? 'createPet'
           : petMatch && request.method === 'GET'
             ? 'getPet'
-            : undefined;
+            : petMatch && options.replaceAndDelete && request.method === 'PUT'
+              ? 'replacePet'
+              : petMatch && options.replaceAndDelete && request.method === 'DELETE'
+                ? 'deletePet'
+                : undefined;
     const retryAt = throttled();
     if (retryAt !== undefined) throw throttleReply(retryAt);
     if (!route) throw new Reply(404, 'route_not_found');
@@ -566,13 +590,34 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
         nextId += 1n;
       }
       if (broken('create-echo-wrong')) pet.status = 'available';
+      const echoed = petView(pet);
       const transition = options.statusTransition;
       if (transition && pet.status === transition.from) pet.changesAt = now() + transition.afterMs;
-      const stored: Pet = broken('read-back-differs') ? { ...pet, name: [...pet.name].slice(0, 64).join('') } : pet;
+      let stored: Pet = broken('read-back-differs') ? { ...pet, name: [...pet.name].slice(0, 64).join('') } : pet;
+      if (broken('status-echoed-not-stored') && pet.status !== undefined) {
+        stored = { ...pet, status: statuses[(statuses.indexOf(pet.status) + 1) % statuses.length] };
+      }
       if (options.readLagMs !== undefined) stored.visibleAt = now() + options.readLagMs;
       if (!broken('lost-writes')) pets.push(stored);
       cache.clear();
-      return answer(broken('create-returns-200') ? 200 : 201, petView(pet));
+      return answer(broken('create-returns-200') ? 200 : 201, echoed);
+    }
+    if (route === 'replacePet' || route === 'deletePet') {
+      const body = route === 'replacePet' ? parsePet(text) : undefined;
+      const id = int64Of(petMatch?.[1] ?? '');
+      if (id === undefined) throw new Reply(400, 'invalid_parameter');
+      const pet = pets.find((each) => each.id === id);
+      if (!pet) throw new Reply(404, 'pet_not_found');
+      cache.clear();
+      if (route === 'deletePet') {
+        if (options.itemWriteBreakage !== 'delete-keeps-pet') pets.splice(pets.indexOf(pet), 1);
+        response.writeHead(204);
+        response.end();
+        return;
+      }
+      const replaced: Pet = { ...(body as Pet), id };
+      if (options.itemWriteBreakage !== 'replace-keeps-old') pets.splice(pets.indexOf(pet), 1, replaced);
+      return answer(200, petView(replaced));
     }
     const rawId = petMatch?.[1] ?? '';
     let id = options.lenientIntegers ? exactInt64Of(rawId) : int64Of(rawId);
@@ -641,8 +686,10 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
   let inFlight = 0;
   let maxInFlight = 0;
   const headerCounts = new Map<string, number>();
+  const methods: string[] = [];
   const server = createServer((request, response) => {
     requests += 1;
+    methods.push(request.method ?? '');
     for (const [name, value] of Object.entries(request.headers)) {
       const key = `${name}: ${String(value)}`;
       headerCounts.set(key, (headerCounts.get(key) ?? 0) + 1);
@@ -672,6 +719,7 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
     requestCount: () => requests,
     maxInFlight: () => maxInFlight,
     requestsWithHeader: (name, value) => headerCounts.get(`${name}: ${value}`) ?? 0,
+    requestMethods: () => [...methods],
     close: () =>
       new Promise<void>((resolve, reject) => {
         if (!server.listening) return resolve();
