@@ -1,6 +1,7 @@
 import { stringifyJson } from '../json/exact-json.js';
 import type { CompiledDocument } from '../openapi/compile-document.js';
 import type { ClassifiedRequest } from '../oracle/classify-request.js';
+import { canonicallyEquivalent } from '../oracle/canonically-equivalent.js';
 import { type Finding, finding, shownPair } from '../oracle/finding.js';
 import type { RuleId } from '../oracle/rule-catalogue.js';
 import { type ApiModel, describeApi, type OperationSemantics, type Resource } from './describe-api.js';
@@ -136,6 +137,20 @@ export class ReferenceModel {
   /** The most items any list answer of a resource held: a page cap, if any, is at least this. */
   largestPage(resource: Resource): number {
     return this.#largestPage.get(resource.name) ?? 0;
+  }
+
+  /**
+   * A model that knows what this one knows now, and goes on apart from it:
+   * what-if judgements (in which order could concurrent exchanges have
+   * happened?) and replays from a past state. Items are shared, not copied:
+   * the model never changes a known item in place, it puts a new one.
+   */
+  clone(): ReferenceModel {
+    const copy = new ReferenceModel(this.#options);
+    for (const [name, items] of this.#items) copy.#items.set(name, new Map(items));
+    for (const [name, size] of this.#largestPage) copy.#largestPage.set(name, size);
+    copy.#size = this.#size;
+    return copy;
   }
 
   #finding(rule: RuleId, message: string): Finding {
@@ -348,6 +363,11 @@ export class ReferenceModel {
       const change = `${where} shows ${resource.itemName} ${key} with '${field}' ${read === undefined ? 'absent' : shown}; it was ${pastTense[known.writtenBy ?? 'create']} with ${written} ${age} ms earlier`;
       if (resource.states.includes(field)) {
         push('status-changed', change);
+        continue;
+      }
+      // The same text in another normal form (NFC, NFD): the same text to Unicode, a warning.
+      if (canonicallyEquivalent(value, read)) {
+        push('text-normalised', `${change}: a canonically equivalent text in another normal form`);
         continue;
       }
       // Within the window a lagging read may show the values before the write; a created item had none before.
