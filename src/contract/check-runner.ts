@@ -78,7 +78,7 @@ export async function runChecks(
       continue;
     }
     const started = performance.now();
-    api.begin();
+    api.begin(`${check.operationId} › ${check.name}`);
     const crashes: string[] = [];
     const limit = timeout(options.timeoutMs);
     try {

@@ -80,6 +80,8 @@ function settingsOf(options: ContractOptions): ContractSettings {
     settleMs: options.settleMs,
     now: options.now,
     budget: options.budget,
+    concurrency: options.concurrency,
+    durationMs: options.durationMs,
     patience: defaultPatience,
   };
 }

@@ -36,7 +36,7 @@ const requestsOf = (steps: readonly ExplorationStep[]) =>
 function expectPastable(script: readonly string[]): void {
   expect(script[0]).toMatch(/^BASE='http:\/\/127\.0\.0\.1:\d+\/v1'/);
   for (const line of script.slice(1))
-    expect(line).toMatch(/^(curl .*"Authorization: Bearer \$CONTRACT_TOKEN".*# → \d{3}|sleep )/);
+    expect(line).toMatch(/^(curl .*"Authorization: Bearer \$CONTRACT_TOKEN".*( &)? {3}# → \d{3}|sleep |wait$)/);
   expect(script.join('\n')).not.toContain(token);
 }
 
@@ -83,12 +83,20 @@ describe.concurrent('the stateful exploration', { timeout: 60_000 }, () => {
     const server = await reference({ breakage: 'created-id-reused' });
     const { report } = await exploreAgainst(server.baseUrl, token, { budget: 150, settleMs: 300 });
     const failure = failureOf(report);
-    expect(failure.findings[0]).toMatchObject({ rule: 'created-id-new', level: 'fail' });
-    expect(failure.findings[0]?.exchange).toBe('POST /pets → 201');
-    expect(failure.findings[0]?.message).toMatch(/^createPet handed out id \d+, which a pet created earlier/);
+    // The id handed out again (created-id-new), or the pet it overwrote read back with the new pet's values.
+    const [first] = failure.findings;
+    expect(first?.level).toBe('fail');
+    if (first?.rule === 'created-id-new') {
+      expect(first.exchange).toBe('POST /pets → 201');
+      // The earlier holder of the id was created, or (by a create the run's model does not hold) listed or read.
+      expect(first.message).toMatch(/^createPet handed out id \d+, which a pet (created|listed or read) earlier/);
+    } else {
+      expect(first?.rule).toBe('read-back-values');
+      expect(first?.message).toMatch(/shows pet \d+ with 'name' .*; it was created with /);
+    }
     expect(failure.requests.shortest).toBeLessThanOrEqual(4);
-    expect(failure.requests.shortest).toBeLessThan(failure.requests.found);
-    // The id handed out twice is in the steps: two creates answered with the same id.
+    expect(failure.requests.shortest).toBeLessThanOrEqual(failure.requests.found);
+    // Both creates answered with the id are in the steps (the earlier one first, when an earlier sequence sent it).
     const ids = failure.steps.flatMap((step) =>
       'summary' in step && step.request === 'POST /pets' ? [step.summary] : [],
     );
