@@ -103,6 +103,7 @@ export class ReferenceModel {
   readonly #items = new Map<string, Map<string, KnownItem>>();
   readonly #largestPage = new Map<string, number>();
   #size = 0;
+  #revision = 0;
 
   constructor(options: ReferenceModelOptions) {
     this.#options = options;
@@ -116,6 +117,11 @@ export class ReferenceModel {
   /** How many items the model remembers. */
   get size(): number {
     return this.#size;
+  }
+
+  /** A number that changes whenever what the model knows of an item does: what derives from it may be kept until then. */
+  get revision(): number {
+    return this.#revision;
   }
 
   /** The item of `resource` with that id, if the model knows it. */
@@ -150,6 +156,7 @@ export class ReferenceModel {
     for (const [name, items] of this.#items) copy.#items.set(name, new Map(items));
     for (const [name, size] of this.#largestPage) copy.#largestPage.set(name, size);
     copy.#size = this.#size;
+    copy.#revision = this.#revision;
     return copy;
   }
 
@@ -159,6 +166,7 @@ export class ReferenceModel {
 
   /** Puts an item last (most recently touched), forgetting the oldest beyond the bound. */
   #touch(item: KnownItem): void {
+    this.#revision += 1;
     let items = this.#items.get(item.resource.name);
     if (!items) {
       items = new Map();
