@@ -133,6 +133,9 @@ function decoded(bytes: Buffer, encoding: string | undefined): { bytes: Buffer; 
   return { bytes: body };
 }
 
+/** How long a kept-alive connection may stay idle before the client drops it. */
+const idleMs = 4_000;
+
 /** Statuses whose answers have no body, whatever their headers say (RFC 9110 §6.4.1). */
 const bodiless = new Set([204, 304]);
 
@@ -153,7 +156,10 @@ const bytesText = (count: number) => `${count} byte${count === 1 ? '' : 's'}`;
 export function createHttpClient(options: HttpClientOptions) {
   const base = new URL(options.baseUrl);
   const secure = base.protocol === 'https:';
-  const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+  // Idle connections are dropped before the 5 s after which common servers close them (sooner when they say so in
+  // Keep-Alive: timeout=N), so that a request rarely meets a connection the server has just closed.
+  const pooling = { keepAlive: true, timeout: idleMs };
+  const agent = secure ? new HttpsAgent(pooling) : new HttpAgent(pooling);
   const send = secure ? httpsRequest : httpRequest;
   /** What each kept-alive connection last answered: bytes that arrive after it belong to that answer. */
   const lastAnswer = new WeakMap<Socket, string>();
@@ -264,7 +270,9 @@ export function createHttpClient(options: HttpClientOptions) {
         if (settled) return;
         // Nothing of this answer came.
         if (req.reusedSocket && (code === 'ECONNRESET' || code === 'EPIPE')) {
-          // The server closed the kept-alive connection as the request left: it never saw it.
+          // The server closed the kept-alive connection as the request left: it never saw it. The other idle ones
+          // are as old: they go too, so that it is sent again on a new connection.
+          for (const sockets of Object.values(agent.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
           settled = true;
           clearTimeout(timer);
           resolve({ ...emptyAnswer(), retry: true });

@@ -135,6 +135,30 @@ describe('one verdict for the same evidence', () => {
   });
 });
 
+describe('one verdict for a name stored in another normal form', () => {
+  // Canonically equivalent texts are the same text to Unicode (UAX #15), and the spec says nothing of
+  // normalisation: a deployment that stores names in NFC is correct, which a strict byte-for-byte reading warns
+  // of (text-normalised). The suite and the proxy both warn; neither fails it.
+  const id = 'name-nfc-normalised';
+  const index = entries.findIndex(([entryId]) => entryId === id);
+
+  it('the contract suite warns text-normalised and passes', () => {
+    const result = resultOf(contract, id);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/\(text-normalised/);
+    expect(result.output).not.toMatch(/\[fail\]/);
+  });
+
+  it('the proxy, judging the same traffic, gives the same level: a text-normalised warning, nothing failing', () => {
+    const report = proxies[index]?.proxy.report.toJson();
+    const levels = new Set(
+      report?.deployment.findings.filter((found) => found.rule === 'text-normalised').map((found) => found.level),
+    );
+    expect(levels).toEqual(new Set(['warn']));
+    expect(report?.deployment.findings.filter((found) => found.level === 'fail')).toEqual([]);
+  });
+});
+
 describe('the Dredd runner against the catalogue of deployments', () => {
   for (const [id, entry] of entries) {
     const title =

@@ -128,8 +128,8 @@ class ReadItem implements ExplorationCommand {
   check(model: Readonly<ExplorationModel>): boolean {
     if (!model.canSend(1)) return false;
     const resource = this.read.resource as Resource;
-    if (this.target.kind === 'written') return model.touched(resource).length > 0;
-    if (this.target.kind === 'known') return model.knownIds(resource).length > 0;
+    if (this.target.kind === 'written') return model.hasWritten(resource);
+    if (this.target.kind === 'known') return model.memory.items(resource).length > 0;
     return true;
   }
   async run(model: ExplorationModel, run: ExplorationRun): Promise<void> {
@@ -150,7 +150,7 @@ class ChangeItem implements ExplorationCommand {
     readonly what: string,
   ) {}
   check(model: Readonly<ExplorationModel>): boolean {
-    return model.canSend(1) && model.written(this.change.resource).length > 0;
+    return model.canSend(1) && model.hasExisting(this.change.resource);
   }
   async run(model: ExplorationModel, run: ExplorationRun): Promise<void> {
     const items = model.written(this.change.resource);

@@ -1,5 +1,5 @@
 import type { OperationSemantics, Resource } from '../../core/model/describe-api.js';
-import type { KnownItem, ReferenceModel } from '../../core/model/reference-model.js';
+import { idKey, type KnownItem, type ReferenceModel } from '../../core/model/reference-model.js';
 import { type Finding, finding } from '../../core/oracle/finding.js';
 import { idOf, idText, type ItemId } from '../exact-ids.js';
 import type { ContractRequest } from '../http-client.js';
@@ -115,6 +115,10 @@ export class ExplorationModel {
   readonly #unknownAnswered = new Map<string, Set<string>>();
   /** Pages that left out written items matching them, not (yet) known to hold every match. */
   #pagesMissingItems: PageMissingItems[] = [];
+  /** What `pending()` and `wroteItself()` last found, and for which state of the model and the ledger. */
+  #pendingMemo: { at: string; items: WrittenItem[] } | undefined;
+  #wroteMemo: { at: number; wrote: boolean } | undefined;
+  #ledgerChanges = 0;
 
   /**
    * `memory`: the run's reference model; `canSend(n)`: whether n more
@@ -175,21 +179,47 @@ export class ExplorationModel {
    * that no read has shown since, or deleted and not yet read gone.
    */
   pending(): WrittenItem[] {
-    return this.memory.items().flatMap((known) => {
-      if (known.writtenAt === undefined || this.ledger.abandoned.has(`${known.resource.name} ${known.key}`)) return [];
-      const item = this.#item(known);
-      if (!item) return [];
-      const shownSince = Math.max(known.writtenAt, this.ledger.doubted.get(item.key) ?? Number.NEGATIVE_INFINITY);
+    // Asked for every command drawn, while the run's model may hold thousands of items: kept until either changes.
+    const at = `${this.memory.revision} ${this.#ledgerChanges}`;
+    if (this.#pendingMemo?.at !== at) this.#pendingMemo = { at, items: this.#pending() };
+    return [...this.#pendingMemo.items];
+  }
+
+  #pending(): WrittenItem[] {
+    const pending: WrittenItem[] = [];
+    for (const known of this.memory.items()) {
+      if (known.writtenAt === undefined) continue;
+      const key = `${known.resource.name} ${known.key}`;
+      if (this.ledger.abandoned.has(key)) continue;
+      const shownSince = Math.max(known.writtenAt, this.ledger.doubted.get(key) ?? Number.NEGATIVE_INFINITY);
       const confirmed = known.exists
         ? known.seenAt !== undefined && known.seenAt >= shownSince
-        : (this.ledger.goneSince.get(item.key) ?? -1) >= known.writtenAt;
-      return confirmed ? [] : [item];
-    });
+        : (this.ledger.goneSince.get(key) ?? -1) >= known.writtenAt;
+      const item = confirmed ? undefined : this.#item(known);
+      if (item) pending.push(item);
+    }
+    return pending;
+  }
+
+  /** Whether the run wrote any item of a resource (deleted ones included). */
+  hasWritten(resource: Resource | undefined): boolean {
+    return this.memory.items(resource).some((known) => known.writtenBy !== undefined);
+  }
+
+  /** Whether the run wrote an item of a resource that exists by what it showed. */
+  hasExisting(resource: Resource | undefined): boolean {
+    return this.memory.items(resource).some((known) => known.exists && known.writtenBy !== undefined);
   }
 
   /** Whether this sequence wrote anything itself. */
   wroteItself(): boolean {
-    return this.memory.items().some((known) => known.writtenAt !== undefined && known.writtenAt >= this.startedAt);
+    if (this.#wroteMemo?.at !== this.memory.revision) {
+      const wrote = this.memory
+        .items()
+        .some((known) => known.writtenAt !== undefined && known.writtenAt >= this.startedAt);
+      this.#wroteMemo = { at: this.memory.revision, wrote };
+    }
+    return this.#wroteMemo.wrote;
   }
 
   /**
@@ -212,6 +242,7 @@ export class ExplorationModel {
     const known = this.memory.item(resource, id);
     if (!known || known.writtenAt === undefined) return;
     const key = `${resource.name} ${known.key}`;
+    this.#ledgerChanges += 1;
     if (!known.exists) this.ledger.goneSince.set(key, known.writtenAt);
     else this.ledger.doubted.set(key, at);
   }
@@ -239,11 +270,13 @@ export class ExplorationModel {
    */
   page(page: PageQuery | undefined, ids: readonly ItemId[], concurrent: ReadonlySet<string> = new Set()): void {
     if (page) {
-      const listed = new Set(ids.map(idText));
+      const listed = new Set(ids.map(idKey));
       // An item written by a request sent together with the list may come after it in the order that explains them.
-      const missing = this.written(page.list.resource).filter(
-        (item) => !listed.has(idText(item.id)) && !concurrent.has(item.key) && this.matches(item, page),
-      );
+      const missing = this.memory.items(page.list.resource).flatMap((known) => {
+        if (!known.exists || known.writtenBy === undefined || listed.has(known.key)) return [];
+        const item = this.#item(known);
+        return item && !concurrent.has(item.key) && this.matches(item, page) ? [item] : [];
+      });
       if (missing.length > 0) this.#pagesMissingItems.push({ page, size: ids.length, missing });
     }
     this.#findSuspects();
@@ -270,7 +303,10 @@ export class ExplorationModel {
 
   /** The widest pages the end of a sequence lists: of no filter, and of each filter an item it wrote matches. */
   pagesToAudit(): PageQuery[] {
-    const items = this.written().filter((item) => item.writtenAt >= this.startedAt);
+    const items = this.memory
+      .items()
+      .filter((known) => known.exists && known.writtenAt !== undefined && known.writtenAt >= this.startedAt)
+      .flatMap((known) => this.#item(known) ?? []);
     if (items.length === 0) return [];
     return this.widestPages.filter((page) => items.some((item) => this.matches(item, page)));
   }
@@ -294,6 +330,7 @@ export class ExplorationModel {
 
   /** A write given up on (its reads answered neither a success nor 404 until the window passed): no longer pending. */
   abandon(item: WrittenItem): void {
+    this.#ledgerChanges += 1;
     this.ledger.abandoned.add(item.key);
   }
 

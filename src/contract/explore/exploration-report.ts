@@ -176,8 +176,13 @@ export function failureLines(report: ExplorationReport): string[] {
   const shrunk = failure.shortest
     ? `shrunk from ${found} to ${shortest} requests (${failure.shrinks} shrinks in ${report.requests.shrinking} requests)`
     : `shrunk from ${found} to ${shortest} requests (${failure.shrinks} shrinks), then shrinking stopped at its bound (${bound}): a shorter or simpler sequence may fail too`;
+  const { earlier } = failure.requests;
+  const rests =
+    earlier > 0
+      ? `; it rests on ${earlier} exchange${earlier === 1 ? '' : 's'} sent earlier in the run, printed first`
+      : '';
   return [
-    `${shrunk}; the same sequences again: ${report.replay}`,
+    `${shrunk}${rests}; the same sequences again: ${report.replay}`,
     ...failure.script.map((line) =>
       line.length > longestShownLine
         ? `${line.slice(0, longestShownLine)}… (${line.length} characters: the whole line is in the --json report)`

@@ -1,5 +1,6 @@
 import type { CompiledOperation } from '../../core/openapi/compile-document.js';
 import type { ReferenceModel } from '../../core/model/reference-model.js';
+import type { ClassifiedRequest } from '../../core/oracle/classify-request.js';
 import { fails, type Finding } from '../../core/oracle/finding.js';
 import type { ContractResponse, ContractSession, RequestParts } from '../contract-session.js';
 import { describeRequest } from '../http-client.js';
@@ -27,35 +28,40 @@ export interface TogetherOutcome {
 /** Orders tried at most before the search gives up (each is a few model steps on a copy of the model). */
 const maxSteps = 5_000;
 
-interface Answered {
-  response: ContractResponse;
+/** An exchange of a group as the model judges it: the request, the answer, when it came, and whether it writes. */
+export interface GroupExchange {
+  classified: ClassifiedRequest;
+  status: number;
+  body: unknown;
+  answeredAt: number;
   write: boolean;
 }
 
 /**
- * An order of the answered calls in which the model finds nothing failing,
- * searched depth first on copies of the model (a call that fails where it
+ * An order of a group's exchanges (their indexes) in which the model finds
+ * nothing failing, as if they had been sent one after another: searched
+ * depth first on copies of the model (an exchange that fails where it
  * stands cuts that branch), writes tried before reads and each by when its
- * answer came: the order a deployment most often acts in. Undefined when no
- * order does, or the search ran out of steps.
+ * answer came, the order a deployment most often acts in. Undefined when no
+ * order does, or the search ran out of steps. `memory` is left as it was.
  */
-function linearize(memory: ReferenceModel, answered: readonly Answered[], strict: boolean): number[] | undefined {
-  const tryFirst = answered
+export function explainingOrder(
+  memory: ReferenceModel,
+  exchanges: readonly GroupExchange[],
+  strict = false,
+): number[] | undefined {
+  const tryFirst = exchanges
     .map((each, index) => ({ each, index }))
-    .sort(
-      (a, b) =>
-        Number(b.each.write) - Number(a.each.write) ||
-        a.each.response.sent.answeredAt - b.each.response.sent.answeredAt,
-    )
+    .sort((a, b) => Number(b.each.write) - Number(a.each.write) || a.each.answeredAt - b.each.answeredAt)
     .map(({ index }) => index);
   let steps = 0;
   const search = (model: ReferenceModel, order: number[]): number[] | undefined => {
-    if (order.length === answered.length) return order;
+    if (order.length === exchanges.length) return order;
     for (const index of tryFirst) {
       if (order.includes(index) || steps++ > maxSteps) continue;
-      const { response } = answered[index] as Answered;
+      const exchange = exchanges[index] as GroupExchange;
       const next = model.clone();
-      const found = next.observe(response.classified, response.status, response.body, response.sent.answeredAt);
+      const found = next.observe(exchange.classified, exchange.status, exchange.body, exchange.answeredAt);
       if (found.some((each) => fails(each, strict))) continue;
       const complete = search(next, [...order, index]);
       if (complete) return complete;
@@ -83,20 +89,23 @@ export async function sendTogether(
   const responses = await Promise.all(
     calls.map((call) => api.call(call.operation, call.request, { defer: true, memory })),
   );
-  const answered = responses.map((response) => ({
-    response,
+  const exchanges = responses.map((response): GroupExchange => ({
+    classified: response.classified,
+    status: response.status,
+    body: response.body,
+    answeredAt: response.sent.answeredAt,
     write: !['list', 'read', 'other'].includes(api.api.of(response.classified.operation).kind),
   }));
   const strict = api.settings.strict;
-  const order = linearize(memory, answered, strict);
+  const order = explainingOrder(memory, exchanges, strict);
   const committed =
     order ??
-    answered
+    exchanges
       .map((_, index) => index)
-      .sort((a, b) => (answered[a]?.response.sent.answeredAt ?? 0) - (answered[b]?.response.sent.answeredAt ?? 0));
+      .sort((a, b) => (exchanges[a]?.answeredAt ?? 0) - (exchanges[b]?.answeredAt ?? 0));
   const findings: Finding[] = [];
   for (const index of committed) {
-    const { response } = answered[index] as Answered;
+    const response = responses[index] as ContractResponse;
     const exchange = `${describeRequest(response.sent.request)} → ${response.status}`;
     for (const found of memory.observe(response.classified, response.status, response.body, response.sent.answeredAt)) {
       const unexplained = order === undefined && fails(found, strict);

@@ -181,6 +181,8 @@ export interface ReferenceOptions {
    * only this long after it: a pet read at once may be missing on the next read, within the lag.
    */
   replicaLagMs?: number;
+  /** With evicted-after-seconds, how long a created pet is kept (default 100 ms). */
+  evictAfterMs?: number;
 }
 
 /** Ways PUT and DELETE on a pet break the contract (with `replaceAndDelete`). */
@@ -282,7 +284,7 @@ function noneMatchHits(field: string, etag: string): boolean {
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 /** How long a racing create waits on its store between reading and writing it. */
 const raceMs = 10;
-/** How long evicted-after-seconds keeps a pet it created. */
+/** How long evicted-after-seconds keeps a pet it created, unless told. */
 const evictAfterMs = 100;
 const byteOrderMark = Buffer.from([0xef, 0xbb, 0xbf]);
 
@@ -529,7 +531,8 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
     if (!broken('evicted-after-seconds')) return;
     for (let index = pets.length - 1; index >= 0; index--) {
       const pet = pets[index];
-      if (pet?.createdAt !== undefined && at - pet.createdAt > evictAfterMs) pets.splice(index, 1);
+      if (pet?.createdAt !== undefined && at - pet.createdAt > (options.evictAfterMs ?? evictAfterMs))
+        pets.splice(index, 1);
     }
   };
 
