@@ -59,7 +59,8 @@ function timeout(ms: number): { promise: Promise<never>; cancel(): void } {
 
 /**
  * Runs checks one after another against one session (one request at a
- * time: a deployment is never loaded by the suite). A check fails when a
+ * time, but for a group a check sends at once, of at most `--concurrency`:
+ * a deployment is never loaded by the suite). A check fails when a
  * failing finding came up during it (`--strict`: a warning too), or when it
  * crashed; it passes otherwise, its warnings and observations kept beside it.
  */

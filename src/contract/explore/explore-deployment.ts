@@ -125,8 +125,9 @@ export async function exploreDeployment(api: ContractSession): Promise<Explorati
     if (stopped !== undefined) return false;
     const exploring = budget.phase === 'exploring';
     if (exploring && settings.durationMs > 0) {
-      // Spread over --duration: the share of the budget spent may not run ahead of the share of the time passed.
-      const due = (settings.durationMs * budget.used.exploring) / Math.max(1, settings.budget);
+      // Spread over --duration: the share of the sequences' budget spent may not run ahead of the share of the time
+      // passed, so that the run's end (its own fifth of the budget) comes once the duration has passed.
+      const due = (settings.durationMs * budget.used.exploring) / Math.max(1, settings.budget - budget.heldForAudit);
       if (budget.elapsedMs < due) await sleep(due - budget.elapsedMs);
     }
     // Exploring: the run's model; shrinking: a model of the attempt alone (see above).
