@@ -2,7 +2,7 @@
  * A soak test of the mock: mixed traffic for a bounded time and a bounded
  * number of requests, on 127.0.0.1 only, then a report.
  *
- *   npm run soak -- --seconds 60 [--max-requests 2000000] [--concurrency 8] [--max-rss-growth 20] [--warm-up 10] [--proxy]
+ *   npm run soak -- --seconds 60 [--max-requests 2000000] [--concurrency 8] [--max-rss-growth 20] [--warm-up 10] [--proxy | --journal-flood]
  *
  * With --proxy, the traffic goes through the validating proxy to an upstream
  * that misbehaves on purpose, as each request asks (`X-Hostile`): 101 to a
@@ -12,6 +12,13 @@
  * with the status the behaviour calls for, an Error body when the proxy
  * answers itself, and RSS must stay bounded.
  *
+ * With --journal-flood, one keyed client floods 100 sessions with requests
+ * that each hold about 40 KB in a journal (a 12 KB URL, a 16 KiB body that
+ * gets its 400), and reads journals and health as it goes: every read must
+ * stay within the read cap (2 MiB), health must show the journals within
+ * their bound (64 MiB), and RSS must stay bounded (100 sessions once took the
+ * mock from 276 MB to 3.13 GB).
+ *
  * The mock runs in this process (with the default scenario, the 500-entry
  * journal, and resets that keep the store bounded); the traffic is list,
  * filter, create, get, bad input that must get its 4xx, journal reads and admin
@@ -19,7 +26,8 @@
  * well as for its expected status. Reports, per 5 s window, requests, p50, p99
  * and max latency, and RSS; at the end the unexpected answers (which must be
  * none) and the RSS growth. Exits 1 on an unexpected answer or when RSS grew
- * by more than --max-rss-growth percent (default 20) after the warm-up (--warm-up, default 10 s: JIT and
+ * by more than --max-rss-growth percent (default 20) after the warm-up (--warm-up, default 10 s, 20 s with
+ * --journal-flood, whose journals fill their budget first: JIT and
  * heap sizing).
  */
 import { parseArgs } from 'node:util';
@@ -39,7 +47,7 @@ import { createScriptUsage } from './harness/script-usage.js';
 
 const script = createScriptUsage(
   'soak',
-  `npm run soak -- --seconds N [--max-requests N] [--concurrency N] [--max-rss-growth PERCENT] [--warm-up SECONDS] [--proxy]`,
+  `npm run soak -- --seconds N [--max-requests N] [--concurrency N] [--max-rss-growth PERCENT] [--warm-up SECONDS] [--proxy | --journal-flood]`,
 );
 const { positiveInteger } = script;
 
@@ -58,6 +66,7 @@ try {
       'max-rss-growth': { type: 'string' },
       'warm-up': { type: 'string' },
       proxy: { type: 'boolean' },
+      'journal-flood': { type: 'boolean' },
     },
     strict: true,
   }));
@@ -70,9 +79,14 @@ const maxRequests = positiveInteger(flag('max-requests'), '--max-requests', 2_00
 const concurrency = positiveInteger(flag('concurrency'), '--concurrency', 8);
 const maxRssGrowth = positiveInteger(flag('max-rss-growth'), '--max-rss-growth', 20);
 const throughProxy = values.proxy === true;
+const journalFlood = values['journal-flood'] === true;
+if (throughProxy && journalFlood) usage('--proxy and --journal-flood are two different soaks: pick one');
 const windowMs = 5_000;
 /** RSS growth is measured from the end of the warm-up (JIT, heap sizing), in whole windows. */
-const warmUpWindows = Math.ceil((positiveInteger(flag('warm-up'), '--warm-up', 10) * 1000) / windowMs);
+// With --journal-flood the journals fill their budget in the first seconds: the warm-up waits for that.
+const warmUpWindows = Math.ceil(
+  (positiveInteger(flag('warm-up'), '--warm-up', journalFlood ? 20 : 10) * 1000) / windowMs,
+);
 
 const key = 'soak-key';
 const bodyLimit = 1024 * 1024;
@@ -184,6 +198,42 @@ const proxyActions: Action[] = hostileBehaviours.map((behaviour: HostileBehaviou
   ...(expectedThroughProxy[behaviour].code ? { code: expectedThroughProxy[behaviour].code } : {}),
 }));
 if (throughProxy) actions.splice(0, actions.length, ...proxyActions);
+/** The most one journal read returns, and every journal holds together (the mock's defaults). */
+const journalReadCap = 2 * 1024 * 1024;
+const journalBudgetBytes = 64 * 1024 * 1024;
+/** With --journal-flood: one key, 100 sessions, requests that each hold about 40 KB in a journal, and reads. */
+const floodActions: Action[] = [
+  {
+    name: 'heavy',
+    weight: 90,
+    method: 'POST',
+    target: () => `/v1/pets?${'q'.repeat(12_000)}=${between(0, 1e6)}`,
+    headers: { ...json, 'petstore-session': 'flood' },
+    body: () => JSON.stringify({ name: 'x'.repeat(16 * 1024), categoryId: 'not a number' }),
+    expected: 400,
+  },
+  { name: 'journal', weight: 8, method: 'GET', target: () => '/__admin/requests', expected: 200 },
+  { name: 'health', weight: 2, method: 'GET', target: () => '/__admin/health', headers: {}, expected: 200 },
+];
+if (journalFlood) actions.splice(0, actions.length, ...floodActions);
+/** A session of the flood: each request names one of 100, so that every journal fills. */
+const floodSession = (): Record<string, string> => ({ 'petstore-session': `flood-${between(0, 99)}` });
+/** With --journal-flood: a journal read within its cap, and health within the journals' bound. */
+/** With --journal-flood: set once health shows the journals at nine tenths of their budget or more. */
+let journalsFull = false;
+function checkFlood(action: Action, body: Buffer): string[] {
+  if (action.name === 'journal' && body.length > journalReadCap + 1024) {
+    return [`a journal read of ${body.length} bytes, beyond the ${journalReadCap} cap`];
+  }
+  if (action.name === 'health') {
+    const { journal } = JSON.parse(body.toString()) as { journal?: { bytes: number; maxBytes: number } };
+    if (!journal || journal.bytes > journal.maxBytes || journal.maxBytes !== journalBudgetBytes) {
+      return [`health shows the journals at ${JSON.stringify(journal)}, beyond their bound`];
+    }
+    if (journal.bytes >= 0.9 * journal.maxBytes) journalsFull = true;
+  }
+  return [];
+}
 const totalWeight = actions.reduce((sum, action) => sum + action.weight, 0);
 function chooseAction(): Action {
   let draw = Math.random() * totalWeight;
@@ -237,7 +287,10 @@ async function worker(deadline: number): Promise<void> {
     const action = chooseAction();
     byAction.set(action.name, (byAction.get(action.name) ?? 0) + 1);
     const target = action.target();
-    const headers = action.headers ?? auth;
+    const headers =
+      journalFlood && action.name !== 'health'
+        ? { ...(action.headers ?? auth), ...floodSession() }
+        : (action.headers ?? auth);
     const body = action.body ? Buffer.from(action.body()) : undefined;
     try {
       const response = await sendRawRequest(
@@ -248,7 +301,10 @@ async function worker(deadline: number): Promise<void> {
       window.latencies.push(response.durationMs);
       const problems = throughProxy
         ? checkProxied(action, response)
-        : checkExchange({ method: action.method, target, headers, body }, response);
+        : [
+            ...checkExchange({ method: action.method, target, headers, body }, response),
+            ...(journalFlood ? checkFlood(action, response.body) : []),
+          ];
       if (response.status !== action.expected) problems.unshift(`expected ${action.expected}, got ${response.status}`);
       if (problems.length > 0) note(`${action.name} ${action.method} ${target}: ${problems.join('; ')}`);
     } catch (error) {
@@ -260,16 +316,21 @@ async function worker(deadline: number): Promise<void> {
 const rssAtStart = process.memoryUsage().rss;
 const rows: string[] = [];
 let rssAfterWarmUp = rssAtStart;
+/** The window whose end is the warm-up's: with --journal-flood, not before the journals are full. */
+let warmUpEnd: number | undefined;
 const started = performance.now();
 process.stdout.write(
-  `soak: ${seconds} s (at most ${maxRequests} requests), ${concurrency} connections, against ${throughProxy ? `the proxy at ${mock.origin}, in front of a hostile upstream` : mock.origin}; RSS ${mb(rssAtStart)} MB\n`,
+  `soak: ${seconds} s (at most ${maxRequests} requests), ${concurrency} connections, against ${throughProxy ? `the proxy at ${mock.origin}, in front of a hostile upstream` : journalFlood ? `${mock.origin}, flooding 100 sessions' journals` : mock.origin}; RSS ${mb(rssAtStart)} MB\n`,
 );
 process.stdout.write('  window    requests   req/s     p50 ms   p99 ms   max ms   errors   RSS MB   pets\n');
 const report = () => {
   const sorted = window.latencies.sort((a, b) => a - b);
   const index = rows.length + 1;
   const rss = process.memoryUsage().rss;
-  if (index === warmUpWindows) rssAfterWarmUp = rss;
+  if (warmUpEnd === undefined && index >= warmUpWindows && (!journalFlood || journalsFull)) {
+    warmUpEnd = index;
+    rssAfterWarmUp = rss;
+  }
   const row = [
     `${String((index - 1) * (windowMs / 1000)).padStart(3)}-${String(Math.min(index * (windowMs / 1000), Math.round((performance.now() - started) / 1000))).padEnd(3)} s`,
     String(sorted.length).padStart(9),
@@ -292,6 +353,17 @@ clearInterval(timer);
 if (window.latencies.length > 0) report();
 const elapsed = (performance.now() - started) / 1000;
 
+const journals = journalFlood
+  ? await sendRawRequest(
+      mock.origin,
+      { method: 'GET', target: '/__admin/health', headers: {} },
+      { agent, timeoutMs: 5_000 },
+    ).then(
+      (response) =>
+        (JSON.parse(response.body.toString()) as { journal: { bytes: number; maxBytes: number; entries: number } })
+          .journal,
+    )
+  : undefined;
 const health = await sendRawRequest(
   mock.origin,
   { method: 'GET', target: '/v1/pets?limit=1', headers: auth },
@@ -314,9 +386,14 @@ process.stdout.write(
   [
     `soak: ${sent} requests in ${elapsed.toFixed(1)} s (${(sent / elapsed).toFixed(0)}/s); mix: ${mix}`,
     `  unexpected answers  ${unexpectedCount}${unexpected.length ? `\n    ${unexpected.join('\n    ')}` : ''}`,
-    `  RSS                 ${mb(rssAtStart)} MB at start, ${mb(rssAfterWarmUp)} MB after the warm-up (${warmUpWindows * (windowMs / 1000)} s), ${mb(rssAtEnd)} MB at the end: ${growth >= 0 ? '+' : ''}${growth.toFixed(1)}% after warm-up (${growthFromStart >= 0 ? '+' : ''}${growthFromStart.toFixed(1)}% from start; limit ${maxRssGrowth}%)`,
+    `  RSS                 ${mb(rssAtStart)} MB at start, ${mb(rssAfterWarmUp)} MB after the warm-up (${(warmUpEnd ?? warmUpWindows) * (windowMs / 1000)} s${journalFlood ? ', the journals full' : ''}), ${mb(rssAtEnd)} MB at the end: ${growth >= 0 ? '+' : ''}${growth.toFixed(1)}% after warm-up (${growthFromStart >= 0 ? '+' : ''}${growthFromStart.toFixed(1)}% from start; limit ${maxRssGrowth}%)`,
     `  heap                ${mb(process.memoryUsage().heapUsed)} MB used at the end; store ${store.size} pets`,
     `  health              ${health === 200 ? `the ${throughProxy ? 'proxy' : 'mock'} still answers 200` : `it no longer answers: ${health}`}`,
+    ...(journals
+      ? [
+          `  journals            ${mb(journals.bytes)} MB in ${journals.entries} entries at the end, of at most ${mb(journals.maxBytes)} MB`,
+        ]
+      : []),
     ...(throughProxy
       ? [
           `  upstream            ${upstreamLeft} connection(s) still open at the end (at most ${concurrency}, kept for reuse)`,

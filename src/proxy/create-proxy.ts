@@ -27,8 +27,11 @@ export interface ProxyOptions {
   timeoutMs?: number;
   /** Largest request body forwarded, in bytes (then 413, the proxy's own limit). Default 16 MiB. */
   bodyLimit?: number;
-  /** Issue 20: the forwarder's bounds (see `ForwarderOptions`): answers judged at most, upstream requests pending at most. */
-  forwarder?: Pick<ForwarderOptions, 'maxJudgedBytes' | 'maxPending'>;
+  /**
+   * The forwarder's bounds (see `ForwarderOptions`): answers judged at most, upstream requests pending at most
+   * (issue 20), bytes of answers held at once to judge them (issue 27).
+   */
+  forwarder?: Pick<ForwarderOptions, 'maxJudgedBytes' | 'maxPending' | 'maxBufferedBytes'>;
   /** Keys of the proxy's own admin API (the API's keys are the upstream's to judge). Default `['dev-key']`. */
   keys?: readonly string[];
   /** Files served to anyone (the web pages). */

@@ -5,6 +5,7 @@ import { hopByHopHeaders } from '../core/http/plain-http.js';
 import { redactUrl } from '../core/http/redact-credentials.js';
 import type { ForwardedResponse, Forwarder, UnjudgedAnswer } from '../core/pipeline/forward-upstream.js';
 import { inflateWithZlib } from '../node/inflate-node.js';
+import { streamedBody, whenAnswered } from '../node/node-listener.js';
 
 export interface ForwarderOptions {
   /** The upstream's base address, ending with its version segment: `https://staging.example/v1`. */
@@ -32,10 +33,18 @@ export interface ForwarderOptions {
    * to the upstream, the rest waiting, each for at most `timeoutMs`).
    */
   maxPending?: number;
+  /**
+   * Bytes of answers the proxy holds at once to judge them, all answers
+   * together (as sent, and inflated), from their first byte until they are
+   * written to the client. An answer that does not fit is passed on as it
+   * arrives, unjudged, with the finding `too-large-to-judge`. Default 256 MiB.
+   */
+  maxBufferedBytes?: number;
 }
 
 export const defaultMaxJudgedBytes = 8 * 1024 * 1024;
 export const defaultMaxPending = 256;
+export const defaultMaxBufferedBytes = 256 * 1024 * 1024;
 /** Connections kept to the upstream at most; more requests wait for one (counted in `maxPending`). */
 const maxSockets = 64;
 
@@ -58,13 +67,63 @@ function forwardedHeaders(
   return kept;
 }
 
-/** The upstream's headers as they came: a header Node gives as a list (`set-cookie`) stays one, to be sent repeated. */
+/**
+ * The headers every forwarded answer carries, whatever the upstream sent: the
+ * proxy serves them from its own origin, a loopback one every mock's CORS
+ * policy trusts, so an upstream page must neither run there (`sandbox`: no
+ * script, its own unique origin), nor be framed, nor be sniffed into a type
+ * it was not sent as. An API's JSON is not affected by any of them.
+ */
+export const forwardedAnswerHeaders = {
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'content-security-policy': "sandbox; frame-ancestors 'none'",
+} as const;
+
+/**
+ * The upstream's headers as they came, less those its `Connection` header
+ * names (hop-by-hop by its say, RFC 9110 §7.6.1), with the protective
+ * headers above: its own `Content-Security-Policy` is kept beside the
+ * proxy's (a browser applies both). A header Node gives as a list
+ * (`set-cookie`) stays one, to be sent repeated.
+ */
 function responseHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {
+  const named = new Set(
+    String(headers.connection ?? '')
+      .split(',')
+      .map((name) => name.trim().toLowerCase())
+      .filter((name) => name !== ''),
+  );
   const kept: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined) kept[name] = value;
+    if (value !== undefined && !named.has(name)) kept[name] = value;
   }
+  const policy = kept['content-security-policy'];
+  kept['x-content-type-options'] = forwardedAnswerHeaders['x-content-type-options'];
+  kept['x-frame-options'] = forwardedAnswerHeaders['x-frame-options'];
+  kept['content-security-policy'] =
+    policy === undefined
+      ? forwardedAnswerHeaders['content-security-policy']
+      : [...(Array.isArray(policy) ? policy : [policy]), forwardedAnswerHeaders['content-security-policy']];
   return kept;
+}
+
+/**
+ * Why a path must not be forwarded, or `undefined`: a dot-segment (`.`,
+ * `..`, percent-encoded or not, in any case), an encoded slash or backslash,
+ * a backslash, or an empty segment (`//evil.test/x`). An upstream (or a
+ * proxy in front of it) that normalises the path would serve another one
+ * than the client named, outside the API's base: `/v1/../admin` is `/admin`.
+ */
+export function unforwardablePath(below: string): string | undefined {
+  if (/%2f|%5c/i.test(below)) return 'it holds an encoded slash or backslash (%2F, %5C)';
+  if (below.includes('\\')) return 'it holds a backslash';
+  if (below.includes('//')) return 'it holds an empty segment (//)';
+  for (const segment of below.split('/')) {
+    const decoded = segment.replace(/%2e/gi, '.');
+    if (decoded === '.' || decoded === '..') return `it holds the dot-segment ${JSON.stringify(segment)}`;
+  }
+  return undefined;
 }
 
 function mebibytes(bytes: number): string {
@@ -116,7 +175,9 @@ async function decodeForJudging(
  * Forwards with node:http(s), which (unlike fetch) hands back the body as it
  * came: a gzip body stays gzip for the client, and is inflated only to be
  * judged. Method, path below the base, query, headers (but hop-by-hop ones)
- * and body go on unchanged.
+ * and body go on unchanged; a path that could leave the API's base once an
+ * upstream normalises it (`/v1/../admin`, `/v1/%2e%2e/admin`, `/v1/..%2fadmin`,
+ * `/v1//evil.test/x`) is refused, `400 path_not_forwarded`, before anything is sent.
  *
  * Every exchange is bounded whatever the upstream does: it ends within
  * `timeoutMs` (`504 upstream_timeout`, the upstream request cancelled); an
@@ -124,13 +185,16 @@ async function decodeForJudging(
  * a reset mid-answer) is `502`; an unreachable one `502 upstream_unreachable`;
  * the request is cancelled when the client leaves (`request.onClientLeave`); and at
  * most `maxPending` requests are in flight or waiting, beyond which the client
- * gets `503 upstream_busy` at once. Messages name the request with its
- * credentials redacted.
+ * gets `503 upstream_busy` at once. The answers held to be judged hold at
+ * most `maxBufferedBytes` together: one that does not fit is passed on as it
+ * arrives, unjudged (its body piped to the client by the node:http adapter,
+ * still within `timeoutMs`). Messages name the request with its credentials redacted.
  */
 export function createNodeForwarder(options: ForwarderOptions): Forwarder {
   const { upstream } = options;
   const maxJudged = options.maxJudgedBytes ?? defaultMaxJudgedBytes;
   const maxPending = options.maxPending ?? defaultMaxPending;
+  const maxBuffered = options.maxBufferedBytes ?? defaultMaxBufferedBytes;
   const send = upstream.protocol === 'https:' ? httpsRequest : httpRequest;
   // Connections to the upstream are kept and reused: a handshake per request would cost more than the rest.
   const agent =
@@ -139,6 +203,8 @@ export function createNodeForwarder(options: ForwarderOptions): Forwarder {
       : new HttpAgent({ keepAlive: true, maxSockets });
   const upstreamBase = upstream.pathname.replace(/\/+$/, '');
   let pending = 0;
+  /** Bytes of answers held now, every answer together, until each is written to its client. */
+  let buffered = 0;
 
   return ({ request, body }) => {
     const below = request.path.slice(options.basePath.length);
@@ -146,6 +212,15 @@ export function createNodeForwarder(options: ForwarderOptions): Forwarder {
     // How messages name the request, its credentials redacted: built only when a message needs it.
     let namedText: string | undefined;
     const named = (): string => (namedText ??= `${request.method} ${redactUrl(path)}`);
+    const unsafe = unforwardablePath(below);
+    if (unsafe) {
+      return Promise.reject(
+        new HttpError(
+          'path_not_forwarded',
+          `the proxy does not forward ${request.method} ${redactUrl(request.path)}: ${unsafe}, which an upstream could resolve outside ${options.basePath}; nothing was sent`,
+        ),
+      );
+    }
     if (pending >= maxPending) {
       return Promise.reject(
         new HttpError(
@@ -161,36 +236,64 @@ export function createNodeForwarder(options: ForwarderOptions): Forwarder {
       /** Bytes of the answer's body received so far; undefined before its status line. */
       let received: number | undefined;
       let settled = false;
+      /** Once the answer is passed on as it arrives: the upstream's part ends with its last byte, not at `finish`. */
+      let streaming = false;
+      /** This answer's share of `buffered`, given back once it is written (or abandoned). */
+      let held = 0;
+      const hold = (bytes: number): void => {
+        held += bytes;
+        buffered += bytes;
+      };
+      const giveBack = (): void => {
+        buffered -= held;
+        held = 0;
+      };
       // Set once the client's leaving is listened for (the listener may run at once, before it is set).
       const leaving: { stop?: () => void } = {};
       const finish = (error: HttpError | undefined, answer?: ForwardedResponse): void => {
         if (settled) return;
         settled = true;
         pending--;
-        clearTimeout(deadline);
-        leaving.stop?.();
+        if (!streaming) clearTimeout(deadline);
         if (error) {
+          leaving.stop?.();
           // Cancelled: the socket is destroyed, never handed back to the pool half-read.
           sent.request?.destroy();
+          giveBack();
           reject(error);
-        } else resolve(answer as ForwardedResponse);
+          return;
+        }
+        // What was held is given back once the client has it (or has left), not when it is handed to the core.
+        whenAnswered(request, giveBack);
+        if (!streaming) leaving.stop?.();
+        resolve(answer as ForwardedResponse);
       };
-      const deadline = setTimeout(
-        () =>
-          finish(
-            new HttpError(
-              'upstream_timeout',
-              `the upstream ${upstream.origin} did not answer ${named()} whole within ${options.timeoutMs} ms; the request was cancelled`,
-            ),
+      const deadline = setTimeout(() => {
+        if (streaming) {
+          // The status is sent: the connection is all that can say the answer was cut.
+          sent.request?.destroy();
+          return;
+        }
+        finish(
+          new HttpError(
+            'upstream_timeout',
+            `the upstream ${upstream.origin} did not answer ${named()} whole within ${options.timeoutMs} ms; the request was cancelled`,
           ),
-        options.timeoutMs,
-      );
-      const onAbort = (): void =>
+        );
+      }, options.timeoutMs);
+      const onAbort = (): void => {
+        if (streaming) sent.request?.destroy();
         finish(new HttpError('request_aborted', `the client left before the upstream answered ${named()}`));
+      };
       leaving.stop = request.onClientLeave?.(onAbort);
       if (settled) return;
       const protocolError = (what: string): HttpError =>
         new HttpError('upstream_protocol_error', `the upstream ${upstream.origin} ${what} to ${named()}`);
+      const tooLarge = (): HttpError =>
+        new HttpError(
+          'upstream_unreachable',
+          `the upstream's answer to ${named()} is larger than the proxy holds (${options.maxResponseBytes} bytes)`,
+        );
 
       const outgoing = send(
         {
@@ -212,23 +315,62 @@ export function createNodeForwarder(options: ForwarderOptions): Forwarder {
             );
             return;
           }
+          const announced = Number(incoming.headers['content-length']);
+          if (announced > options.maxResponseBytes) {
+            finish(tooLarge());
+            return;
+          }
+          const headers = responseHeaders(incoming.headers);
           const chunks: Buffer[] = [];
           let size = 0;
           received = 0;
-          incoming.on('data', (chunk: Buffer) => {
+          /** Beyond the budget: the bytes so far go back into the stream, which the adapter pipes to the client. */
+          const passOnUnjudged = (next: Buffer): void => {
+            streaming = true;
+            // Paused first, so that what is put back stays in the stream's buffer until the adapter pipes it.
+            incoming.off('data', onData);
+            incoming.pause();
+            incoming.unshift(next);
+            if (chunks.length > 0) incoming.unshift(Buffer.concat(chunks));
+            chunks.length = 0;
+            // Counted again as they flow to the client, the bytes put back included.
+            size = 0;
+            incoming.on('data', (chunk: Buffer) => {
+              size += chunk.length;
+              // Beyond what one answer may be: cut, as a held one would have been refused.
+              if (size > options.maxResponseBytes) sent.request?.destroy();
+            });
+            incoming.once('end', () => clearTimeout(deadline));
+            incoming.once('close', () => {
+              clearTimeout(deadline);
+              leaving.stop?.();
+            });
+            finish(undefined, {
+              status,
+              headers,
+              body: streamedBody(incoming, incoming.headers['content-length']),
+              decoded: undefined,
+              unjudged: {
+                rule: 'too-large-to-judge',
+                reason: `the proxy already held ${mebibytes(buffered)} of answers, and holds at most ${mebibytes(maxBuffered)} at once to judge them; this answer was passed on as it came, unjudged`,
+              },
+            });
+          };
+          const onData = (chunk: Buffer): void => {
             size += chunk.length;
             received = size;
             if (size > options.maxResponseBytes) {
-              finish(
-                new HttpError(
-                  'upstream_unreachable',
-                  `the upstream's answer to ${named()} is larger than the proxy holds (${options.maxResponseBytes} bytes)`,
-                ),
-              );
+              finish(tooLarge());
               return;
             }
+            if (buffered + chunk.length > maxBuffered) {
+              passOnUnjudged(chunk);
+              return;
+            }
+            hold(chunk.length);
             chunks.push(chunk);
-          });
+          };
+          incoming.on('data', onData);
           const brokeOff = (): void =>
             finish(
               new HttpError(
@@ -236,27 +378,46 @@ export function createNodeForwarder(options: ForwarderOptions): Forwarder {
                 `the upstream ${upstream.origin} broke off its answer to ${named()} after ${size} bytes of the body`,
               ),
             );
-          incoming.on('error', brokeOff);
+          incoming.on('error', () => {
+            if (!streaming) brokeOff();
+          });
           incoming.on('close', () => {
-            if (!incoming.complete) brokeOff();
+            if (!incoming.complete && !streaming) brokeOff();
           });
           incoming.on('end', () => {
-            if (settled) return;
+            if (settled || streaming) return;
             // The upstream's part is done within the deadline; decoding to judge is the proxy's own (bounded) work.
             clearTimeout(deadline);
             const bytes = Buffer.concat(chunks, size);
-            const headers = responseHeaders(incoming.headers);
+            chunks.length = 0;
             const encoding = incoming.headers['content-encoding']?.trim().toLowerCase();
-            void decodeForJudging(encoding, bytes, maxJudged).then((judged) =>
-              finish(undefined, {
-                status,
-                headers,
-                body: bytes,
-                ...('decoded' in judged
-                  ? { decoded: judged.decoded }
-                  : { decoded: undefined, unjudged: judged.unjudged }),
-              }),
-            );
+            void decodeForJudging(encoding, bytes, maxJudged).then((judged) => {
+              let answer: ForwardedResponse;
+              if ('decoded' in judged && judged.decoded !== bytes && buffered + judged.decoded.length > maxBuffered) {
+                // Inflated, it does not fit beside the answers already held: not judged.
+                answer = {
+                  status,
+                  headers,
+                  body: bytes,
+                  decoded: undefined,
+                  unjudged: {
+                    rule: 'too-large-to-judge',
+                    reason: `the proxy already held ${mebibytes(buffered)} of answers, and holds at most ${mebibytes(maxBuffered)} at once to judge them; this answer was passed on unjudged`,
+                  },
+                };
+              } else {
+                if ('decoded' in judged && judged.decoded !== bytes) hold(judged.decoded.length);
+                answer = {
+                  status,
+                  headers,
+                  body: bytes,
+                  ...('decoded' in judged
+                    ? { decoded: judged.decoded }
+                    : { decoded: undefined, unjudged: judged.unjudged }),
+                };
+              }
+              finish(undefined, answer);
+            });
           });
         },
       );

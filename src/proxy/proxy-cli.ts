@@ -332,7 +332,9 @@ export function runProxy(argv: readonly string[]): void {
     ...(settings.record ? { record: resolve(settings.record) } : {}),
     ...(settings.document ? { document: resolve(settings.document) } : {}),
   });
-  const server = createServer(proxy.listener);
+  // Each client has its share of the connections: by the proxy's own keys, else by address (the API's keys are the
+  // upstream's, which the proxy cannot tell from made-up ones).
+  const server = createServer(proxy.listener, { clientKeys: settings.keys });
   server.listen(settings.port, settings.host);
   server.on('error', (error: NodeJS.ErrnoException) => {
     process.stderr.write(`petstore-mock proxy: cannot listen: ${error.message}\n`);
