@@ -3,7 +3,12 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { HttpError } from '../core/errors/http-error.js';
 import { hopByHopHeaders } from '../core/http/plain-http.js';
 import { redactUrl } from '../core/http/redact-credentials.js';
-import type { ForwardedResponse, Forwarder, UnjudgedAnswer } from '../core/pipeline/forward-upstream.js';
+import {
+  type ForwardedResponse,
+  type Forwarder,
+  UpstreamFramingError,
+  type UnjudgedAnswer,
+} from '../core/pipeline/forward-upstream.js';
 import { inflateWithZlib } from '../node/inflate-node.js';
 import { streamedBody, whenAnswered } from '../node/node-listener.js';
 
@@ -126,6 +131,39 @@ export function unforwardablePath(below: string): string | undefined {
   return undefined;
 }
 
+/** What the proxy knows of an answer's framing once its status line and headers are read. */
+interface Framing {
+  status: number;
+  /** Its Content-Length, when it gives one. */
+  announced: number | undefined;
+  chunked: boolean;
+}
+
+/** A status, or a request, whose answer has no body (RFC 9110 §6.4.1, §15.3.5, §15.4.5). */
+function allowsNoBody(method: string, status: number): boolean {
+  return method === 'HEAD' || status === 204 || status === 304;
+}
+
+/**
+ * What was wrong with the framing of an answer Node's HTTP parser refused
+ * after its status line (`HPE_…`), in words that name no byte of the body:
+ * bytes after the end its Content-Length (or its status) gives it, broken
+ * chunked coding, or another violation of HTTP/1.1's message syntax.
+ */
+function framingProblem(method: string, framing: Framing, code: string): string {
+  if (code === 'HPE_INVALID_CONSTANT' || code === 'HPE_CLOSED_CONNECTION' || code === 'HPE_INVALID_VERSION') {
+    if (allowsNoBody(method, framing.status)) {
+      return `it sent a body with ${method === 'HEAD' ? 'an answer to HEAD' : `a ${framing.status}`}, which has none (RFC 9110 §6.4.1)`;
+    }
+    if (framing.announced !== undefined) {
+      return `its body holds more bytes than its Content-Length of ${framing.announced} (RFC 9112 §6.2: Content-Length counts bytes; one that counts characters is short for any text beyond ASCII)`;
+    }
+    return 'it sent bytes after the end of its answer (RFC 9112 §6.3)';
+  }
+  if (code.includes('CHUNK')) return `its chunked body is broken (${code}; RFC 9112 §7.1)`;
+  return `it is not a message HTTP/1.1 can read (${code}; RFC 9112)`;
+}
+
 function mebibytes(bytes: number): string {
   return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
 }
@@ -235,6 +273,8 @@ export function createNodeForwarder(options: ForwarderOptions): Forwarder {
       const sent: { request?: ClientRequest } = {};
       /** Bytes of the answer's body received so far; undefined before its status line. */
       let received: number | undefined;
+      /** How the answer says its body ends, once its status line and headers are read. */
+      let framing: Framing | undefined;
       let settled = false;
       /** Once the answer is passed on as it arrives: the upstream's part ends with its last byte, not at `finish`. */
       let streaming = false;
@@ -287,6 +327,22 @@ export function createNodeForwarder(options: ForwarderOptions): Forwarder {
       };
       leaving.stop = request.onClientLeave?.(onAbort);
       if (settled) return;
+      /**
+       * A body cut short of what its framing announces (its Content-Length, or a chunked body's last chunk) is the
+       * deployment's answer broken, not a network fault: the error that says so, or undefined for any other end.
+       */
+      const cutShort = (): UpstreamFramingError | undefined => {
+        const size = received ?? 0;
+        const cut =
+          framing?.announced !== undefined && size < framing.announced
+            ? `it ended after ${size} of the ${framing.announced} bytes its Content-Length announces (RFC 9112 §6.3: an incomplete message)`
+            : framing?.chunked
+              ? `it ended after ${size} bytes of its chunked body, before the last chunk (RFC 9112 §7.1)`
+              : undefined;
+        return cut === undefined
+          ? undefined
+          : new UpstreamFramingError(cut, `the upstream ${upstream.origin}'s answer to ${named()} is broken: ${cut}`);
+      };
       const protocolError = (what: string): HttpError =>
         new HttpError('upstream_protocol_error', `the upstream ${upstream.origin} ${what} to ${named()}`);
       const tooLarge = (): HttpError =>
@@ -316,6 +372,11 @@ export function createNodeForwarder(options: ForwarderOptions): Forwarder {
             return;
           }
           const announced = Number(incoming.headers['content-length']);
+          framing = {
+            status,
+            announced: incoming.headers['content-length'] === undefined ? undefined : announced,
+            chunked: /\bchunked\b/i.test(String(incoming.headers['transfer-encoding'] ?? '')),
+          };
           if (announced > options.maxResponseBytes) {
             finish(tooLarge());
             return;
@@ -371,13 +432,15 @@ export function createNodeForwarder(options: ForwarderOptions): Forwarder {
             chunks.push(chunk);
           };
           incoming.on('data', onData);
-          const brokeOff = (): void =>
+          const brokeOff = (): void => {
             finish(
-              new HttpError(
-                'upstream_unreachable',
-                `the upstream ${upstream.origin} broke off its answer to ${named()} after ${size} bytes of the body`,
-              ),
+              cutShort() ??
+                new HttpError(
+                  'upstream_unreachable',
+                  `the upstream ${upstream.origin} broke off its answer to ${named()} after ${size} bytes of the body`,
+                ),
             );
+          };
           incoming.on('error', () => {
             if (!streaming) brokeOff();
           });
@@ -429,6 +492,23 @@ export function createNodeForwarder(options: ForwarderOptions): Forwarder {
       });
       outgoing.on('error', (error: NodeJS.ErrnoException) => {
         const cause = error.code ?? error.message;
+        // Node's parser refused what came after the status line: the answer's framing is broken (its body longer
+        // than its Content-Length, bad chunks, a body where there is none), whatever bytes were counted so far.
+        if (framing && cause.startsWith('HPE_')) {
+          const problem = framingProblem(request.method, framing, cause);
+          finish(
+            new UpstreamFramingError(
+              problem,
+              `the upstream ${upstream.origin}'s answer to ${named()} is broken: ${problem}`,
+            ),
+          );
+          return;
+        }
+        const cut = framing ? cutShort() : undefined;
+        if (cut) {
+          finish(cut);
+          return;
+        }
         finish(
           new HttpError(
             'upstream_unreachable',
