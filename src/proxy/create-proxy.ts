@@ -43,6 +43,12 @@ export interface ProxyOptions {
   hosts?: HostOptions;
   /** Collect the pets of valid answers, to save as a fixture at this path. */
   record?: string;
+  /**
+   * Headers that partition the deployment's data besides `Petstore-Session`
+   * (a tenant header, `x-tenant-id`): the proxy judges each partition's
+   * traffic against what that partition showed. Default: none.
+   */
+  partitionHeaders?: readonly string[];
   /** The document the traffic is judged by (a file path or an object). Default: the kit's openapi.yaml. */
   document?: NodeMockOptions['document'];
   logger?: MockLogger;
@@ -110,6 +116,9 @@ export function createProxy(options: ProxyOptions): Proxy {
       }),
       enforce: options.enforce === true,
       settleMs: options.settleMs ?? defaultSettleMs,
+      ...(options.partitionHeaders
+        ? { partitionHeaders: options.partitionHeaders.map((name) => name.toLowerCase()) }
+        : {}),
       onExchange: (exchange) => {
         late.report?.add(exchange);
         late.recording?.add(exchange);
