@@ -385,6 +385,14 @@ export function createNodeForwarder(options: ForwarderOptions): Forwarder {
           const chunks: Buffer[] = [];
           let size = 0;
           received = 0;
+          // An answer that announces its length and fits beside those held is read into one buffer of that length,
+          // its share of the budget taken at once: no chunks kept, and no second copy of the body when it ends.
+          const length = framing.announced;
+          const whole =
+            length !== undefined && length > 0 && buffered + length <= maxBuffered
+              ? Buffer.allocUnsafe(length)
+              : undefined;
+          if (whole) hold(whole.length);
           /** Beyond the budget: the bytes so far go back into the stream, which the adapter pipes to the client. */
           const passOnUnjudged = (next: Buffer): void => {
             streaming = true;
@@ -418,6 +426,12 @@ export function createNodeForwarder(options: ForwarderOptions): Forwarder {
             });
           };
           const onData = (chunk: Buffer): void => {
+            if (whole && size + chunk.length <= whole.length) {
+              chunk.copy(whole, size);
+              size += chunk.length;
+              received = size;
+              return;
+            }
             size += chunk.length;
             received = size;
             if (size > options.maxResponseBytes) {
@@ -451,7 +465,7 @@ export function createNodeForwarder(options: ForwarderOptions): Forwarder {
             if (settled || streaming) return;
             // The upstream's part is done within the deadline; decoding to judge is the proxy's own (bounded) work.
             clearTimeout(deadline);
-            const bytes = Buffer.concat(chunks, size);
+            const bytes = whole ? whole.subarray(0, size) : Buffer.concat(chunks, size);
             chunks.length = 0;
             const encoding = incoming.headers['content-encoding']?.trim().toLowerCase();
             void decodeForJudging(encoding, bytes, maxJudged).then((judged) => {
