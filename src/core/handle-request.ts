@@ -173,7 +173,9 @@ export async function handleRequest(pipeline: Pipeline, request: PlainRequest): 
 
   const { mount, operation } = progress;
   const plain = answer.kind === 'forwarded' ? answer.response : sendHandled(pipeline, progress, answer.response);
-  const headers: Record<string, string> = { ...plain.headers, 'x-request-id': id };
+  // A forwarded answer's headers are its own, built for this request; a handled one's may be shared with later ones.
+  const headers: Record<string, string | string[]> = answer.kind === 'forwarded' ? plain.headers : { ...plain.headers };
+  headers['x-request-id'] = id;
   if (cors) Object.assign(headers, cors);
   if (plain.status === 401 && headers['www-authenticate'] === undefined) headers['www-authenticate'] = bearerChallenge;
   const failed = progress.findings.filter((found) => fails(found)).length;

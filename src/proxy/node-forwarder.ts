@@ -53,20 +53,30 @@ export const defaultMaxBufferedBytes = 256 * 1024 * 1024;
 /** Connections kept to the upstream at most; more requests wait for one (counted in `maxPending`). */
 const maxSockets = 64;
 
+/** Headers of the upstream's answer never passed on: hop-by-hop ones, and its challenge to a proxy. */
+const notPassedOn = new Set([...hopByHopHeaders, 'proxy-authenticate']);
+
 /** Headers of the client's request never forwarded: hop-by-hop ones, its credentials for a proxy, and `host`. */
 const notForwarded = new Set([...hopByHopHeaders, 'proxy-authorization', 'host']);
+
+/** The header names a `Connection` header names (hop-by-hop by its sender's say, RFC 9110 §7.6.1), lower case. */
+function namedByConnection(connection: string | string[] | undefined): ReadonlySet<string> | undefined {
+  if (connection === undefined) return undefined;
+  const names = String(connection)
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name !== '');
+  return names.length === 0 ? undefined : new Set(names);
+}
 
 function forwardedHeaders(
   headers: Readonly<Record<string, string | string[] | undefined>>,
 ): Record<string, string | string[]> {
-  const named = new Set(
-    String(headers.connection ?? '')
-      .split(',')
-      .map((name) => name.trim().toLowerCase()),
-  );
+  const named = namedByConnection(headers.connection);
   const kept: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || notForwarded.has(name) || named.has(name)) continue;
+  for (const name in headers) {
+    const value = headers[name];
+    if (value === undefined || notForwarded.has(name) || named?.has(name)) continue;
     kept[name] = value;
   }
   return kept;
@@ -93,15 +103,12 @@ export const forwardedAnswerHeaders = {
  * (`set-cookie`) stays one, to be sent repeated.
  */
 function responseHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {
-  const named = new Set(
-    String(headers.connection ?? '')
-      .split(',')
-      .map((name) => name.trim().toLowerCase())
-      .filter((name) => name !== ''),
-  );
+  const named = namedByConnection(headers.connection);
   const kept: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined && !named.has(name)) kept[name] = value;
+  for (const name in headers) {
+    const value = headers[name];
+    // Hop-by-hop headers are the proxy's own connection's business, not the client's (the core drops them too).
+    if (value !== undefined && !named?.has(name) && !notPassedOn.has(name)) kept[name] = value;
   }
   const policy = kept['content-security-policy'];
   kept['x-content-type-options'] = forwardedAnswerHeaders['x-content-type-options'];
@@ -121,9 +128,13 @@ function responseHeaders(headers: IncomingHttpHeaders): Record<string, string | 
  * than the client named, outside the API's base: `/v1/../admin` is `/admin`.
  */
 export function unforwardablePath(below: string): string | undefined {
-  if (/%2f|%5c/i.test(below)) return 'it holds an encoded slash or backslash (%2F, %5C)';
+  if (below.includes('%')) {
+    if (/%2f|%5c/i.test(below)) return 'it holds an encoded slash or backslash (%2F, %5C)';
+  }
   if (below.includes('\\')) return 'it holds a backslash';
   if (below.includes('//')) return 'it holds an empty segment (//)';
+  // A dot-segment has a dot in it, written or encoded: most paths have neither.
+  if (!below.includes('.') && !below.includes('%')) return undefined;
   for (const segment of below.split('/')) {
     const decoded = segment.replace(/%2e/gi, '.');
     if (decoded === '.' || decoded === '..') return `it holds the dot-segment ${JSON.stringify(segment)}`;

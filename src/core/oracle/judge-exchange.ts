@@ -45,6 +45,11 @@ function items(body: unknown): Array<Record<string, unknown>> {
     : [];
 }
 
+/** An item's id, or a filter's value, as a key that is equal for equal values (a primitive is its own key). */
+function valueKeyOf(value: unknown): unknown {
+  return typeof value === 'object' && value !== null ? stringifyJson(value) : value;
+}
+
 function same(a: unknown, b: unknown): boolean {
   return a !== undefined && b !== undefined && stringifyJson(a) === stringifyJson(b);
 }
@@ -121,7 +126,8 @@ function judgeSuccess(compiled: CompiledDocument, request: ClassifiedRequest, bo
     for (const filter of semantics.filters) {
       const wanted = valid.query[filter];
       if (wanted === undefined) continue;
-      const others = listed.filter((item) => !same(item[filter], wanted));
+      const key = valueKeyOf(wanted);
+      const others = listed.filter((item) => item[filter] === undefined || valueKeyOf(item[filter]) !== key);
       if (others.length > 0) {
         found.push(
           at(
@@ -131,17 +137,19 @@ function judgeSuccess(compiled: CompiledDocument, request: ClassifiedRequest, bo
         );
       }
     }
-    const seen = new Set<string>();
-    const twice = new Set<string>();
+    const seen = new Set<unknown>();
+    const twice = new Set<unknown>();
     for (const item of listed) {
       const itemId = item[resource.idField];
       if (itemId === undefined) continue;
-      const key = typeof itemId === 'number' || typeof itemId === 'bigint' ? String(itemId) : stringifyJson(itemId);
+      const key = valueKeyOf(itemId);
       if (seen.has(key)) twice.add(key);
       seen.add(key);
     }
     if (twice.size > 0)
-      found.push(at('unique-ids', `${id} listed ${resource.idField}s ${[...twice].join(', ')} more than once`));
+      found.push(
+        at('unique-ids', `${id} listed ${resource.idField}s ${[...twice].map(String).join(', ')} more than once`),
+      );
     return found;
   }
   if ((kind === 'create' || kind === 'replace' || kind === 'update') && answered) {

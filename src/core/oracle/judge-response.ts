@@ -181,9 +181,54 @@ export function judgeReceivedResponse(
   response: ReceivedResponse,
   options: JudgeOptions = {},
 ): { findings: Finding[]; body: unknown } {
+  const decoded = bodyText(response.body);
+  // The same text, for the same operation, status and media type, is judged the same: a client that polls a list
+  // the deployment answers unchanged costs one judgement. Only the last answer of each is kept, and only a short one.
+  const cache = judgedCache(compiled);
+  const key = `${operation?.operationId ?? ''}\u0000${response.status}\u0000${response.contentType ?? ''}\u0000${options.allowUndocumentedStatus === true}`;
+  const cached = cache.get(key);
+  if (cached && cached.text === decoded.text && decoded.problem === undefined) {
+    return { findings: [...cached.judged.findings], body: cached.judged.body };
+  }
+  const judged = judgeText(compiled, operation, response, decoded, options);
+  if (decoded.problem === undefined && decoded.text.length <= maxCachedText) {
+    cache.delete(key);
+    cache.set(key, { text: decoded.text, judged });
+    if (cache.size > maxCachedAnswers) cache.delete(cache.keys().next().value as string);
+  }
+  return { findings: [...judged.findings], body: judged.body };
+}
+
+/** The last answer judged for each operation, status and media type: its text, and what was found. */
+interface JudgedAnswer {
+  text: string;
+  judged: { findings: Finding[]; body: unknown };
+}
+
+/** Answers kept per document, and the longest text kept (so that the cache holds at most 8 MiB of text). */
+const maxCachedAnswers = 128;
+const maxCachedText = 64 * 1024;
+const judgedCaches = new WeakMap<CompiledDocument, Map<string, JudgedAnswer>>();
+
+function judgedCache(compiled: CompiledDocument): Map<string, JudgedAnswer> {
+  let cache = judgedCaches.get(compiled);
+  if (!cache) {
+    cache = new Map();
+    judgedCaches.set(compiled, cache);
+  }
+  return cache;
+}
+
+/** `judgeReceivedResponse` for a text not judged before. */
+function judgeText(
+  compiled: CompiledDocument,
+  operation: CompiledOperation | undefined,
+  response: ReceivedResponse,
+  decoded: { text: string; problem?: string },
+  options: JudgeOptions,
+): { findings: Finding[]; body: unknown } {
   const mediaType = response.contentType ?? '';
   const { status } = response;
-  const decoded = bodyText(response.body);
   let { text } = decoded;
   if (text === '') {
     return {

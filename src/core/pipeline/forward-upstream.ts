@@ -62,11 +62,10 @@ const hopByHop = new Set([...hopByHopHeaders, 'proxy-authenticate']);
 
 /** The upstream's answer as the client gets it: its own headers but hop-by-hop ones, its body byte for byte. */
 function passOn(forwarded: ForwardedResponse): PlainResponse {
+  // The forwarder's headers are the answer's own copy: the hop-by-hop ones are taken out of it, not copied around.
   // A repeated header (Set-Cookie) stays a list, written as the header repeated.
-  const headers: Record<string, string | string[]> = {};
-  for (const name in forwarded.headers) {
-    if (!hopByHop.has(name)) headers[name] = forwarded.headers[name] as string | string[];
-  }
+  const { headers } = forwarded;
+  for (const name in headers) if (hopByHop.has(name)) delete headers[name];
   headers['content-length'] = String(forwarded.body.length);
   return { status: forwarded.status, headers, body: forwarded.body };
 }
