@@ -45,6 +45,28 @@ function items(body: unknown): Array<Record<string, unknown>> {
     : [];
 }
 
+/**
+ * The ids a page lists more than once, joined for a message ('' when none). A page judged before (the same parsed
+ * body, as the judged answers' cache hands back for the same bytes) is not counted again.
+ */
+function listedTwice(listed: Array<Record<string, unknown>>, body: unknown, idField: string): string {
+  const known = typeof body === 'object' && body !== null ? listedTwiceByPage.get(body) : undefined;
+  if (known !== undefined && known.idField === idField) return known.twice;
+  const seen = new Set<unknown>();
+  const twice = new Set<unknown>();
+  for (const item of listed) {
+    const itemId = item[idField];
+    if (itemId === undefined) continue;
+    const key = valueKeyOf(itemId);
+    if (seen.has(key)) twice.add(key);
+    seen.add(key);
+  }
+  const shown = [...twice].map(String).join(', ');
+  if (typeof body === 'object' && body !== null) listedTwiceByPage.set(body, { idField, twice: shown });
+  return shown;
+}
+const listedTwiceByPage = new WeakMap<object, { idField: string; twice: string }>();
+
 /** An item's id, or a filter's value, as a key that is equal for equal values (a primitive is its own key). */
 function valueKeyOf(value: unknown): unknown {
   return typeof value === 'object' && value !== null ? stringifyJson(value) : value;
@@ -137,19 +159,8 @@ function judgeSuccess(compiled: CompiledDocument, request: ClassifiedRequest, bo
         );
       }
     }
-    const seen = new Set<unknown>();
-    const twice = new Set<unknown>();
-    for (const item of listed) {
-      const itemId = item[resource.idField];
-      if (itemId === undefined) continue;
-      const key = valueKeyOf(itemId);
-      if (seen.has(key)) twice.add(key);
-      seen.add(key);
-    }
-    if (twice.size > 0)
-      found.push(
-        at('unique-ids', `${id} listed ${resource.idField}s ${[...twice].map(String).join(', ')} more than once`),
-      );
+    const twice = listedTwice(listed, body, resource.idField);
+    if (twice !== '') found.push(at('unique-ids', `${id} listed ${resource.idField}s ${twice} more than once`));
     return found;
   }
   if ((kind === 'create' || kind === 'replace' || kind === 'update') && answered) {
