@@ -162,7 +162,8 @@ function main(): void {
     process.stderr.write(`petstore-mock: cannot start: ${reason}\n`);
     process.exit(1);
   }
-  const server = createServer(createNodeListener(mock));
+  // Each key and session (or, without a key, each address) has its share of the connections (issue 27).
+  const server = createServer(createNodeListener(mock), { clientKeys: options.keys });
   server.listen(options.port, options.host);
   server.on('error', (error: NodeJS.ErrnoException) => {
     const reason =

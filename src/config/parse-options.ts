@@ -30,6 +30,8 @@ export interface CliOptions {
   maxStoreBytes: number;
   /** Bytes of pets every session's store holds together at most. */
   maxTotalStoreBytes: number;
+  /** Bytes every session's journal holds together at most. */
+  maxJournalBytes: number;
   maxSessions: number;
   /** Where the store is kept across restarts; none by default. */
   stateFile: string | undefined;
@@ -94,6 +96,11 @@ export const flags = {
     env: 'PETSTORE_MAX_TOTAL_STORE_BYTES',
     default: '256MiB',
     help: 'most bytes of pets every session holds together (a session counts from its first write)',
+  },
+  'max-journal-bytes': {
+    env: 'PETSTORE_MAX_JOURNAL_BYTES',
+    default: '64MiB',
+    help: "most bytes every session's journal holds together; the mock's oldest entries make room",
   },
   'max-sessions': {
     env: 'PETSTORE_MAX_SESSIONS',
@@ -279,6 +286,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv, st
     'max-pets': { type: 'string' },
     'max-store-bytes': { type: 'string' },
     'max-total-store-bytes': { type: 'string' },
+    'max-journal-bytes': { type: 'string' },
     'max-sessions': { type: 'string' },
     'state-file': { type: 'string' },
     'pid-file': { type: 'string' },
@@ -338,6 +346,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv, st
     maxPets: integer(given('max-pets'), 1, 10_000_000),
     maxStoreBytes: bytes(given('max-store-bytes')),
     maxTotalStoreBytes: bytes(given('max-total-store-bytes')),
+    maxJournalBytes: bytes(given('max-journal-bytes')),
     maxSessions: integer(given('max-sessions'), 1, 100_000),
     stateFile: stateFile === '' ? undefined : path(stateFile),
     ...access,
@@ -411,6 +420,7 @@ export function toAppOptions(
   | 'maxPets'
   | 'maxStoreBytes'
   | 'maxTotalStoreBytes'
+  | 'maxJournalBytes'
   | 'maxSessions'
   | 'cors'
   | 'hosts'
@@ -424,6 +434,7 @@ export function toAppOptions(
     maxPets: options.maxPets,
     maxStoreBytes: options.maxStoreBytes,
     maxTotalStoreBytes: options.maxTotalStoreBytes,
+    maxJournalBytes: options.maxJournalBytes,
     maxSessions: options.maxSessions,
     ...(options.latency ? { latency: options.latency } : {}),
     ...(options.document === undefined ? {} : { document: options.document }),

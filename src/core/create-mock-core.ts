@@ -51,7 +51,7 @@ import type { ExactPet } from './types/api-types.js';
 import { checkSunset } from './pipeline/check-sunset.js';
 import { momentOf } from './sessions/moment-of.js';
 import { keepGeneratedPets } from './seed/keep-generated-pets.js';
-import type { RequestJournal } from './journal/request-journal.js';
+import { JournalBudget, type RequestJournal } from './journal/request-journal.js';
 
 /** Where the animals API is served by default: the `/v1` every base address of the spec ends with. */
 export const defaultBasePath = '/v1';
@@ -107,6 +107,13 @@ export interface MockCoreOptions {
   bodyLimit?: number;
   /** How many exchanges a journal keeps (each session has one). Default 500. */
   journalSize?: number;
+  /**
+   * The bytes every session's journal holds together (URLs, headers and kept
+   * bodies); beyond, the oldest entries of the mock make room. Default 64 MiB.
+   */
+  maxJournalBytes?: number;
+  /** The most one read of a journal (`GET /__admin/requests`) returns, as JSON; the oldest entries are left out beyond. Default 2 MiB. */
+  maxJournalReadBytes?: number;
   /** Named sessions kept at most (`Petstore-Session`), besides the default one. Default 100. */
   maxSessions?: number;
   /** The document's own text, served as it is at `/openapi.yaml` (its JSON form is always at `/openapi.json`). */
@@ -413,6 +420,11 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     charged: () => (sessions ? sessions.list().reduce((sum, each) => sum + each.store.chargedBytes, 0) : 0),
   };
   const journalSize = options.journalSize ?? 500;
+  // Issue 27: one byte budget for every session's journal, so that 100 sessions cannot hold 100 journals' worth.
+  const journalBudget = new JournalBudget({
+    ...(options.maxJournalBytes === undefined ? {} : { maxBytes: options.maxJournalBytes }),
+    ...(options.maxJournalReadBytes === undefined ? {} : { maxReadBytes: options.maxJournalReadBytes }),
+  });
 
   const seed = options.seed ?? defaultSeed;
   let sessions: SessionRegistry | undefined;
@@ -428,6 +440,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
         budget,
         revisions,
         journalSize,
+        journalBudget,
         latency: options.latency,
         seed,
       });

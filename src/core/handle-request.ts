@@ -124,11 +124,15 @@ export async function handleRequest(pipeline: Pipeline, request: PlainRequest): 
     const { findings } = progress;
     // An over-size body is refused at once; any other problem reading it waits for the key.
     let unreadable: unknown;
-    const sent = await readBody(request, pipeline.bodyLimit).catch((error: unknown) => {
-      if ((error as { code?: unknown }).code === 'payload_too_large') throw error;
-      unreadable = error;
-      return undefined;
-    });
+    // A request without a body (most of them) skips the stages that read and decode one, and their awaits.
+    const sent =
+      request.body === undefined
+        ? undefined
+        : await readBody(request, pipeline.bodyLimit).catch((error: unknown) => {
+            if ((error as { code?: unknown }).code === 'payload_too_large') throw error;
+            unreadable = error;
+            return undefined;
+          });
     progress.body = sent;
     const match = attempt(policy, findings, () =>
       matchRoute(compiled, request.method, under.path, { basePath: mount.basePath, path: request.path }),
@@ -140,13 +144,14 @@ export async function handleRequest(pipeline: Pipeline, request: PlainRequest): 
     // sessions nor evict those of keyed clients; an open operation (health) uses one that exists.
     const session = (progress.session = pipeline.session(choice.name, operation?.secured === true));
     // Latency is the API's: health, the admin API and refusals answer at once.
-    if (!mount.admin) await applyLatency(session.latency, session.random);
+    if (!mount.admin && session.latency) await applyLatency(session.latency, session.random);
     const fault = mount.admin || !operation ? undefined : injectFault(session, operation);
     if (fault) return observeExchange(pipeline, session, ended(request, id, startedAt, started, sent), broken(fault));
     if (unreadable !== undefined) throw unreadable;
-    const decoded = await attemptLater(policy, findings, () =>
-      decodeBody(request, sent, pipeline.inflate, pipeline.bodyLimit),
-    );
+    const decoded =
+      sent === undefined
+        ? undefined
+        : await attemptLater(policy, findings, () => decodeBody(request, sent, pipeline.inflate, pipeline.bodyLimit));
     // A body the policy let through undecoded (the proxy) is forwarded as it came, but not classified.
     const readable = sent === undefined || decoded !== undefined;
     if (readable) progress.body = decoded;
@@ -173,7 +178,9 @@ export async function handleRequest(pipeline: Pipeline, request: PlainRequest): 
 
   const { mount, operation } = progress;
   const plain = answer.kind === 'forwarded' ? answer.response : sendHandled(pipeline, progress, answer.response);
-  const headers: Record<string, string> = { ...plain.headers, 'x-request-id': id };
+  // A forwarded answer's headers are its own, built for this request; a handled one's may be shared with later ones.
+  const headers: Record<string, string | string[]> = answer.kind === 'forwarded' ? plain.headers : { ...plain.headers };
+  headers['x-request-id'] = id;
   if (cors) Object.assign(headers, cors);
   if (plain.status === 401 && headers['www-authenticate'] === undefined) headers['www-authenticate'] = bearerChallenge;
   const failed = progress.findings.filter((found) => fails(found)).length;

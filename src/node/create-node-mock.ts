@@ -55,7 +55,8 @@ export function createNodeMock(options: NodeMockOptions = {}): Mock {
         ...read?.fixtures,
         ...rest.fixtures,
       };
-      if (!(saved.scenario in known)) {
+      // An own name only: `constructor` or `toString` is no scenario, though every object answers to it.
+      if (!Object.hasOwn(known, saved.scenario)) {
         throw new StateFileError(
           `${stateFile?.path}: was saved with scenario '${saved.scenario}', which is not known now (known: ${Object.keys(known).join(', ')}); pass its file with --scenario, or move the state file away to start from '${requestedName}'`,
         );

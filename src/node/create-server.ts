@@ -27,9 +27,20 @@ export interface ServerLimits {
   maxConnections?: number;
   /** A connection with no traffic either way for this long is destroyed. Default 120 s (above the 60 s maximum latency). */
   idleTimeout?: number;
+  /**
+   * Requests in flight at once from one client: one key and session (`Petstore-Session`), or, without one of
+   * `clientKeys`, one remote address. Beyond: `429 too_many_requests`, the connection closed. Default a quarter
+   * of `maxConnections` (250), so that one client (a timeout fault and 1,000 held requests, say) cannot hold
+   * every connection: health and other clients are still answered.
+   */
+  maxRequestsPerClient?: number;
+  /** Requests in flight at once with one key, across its sessions. Default half of `maxConnections` (500). */
+  maxRequestsPerKey?: number;
+  /** The keys that name a client (the mock's own); a request without one of them counts by its remote address. */
+  clientKeys?: readonly string[];
 }
 
-export const defaultServerLimits: Required<ServerLimits> = {
+export const defaultServerLimits: Required<Omit<ServerLimits, 'maxRequestsPerClient' | 'maxRequestsPerKey'>> = {
   maxHeaderSize: 16 * 1024,
   headersTimeout: 10_000,
   requestTimeout: 30_000,
@@ -37,10 +48,13 @@ export const defaultServerLimits: Required<ServerLimits> = {
   maxRequestsPerSocket: 1_000,
   maxConnections: 1_000,
   idleTimeout: 120_000,
+  clientKeys: [],
 };
 
+type Settings = typeof defaultServerLimits & { maxRequestsPerClient: number; maxRequestsPerKey: number };
+
 /** The Error body for a request Node's HTTP parser refused before the mock saw it. */
-function clientErrorFor(error: NodeJS.ErrnoException, limits: Required<ServerLimits>): [ErrorCode, string] {
+function clientErrorFor(error: NodeJS.ErrnoException, limits: Settings): [ErrorCode, string] {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
       return [
@@ -101,17 +115,100 @@ export function closeConnection(socket: Duplex, last?: string, linger = lingerMs
   socket.resume();
 }
 
+/** Compares two keys in time that does not depend on how much of them matched (as authenticate.ts does). */
+function sameKey(presented: string, key: string): boolean {
+  let difference = presented.length ^ key.length;
+  for (let index = 0; index < key.length; index++) {
+    difference |= (index < presented.length ? presented.charCodeAt(index) : 0) ^ key.charCodeAt(index);
+  }
+  return difference === 0;
+}
+
+/**
+ * Requests that hold nothing, so that they need no share: the admin API's
+ * (health, the pages, reading the journal, clearing the faults that hold a
+ * client's requests) when they carry no body, as nothing delays them: no
+ * latency, no fault, no body to wait for.
+ */
+function answeredAtOnce(request: IncomingMessage): boolean {
+  const url = request.url ?? '';
+  if (!url.startsWith('/__admin/') && url !== '/__admin') return false;
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] === undefined && (length === undefined || length === '0');
+}
+
+/**
+ * Who a request is, for its share of the server: its key (by its place in
+ * `keys`, never the key itself) and session, or, without one of the keys,
+ * its remote address. A key the server does not know names nobody (anyone
+ * could send a new one each time): such a request counts by its address.
+ */
+function clientOf(request: IncomingMessage, keys: readonly string[]): { client: string; key?: string } {
+  const authorization = request.headers.authorization;
+  const token = authorization === undefined ? undefined : /^bearer[ \t]+(\S+)\s*$/i.exec(authorization)?.[1];
+  if (token !== undefined) {
+    let found = -1;
+    for (let index = 0; index < keys.length; index++)
+      if (sameKey(token, keys[index] as string) && found < 0) found = index;
+    if (found >= 0) {
+      const session = request.headers['petstore-session'];
+      const name = typeof session === 'string' ? session.slice(0, 64) : 'default';
+      return { client: `key ${found} session ${name}`, key: `key ${found}` };
+    }
+  }
+  return { client: `address ${request.socket.remoteAddress ?? '?'}` };
+}
+
+/** The share a client has used up, or `undefined` when the request may go on (then it is counted until it ends). */
+function overShare(
+  request: IncomingMessage,
+  response: ServerResponse,
+  inFlight: Map<string, number>,
+  settings: Settings,
+): string | undefined {
+  if (answeredAtOnce(request)) return undefined;
+  const { client, key } = clientOf(request, settings.clientKeys);
+  const used = inFlight.get(client) ?? 0;
+  if (used >= settings.maxRequestsPerClient) {
+    return key
+      ? `this key and session already have ${used} requests in flight, their share of the server (${settings.maxRequestsPerClient}); retry once some are answered, or use another session`
+      : `this client already has ${used} requests in flight, its share of the server (${settings.maxRequestsPerClient}); retry once some are answered`;
+  }
+  const usedByKey = key ? (inFlight.get(key) ?? 0) : 0;
+  if (key && usedByKey >= settings.maxRequestsPerKey) {
+    return `this key already has ${usedByKey} requests in flight across its sessions, its share of the server (${settings.maxRequestsPerKey}); retry once some are answered`;
+  }
+  const counted = key ? [client, key] : [client];
+  for (const name of counted) inFlight.set(name, (inFlight.get(name) ?? 0) + 1);
+  response.once('close', () => {
+    for (const name of counted) {
+      const left = (inFlight.get(name) ?? 1) - 1;
+      if (left === 0) inFlight.delete(name);
+      else inFlight.set(name, left);
+    }
+  });
+  return undefined;
+}
+
 /**
  * The node:http server the mock listens with, with limits a hostile or broken
  * client cannot get past: header size, slow headers and bodies (slowloris),
- * idle keep-alive connections, requests per connection, open connections.
+ * idle keep-alive connections, requests per connection, open connections,
+ * and each client's share of them (a key and session, or an address).
  * Requests Node refuses before the mock sees them (oversize headers, timeouts,
  * malformed HTTP) are answered with the spec's Error body, as JSON, instead of
  * Node's empty default; nothing is written to a connection whose response has
  * already started.
  */
 export function createServer(app: RequestListener, limits: ServerLimits = {}): Server {
-  const settings = { ...defaultServerLimits, ...limits };
+  const connections = limits.maxConnections ?? defaultServerLimits.maxConnections;
+  const settings: Settings = {
+    ...defaultServerLimits,
+    maxRequestsPerClient: Math.max(1, Math.floor(connections / 4)),
+    maxRequestsPerKey: Math.max(1, Math.floor(connections / 2)),
+    ...(Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined)) as ServerLimits),
+  };
+  const inFlight = new Map<string, number>();
   const server = createHttpServer(
     {
       maxHeaderSize: settings.maxHeaderSize,
@@ -132,6 +229,22 @@ export function createServer(app: RequestListener, limits: ServerLimits = {}): S
           'x-content-type-options': 'nosniff',
         });
         response.end(body);
+        return;
+      }
+      const over = overShare(request, response, inFlight, settings);
+      if (over) {
+        // Closed after the answer, so that the connection slot is free at once; what the client still sends is dropped.
+        const body = JSON.stringify(errorBodyFor('too_many_requests', over));
+        response.shouldKeepAlive = false;
+        response.writeHead(429, {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          'cache-control': 'no-store',
+          'x-content-type-options': 'nosniff',
+          'retry-after': '1',
+        });
+        response.end(body);
+        response.once('finish', () => closeConnection(request.socket));
         return;
       }
       app(request, response);

@@ -1,6 +1,38 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
 import type { PlainRequest, PlainResponse } from '../core/http/plain-http.js';
 import { readNodeBody } from './read-node-body.js';
+
+/** A body too large to hold, passed on as it arrives: the proxy's answers beyond its budget (see node-forwarder.ts). */
+interface StreamedBody {
+  source: Readable;
+  /** The upstream's `Content-Length`, when it sent one. */
+  length: string | undefined;
+}
+
+/** Streamed bodies by the empty placeholder that stands for them in a plain response. */
+const streamedBodies = new WeakMap<Uint8Array, StreamedBody>();
+
+/**
+ * A placeholder body (no bytes) that the node:http adapter replaces with
+ * `source`, piped to the client as it arrives. The core passes a plain
+ * response's body on untouched, so the placeholder reaches `writeNodeResponse`;
+ * only the Node adapter streams (the proxy runs on it).
+ */
+export function streamedBody(source: Readable, length: string | undefined): Uint8Array {
+  const placeholder = new Uint8Array(0);
+  streamedBodies.set(placeholder, { source, length });
+  return placeholder;
+}
+
+/**
+ * Calls `listener` once the answer to `request` is written or abandoned (its
+ * Node response closes); at once for a request that is not a Node one.
+ */
+export function whenAnswered(request: PlainRequest, listener: () => void): void {
+  if (request instanceof NodeRequest) request.whenAnswered(listener);
+  else listener();
+}
 
 /** What the adapter needs of a mock: its `handle`. */
 export interface Handles {
@@ -46,6 +78,12 @@ class NodeRequest implements PlainRequest {
     response: ServerResponse | undefined,
   ) {
     this.#response = response;
+  }
+
+  whenAnswered(listener: () => void): void {
+    const res = this.#response;
+    if (!res || res.closed) listener();
+    else res.once('close', listener);
   }
 
   onClientLeave(listener: () => void): () => void {
@@ -96,8 +134,32 @@ export function writeNodeResponse(req: IncomingMessage, res: ServerResponse, res
     breakConnection(req, res, response);
     return;
   }
+  const streamed = response.body && streamedBodies.get(response.body);
+  if (streamed) {
+    writeStreamed(req, res, response, streamed);
+    return;
+  }
   res.writeHead(response.status, response.headers);
   res.end(response.body);
+}
+
+/** Writes a response whose body is a stream: the upstream's own length (or chunked), then the bytes as they come. */
+function writeStreamed(req: IncomingMessage, res: ServerResponse, response: PlainResponse, body: StreamedBody): void {
+  const headers = { ...response.headers };
+  delete headers['content-length'];
+  if (body.length !== undefined) headers['content-length'] = body.length;
+  res.writeHead(response.status, headers);
+  if (req.method === 'HEAD') {
+    body.source.destroy();
+    res.end();
+    return;
+  }
+  // A source cut short (the deadline, an upstream reset) can only end the connection: the status is sent.
+  body.source.once('error', () => res.destroy());
+  body.source.once('close', () => {
+    if (!res.writableEnded) res.destroy();
+  });
+  body.source.pipe(res);
 }
 
 /** The node:http adapter: a request listener for `http.createServer` (the CLI's server). */

@@ -1,18 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import {
   closeSync,
-  existsSync,
+  constants,
+  fstatSync,
   fsyncSync,
   lstatSync,
-  mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
-  readlinkSync,
-  realpathSync,
   renameSync,
   rmSync,
   writeSync,
+  type BigIntStats,
 } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -21,6 +20,7 @@ import { parseExactJson, stringifyJson } from '../core/json/exact-json.js';
 import { silentLogger, type MockLogger } from '../core/mock-logger.js';
 import type { MemoryStore } from '../core/store/memory-store.js';
 import type { WriteGate } from '../core/store/resource-store.js';
+import { checkStatePath, StatePathError } from './check-state-path.js';
 import { lockStateFile, type StateLock } from './state-lock.js';
 
 /** The marker every state file starts with; a JSON file without it is not ours and is never touched. */
@@ -95,40 +95,30 @@ export interface StateFileOptions {
   writer?: StateFileWriter;
 }
 
-/**
- * Where the writes go: the file itself, or, when it is a symbolic link, the
- * file the link points to (so the link stays a link). A link to a file that
- * does not exist yet points where the file will be made.
- */
-function resolveTarget(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    // Missing: a dangling link is followed by hand, then the folder is resolved (it may not exist yet either).
-  }
-  let target = path;
-  for (let hops = 0; hops < 40; hops++) {
-    let link: string;
-    try {
-      if (!lstatSync(target).isSymbolicLink()) break;
-      link = readlinkSync(target);
-    } catch {
-      break;
-    }
-    target = resolve(dirname(target), link);
-  }
-  try {
-    return join(realpathSync(dirname(target)), basename(target));
-  } catch {
-    return target;
-  }
-}
-
 function errorCode(error: unknown): string {
   return (error as NodeJS.ErrnoException).code ?? (error as Error).message;
 }
 
 const isEnoent = (error: unknown): boolean => (error as NodeJS.ErrnoException).code === 'ENOENT';
+
+/** Opens never through a link where the platform can say so (not Windows). */
+const noFollow = constants.O_NOFOLLOW ?? 0;
+
+/** What tells one version of the file from another without reading it: which file, how long, when last written. */
+interface FileIdentity {
+  dev: bigint;
+  ino: bigint;
+  size: bigint;
+  mtimeNs: bigint;
+}
+
+function identity(stats: BigIntStats): FileIdentity {
+  return { dev: stats.dev, ino: stats.ino, size: stats.size, mtimeNs: stats.mtimeNs };
+}
+
+function sameFile(a: FileIdentity, b: FileIdentity): boolean {
+  return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs;
+}
 
 /** Makes a rename durable: fsync of the directory that holds the entry. Not possible on every platform (Windows). */
 function syncDirectory(directory: string): void {
@@ -160,12 +150,14 @@ export class StateFile {
   readonly debounceMs: number;
   readonly #logger: MockLogger;
   readonly #writer: StateFileWriter;
-  /** The file the writes go to (`path`, or what it links to), set by `watch()`. */
-  #target: string;
-  #tempPrefix: string;
+  readonly #tempPrefix: string;
   #lock: StateLock | undefined;
   /** Set while writes fail: the error every change gets until a write succeeds (see `watch()`). */
   #failure: HttpError | undefined;
+  /** Set for good once another process took the lock over: every change is refused, nothing more is written. */
+  #lost: HttpError | undefined;
+  /** The file as the mock last read or wrote it: a file found otherwise was changed by someone else. */
+  #seen: FileIdentity | undefined;
   #retryQueued = false;
   #store: MemoryStore | undefined;
   #unsubscribe: (() => void) | undefined;
@@ -183,13 +175,12 @@ export class StateFile {
     this.debounceMs = options.debounceMs ?? 100;
     this.#logger = options.logger ?? silentLogger;
     this.#writer = options.writer ?? nodeWriter;
-    this.#target = this.path;
     this.#tempPrefix = `.${basename(this.path)}.tmp-`;
   }
 
   /** What keeps changes from being saved now (the error creates get), or `undefined` when writes succeed. */
   get failure(): HttpError | undefined {
-    return this.#failure;
+    return this.#lost ?? this.#failure;
   }
 
   /** What `read()` found: the saved scenario and how many items of each collection; `undefined` before, or when there was no file. */
@@ -208,12 +199,23 @@ export class StateFile {
    * mock restores them.
    */
   read(): SavedState | undefined {
+    this.#checkPath(false);
     let text: string;
+    let fd: number | undefined;
     try {
-      text = readFileSync(this.path, 'utf8');
+      // Never through a link, even one planted since the check (O_NOFOLLOW fails on it: ELOOP), and never stuck
+      // on a FIFO planted there (O_NONBLOCK; the check below refuses it).
+      fd = openSync(this.path, constants.O_RDONLY | noFollow | (constants.O_NONBLOCK ?? 0));
+      const stats = fstatSync(fd, { bigint: true });
+      if (!stats.isFile()) throw new StateFileError(`${this.path}: is not a plain file; name a state file of your own`);
+      text = readFileSync(fd, 'utf8');
+      this.#seen = identity(stats);
     } catch (error) {
+      if (error instanceof StateFileError) throw error;
       if (isEnoent(error)) return undefined;
       throw new StateFileError(`${this.path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    } finally {
+      if (fd !== undefined) closeSync(fd);
     }
     let value: unknown;
     try {
@@ -259,42 +261,38 @@ export class StateFile {
    * Saves the store after every change from now on. Before anything else it
    * makes sure no change can be lost without an error:
    *
+   * - it checks where the file is (see `checkStatePath`): no symbolic link,
+   *   no folder another user can change, no file of another user or with a
+   *   second name; missing folders are made, never along a link;
    * - it takes the file's lock (`FILE.lock`): a second mock on the same file
    *   is refused, naming the process that holds it;
-   * - it writes through a symbolic link to the file it points to;
-   * - it checks that the file can be written: a new file is written at once
-   *   (its missing folders made), an existing one's folder must take a new
-   *   file; otherwise start-up stops, rather than the first create being lost;
+   * - it checks that the file can be written: a new file is written at once,
+   *   an existing one's folder must take a new file; otherwise start-up
+   *   stops, rather than the first create being lost;
    * - while later writes fail (a full disk, a folder made read-only), every
    *   change of the store is refused with `503 store_unavailable` naming the
    *   file and the error, until a write succeeds again (retried at once on
-   *   the next change, and every second).
+   *   the next change, and every second);
+   * - a file changed by another program since the mock last read or wrote it
+   *   is never overwritten: it is kept beside, as `FILE.edited-DATE`, and a
+   *   warning names both;
+   * - should another process take the lock over (it judged this mock gone),
+   *   every change is refused from then on with `503 store_unavailable`.
    *
    * Leftover temporary files of an earlier, killed run are removed.
    */
   watch(store: MemoryStore): void {
     if (this.#store) throw new Error('StateFile.watch: already watching a store');
-    this.#target = resolveTarget(this.path);
-    this.#tempPrefix = `.${basename(this.#target)}.tmp-`;
-    const exists = existsSync(this.#target);
-    if (!exists) {
-      try {
-        // A fresh machine has no ~/.petstore yet: make the folder, as the user asked for a file in it.
-        mkdirSync(dirname(this.#target), { recursive: true });
-      } catch (error) {
-        throw new StateFileError(
-          `${this.path}: its folder ${dirname(this.#target)} cannot be created (${errorCode(error)})`,
-        );
-      }
-    }
+    const exists = this.#checkPath(true);
     try {
-      this.#lock = lockStateFile(this.#target, this.path);
+      this.#lock = lockStateFile(this.path, this.path, { onLost: (problem) => this.#loseLock(problem) });
     } catch (error) {
       throw new StateFileError((error as Error).message);
     }
     try {
       this.#removeLeftovers();
       if (exists) {
+        if (!this.#seen) this.#seen = identity(lstatSync(this.path, { bigint: true }));
         this.#probe();
         this.#savedVersion = store.revision;
       } else {
@@ -312,14 +310,35 @@ export class StateFile {
     this.#store = store;
     const gate: WriteGate = {
       check: () => {
+        if (this.#lost) throw this.#lost;
         if (!this.#failure) return;
         this.#retryNow();
         throw this.#failure;
       },
-      problem: () => this.#failure,
+      problem: () => this.#lost ?? this.#failure,
     };
     store.setWriteGate(gate);
     this.#unsubscribe = store.onChange(() => this.#schedule());
+  }
+
+  /** Where the file is, checked (see `checkStatePath`); whether it exists. */
+  #checkPath(create: boolean): boolean {
+    try {
+      return checkStatePath(this.path, { create });
+    } catch (error) {
+      if (error instanceof StatePathError) throw new StateFileError(error.message);
+      throw error;
+    }
+  }
+
+  /** Another process took the lock: this mock writes nothing more, and refuses every change, saying why. */
+  #loseLock(problem: string): void {
+    if (this.#closed || this.#lost) return;
+    this.#lost = new HttpError(
+      'store_unavailable',
+      `the state file ${this.path} is no longer this mock's: ${problem}; changes are refused, so that two mocks do not overwrite each other's pets. Restart this mock once the other one stops`,
+    );
+    this.#logger.error({ stateFile: this.path }, `${problem}: changes are refused from now on`);
   }
 
   /**
@@ -334,7 +353,7 @@ export class StateFile {
     } catch (error) {
       rmSync(temp, { force: true });
       throw new StateFileError(
-        `${this.path}: cannot be written: its folder ${dirname(this.#target)} does not take a new file (${errorCode(error)}), so every change would be lost; make it writable, or name another --state-file`,
+        `${this.path}: cannot be written: its folder ${dirname(this.path)} does not take a new file (${errorCode(error)}), so every change would be lost; make it writable, or name another --state-file`,
       );
     }
     rmSync(temp, { force: true });
@@ -393,7 +412,7 @@ export class StateFile {
   #enqueue(): void {
     this.#writing = this.#writing.then(async () => {
       const store = this.#store;
-      if (!store || store.revision === this.#savedVersion) return;
+      if (!store || store.revision === this.#savedVersion || this.#lost) return;
       try {
         await this.#write(store);
         if (this.#failure) {
@@ -437,21 +456,61 @@ export class StateFile {
   }
 
   #tempPath(): string {
-    return join(dirname(this.#target), `${this.#tempPrefix}${process.pid}-${randomBytes(4).toString('hex')}`);
+    return join(dirname(this.path), `${this.#tempPrefix}${process.pid}-${randomBytes(4).toString('hex')}`);
+  }
+
+  /**
+   * Before the new state replaces the file: a file that is not the one the
+   * mock last read or wrote (edited by hand, replaced by an editor's save,
+   * restored from a backup) is kept aside, never overwritten without a word.
+   * A file removed meanwhile is written again, with a warning.
+   */
+  #keepChangedFile(): void {
+    let now: BigIntStats;
+    try {
+      now = lstatSync(this.path, { bigint: true });
+    } catch (error) {
+      if (!isEnoent(error)) throw error;
+      if (this.#seen) {
+        this.#logger.warn(
+          { stateFile: this.path },
+          'the state file was removed while the mock ran; it is written again',
+        );
+        this.#seen = undefined;
+      }
+      return;
+    }
+    if (this.#seen && sameFile(this.#seen, identity(now))) return;
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const kept = `${this.path}.edited-${stamp}`;
+    renameSync(this.path, kept);
+    this.#logger.warn(
+      { stateFile: this.path, kept },
+      `the state file was changed by another program while the mock ran: that version is kept as ${kept}, and the mock's pets are written to ${this.path}; stop the mock before editing the file, then start it on the file you want`,
+    );
+  }
+
+  /** The temporary file, written: what the state file will be once it is renamed over it. */
+  #written(temp: string): FileIdentity {
+    return identity(lstatSync(temp, { bigint: true }));
   }
 
   async #write(store: MemoryStore): Promise<void> {
     const started = performance.now();
     const { version, text } = this.#snapshot(store);
     const temp = this.#tempPath();
+    let written: FileIdentity;
     try {
       await this.#writer.write(temp, text);
-      await rename(temp, this.#target);
+      written = this.#written(temp);
+      this.#keepChangedFile();
+      await rename(temp, this.path);
     } catch (error) {
       await rm(temp, { force: true });
       throw error;
     }
-    syncDirectory(dirname(this.#target));
+    this.#seen = written;
+    syncDirectory(dirname(this.path));
     this.#savedVersion = version;
     this.#writes++;
     this.#logger.debug(
@@ -463,14 +522,18 @@ export class StateFile {
   #writeSync(store: MemoryStore): void {
     const { version, text } = this.#snapshot(store);
     const temp = this.#tempPath();
+    let written: FileIdentity;
     try {
       this.#writer.writeSync(temp, text);
-      renameSync(temp, this.#target);
+      written = this.#written(temp);
+      this.#keepChangedFile();
+      renameSync(temp, this.path);
     } catch (error) {
       rmSync(temp, { force: true });
       throw error;
     }
-    syncDirectory(dirname(this.#target));
+    this.#seen = written;
+    syncDirectory(dirname(this.path));
     this.#savedVersion = version;
     this.#writes++;
   }
@@ -478,12 +541,12 @@ export class StateFile {
   #removeLeftovers(): void {
     let entries: string[];
     try {
-      entries = readdirSync(dirname(this.#target));
+      entries = readdirSync(dirname(this.path));
     } catch {
       return;
     }
     for (const entry of entries) {
-      if (entry.startsWith(this.#tempPrefix)) rmSync(join(dirname(this.#target), entry), { force: true });
+      if (entry.startsWith(this.#tempPrefix)) rmSync(join(dirname(this.path), entry), { force: true });
     }
   }
 }

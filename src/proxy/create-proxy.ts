@@ -27,8 +27,11 @@ export interface ProxyOptions {
   timeoutMs?: number;
   /** Largest request body forwarded, in bytes (then 413, the proxy's own limit). Default 16 MiB. */
   bodyLimit?: number;
-  /** Issue 20: the forwarder's bounds (see `ForwarderOptions`): answers judged at most, upstream requests pending at most. */
-  forwarder?: Pick<ForwarderOptions, 'maxJudgedBytes' | 'maxPending'>;
+  /**
+   * The forwarder's bounds (see `ForwarderOptions`): answers judged at most, upstream requests pending at most
+   * (issue 20), bytes of answers held at once to judge them (issue 27).
+   */
+  forwarder?: Pick<ForwarderOptions, 'maxJudgedBytes' | 'maxPending' | 'maxBufferedBytes'>;
   /** Keys of the proxy's own admin API (the API's keys are the upstream's to judge). Default `['dev-key']`. */
   keys?: readonly string[];
   /** Files served to anyone (the web pages). */
@@ -40,6 +43,12 @@ export interface ProxyOptions {
   hosts?: HostOptions;
   /** Collect the pets of valid answers, to save as a fixture at this path. */
   record?: string;
+  /**
+   * Headers that partition the deployment's data besides `Petstore-Session`
+   * (a tenant header, `x-tenant-id`): the proxy judges each partition's
+   * traffic against what that partition showed. Default: none.
+   */
+  partitionHeaders?: readonly string[];
   /** The document the traffic is judged by (a file path or an object). Default: the kit's openapi.yaml. */
   document?: NodeMockOptions['document'];
   logger?: MockLogger;
@@ -107,6 +116,9 @@ export function createProxy(options: ProxyOptions): Proxy {
       }),
       enforce: options.enforce === true,
       settleMs: options.settleMs ?? defaultSettleMs,
+      ...(options.partitionHeaders
+        ? { partitionHeaders: options.partitionHeaders.map((name) => name.toLowerCase()) }
+        : {}),
       onExchange: (exchange) => {
         late.report?.add(exchange);
         late.recording?.add(exchange);

@@ -34,6 +34,8 @@ export interface ProxyCliOptions extends Pick<CliOptions, 'keys' | 'keysFrom' | 
   record: string | undefined;
   /** The document the traffic is judged by, if not the kit's own (a file path). */
   document: string | undefined;
+  /** Headers that partition the deployment's data besides Petstore-Session (`--partition-header`). */
+  partitionHeaders: string[];
   /** Where the process id is written once the proxy listens. */
   pidFile: string | undefined;
 }
@@ -97,6 +99,12 @@ export const proxyFlags = {
     help: 'whose failing findings make it exit 1: deployment (default), client, any, none',
   },
   strict: { type: 'boolean', help: 'warnings fail too (a strict reading of OpenAPI 3.0 and RFC 9110)' },
+  'partition-header': {
+    type: 'string',
+    multiple: true,
+    value: 'NAME',
+    help: "a request header that partitions the deployment's data besides Petstore-Session (a tenant header); repeatable",
+  },
   settle: {
     type: 'string',
     value: 'MS',
@@ -162,6 +170,17 @@ export const proxyUsage = usageText();
 
 const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
+/** `--partition-header` names, each a valid header name (RFC 9110 §5.1), in lower case. */
+function partitionHeaders(given: unknown): string[] {
+  const names = Array.isArray(given) ? (given as string[]) : typeof given === 'string' ? [given] : [];
+  return names.map((name) => {
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/.test(name)) {
+      throw new UsageError(`--partition-header must be a header name, got ${JSON.stringify(name.slice(0, 80))}`);
+    }
+    return name.toLowerCase();
+  });
+}
+
 export function parseProxyOptions(argv: readonly string[], env: NodeJS.ProcessEnv): ProxyCliOptions | 'help' {
   const values = parseFlags(argv, {
     ...Object.fromEntries(
@@ -213,6 +232,7 @@ export function parseProxyOptions(argv: readonly string[], env: NodeJS.ProcessEn
     junit: text('junit'),
     record: text('record'),
     document: text('document') ?? (env.PETSTORE_DOCUMENT || undefined),
+    partitionHeaders: partitionHeaders(values['partition-header']),
     pidFile: text('pid-file') ?? (env.PETSTORE_PID_FILE || undefined),
   };
 }
@@ -324,6 +344,7 @@ export function runProxy(argv: readonly string[]): void {
     failOn: settings.failOn,
     strict: settings.strict,
     settleMs: settings.settleMs,
+    ...(settings.partitionHeaders.length > 0 ? { partitionHeaders: settings.partitionHeaders } : {}),
     timeoutMs: settings.timeoutMs,
     keys: settings.keys,
     ...browserAccess(settings),
@@ -332,7 +353,9 @@ export function runProxy(argv: readonly string[]): void {
     ...(settings.record ? { record: resolve(settings.record) } : {}),
     ...(settings.document ? { document: resolve(settings.document) } : {}),
   });
-  const server = createServer(proxy.listener);
+  // Each client has its share of the connections: by the proxy's own keys, else by address (the API's keys are the
+  // upstream's, which the proxy cannot tell from made-up ones).
+  const server = createServer(proxy.listener, { clientKeys: settings.keys });
   server.listen(settings.port, settings.host);
   server.on('error', (error: NodeJS.ErrnoException) => {
     process.stderr.write(`petstore-mock proxy: cannot listen: ${error.message}\n`);

@@ -13,9 +13,13 @@ export interface Cli {
 
 const running: Cli[] = [];
 
-/** Runs `node dist/cli.js ARGS` from the package root, as users do. */
-export function startCli(args: string[], env: Record<string, string> = {}): Cli {
-  const child = spawn(process.execPath, [builtPrograms.mock, ...args], {
+/**
+ * Runs `node dist/cli.js ARGS` from the package root, as users do; under
+ * `wrapper` when given (`unshare --pid --fork …`, as a container runs it).
+ */
+export function startCli(args: string[], env: Record<string, string> = {}, wrapper: string[] = []): Cli {
+  const [command, ...before] = [...wrapper, process.execPath];
+  const child = spawn(command as string, [...before, builtPrograms.mock, ...args], {
     cwd: packageRoot,
     env: { ...process.env, ...env },
   });

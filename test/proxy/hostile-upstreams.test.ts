@@ -189,12 +189,14 @@ describe('the proxy in front of a hostile upstream', () => {
         setTimeout(() => socket.resetAndDestroy(), 20),
       );
     });
-    const { server } = await proxyFor(upstream, { timeoutMs: 10_000 });
+    const { server, proxy } = await proxyFor(upstream, { timeoutMs: 10_000 });
     const through = await send(`${server.baseUrl}/pets`);
     expect(through.status).toBe(502);
-    expect(errorOf(through)).toMatchObject({ code: 'upstream_unreachable', status: 502 });
-    expect(errorOf(through).message).toContain('broke off');
+    expect(errorOf(through)).toMatchObject({ code: 'upstream_protocol_error', status: 502 });
+    expect(errorOf(through).message).toContain('it ended after 9 of the 100 bytes its Content-Length announces');
     expect(through.ms).toBeLessThan(slackMs);
+    // A body cut short of its Content-Length is the deployment's broken answer, not only the client's 502.
+    expect(proxy.report.toJson().deployment.findings.map((found) => found.rule)).toEqual(['framing']);
   });
 
   it('passes a gzip bomb on unchanged and unjudged, inflating no more than it judges', async () => {
@@ -302,5 +304,61 @@ describe('the proxy in front of a hostile upstream', () => {
     expect((await Promise.all(stuck)).map((answer) => answer.status)).toEqual([504, 504, 504]);
     stalled = false;
     expect((await send(`${server.baseUrl}/pets`)).status).toBe(200);
+  });
+});
+
+describe('the proxy judging how an upstream frames its answers', () => {
+  const json = (headers: string, body: string) =>
+    `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n${headers}\r\n${body}`;
+
+  it.each([
+    [
+      'a Content-Length that counts characters, not bytes',
+      json(
+        `Content-Length: ${'[{"id":1,"name":"Füchslein","categoryId":1}]'.length}\r\n`,
+        '[{"id":1,"name":"Füchslein","categoryId":1}]',
+      ),
+      'its body holds more bytes than its Content-Length of 44',
+    ],
+    [
+      'a body longer than its Content-Length',
+      json('Content-Length: 2\r\n', '[]  more'),
+      'its body holds more bytes than its Content-Length of 2',
+    ],
+    [
+      'broken chunked coding',
+      json('Transfer-Encoding: chunked\r\n', 'zz\r\n[]\r\n0\r\n\r\n'),
+      'its chunked body is broken (HPE_INVALID_CHUNK_SIZE',
+    ],
+    [
+      'a body with a 204',
+      'HTTP/1.1 204 No Content\r\nContent-Length: 2\r\n\r\n[]',
+      'it sent a body with a 204, which has none',
+    ],
+  ])('fails the deployment for %s, and answers the client 502 saying so', async (_what, answer, problem) => {
+    const upstream = await startUpstream((socket) => socket.write(Buffer.from(answer, 'utf8')));
+    const { server, proxy } = await proxyFor(upstream, { timeoutMs: 10_000 });
+    const through = await send(`${server.baseUrl}/pets`);
+    expect(through.status).toBe(502);
+    const error = errorOf(through);
+    expect(error).toMatchObject({ code: 'upstream_protocol_error', status: 502 });
+    expect(error.message).toContain(problem);
+    expect(error.message).not.toMatch(/after 0 bytes/);
+    const report = proxy.report.toJson();
+    expect(report.deployment.findings.map((found) => [found.rule, found.level])).toEqual([['framing', 'fail']]);
+    expect(report.deployment.findings[0]?.message).toContain(problem);
+    expect(report.failed).toBe(true);
+  });
+
+  it('passes on an answer whose Content-Length counts its bytes, names beyond ASCII included', async () => {
+    const body = '[{"id":1,"name":"Füchslein","categoryId":1}]';
+    const upstream = await startUpstream((socket) =>
+      socket.write(Buffer.from(json(`Content-Length: ${Buffer.byteLength(body)}\r\n`, body), 'utf8')),
+    );
+    const { server, proxy } = await proxyFor(upstream, { timeoutMs: 10_000 });
+    const through = await send(`${server.baseUrl}/pets`);
+    expect(through.status).toBe(200);
+    expect(through.body.toString('utf8')).toBe(body);
+    expect(proxy.report.toJson().deployment.findings.filter((found) => found.level === 'fail')).toEqual([]);
   });
 });

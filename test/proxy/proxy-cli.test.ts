@@ -34,8 +34,21 @@ describe('parseProxyOptions', () => {
       report: undefined,
       junit: undefined,
       record: undefined,
+      document: undefined,
+      partitionHeaders: [],
       pidFile: undefined,
     });
+  });
+
+  it('takes --document and the headers that partition the data, refusing one that is no header name', () => {
+    expect(parse(['--document', 'mine.yaml', '--partition-header', 'X-Tenant'])).toMatchObject({
+      document: 'mine.yaml',
+      partitionHeaders: ['x-tenant'],
+    });
+    expect(parse([], { PETSTORE_DOCUMENT: 'env.yaml' }).document).toBe('env.yaml');
+    expect(usageError(['--partition-header', 'x tenant']).message).toBe(
+      '--partition-header must be a header name, got "x tenant"',
+    );
   });
 
   it('takes --pid-file, or PETSTORE_PID_FILE, as the mock does', () => {

@@ -54,3 +54,68 @@ describe('the proxy in front of the kit’s mock, with 50 sessions at once', () 
     expect(report.failed).toBe(false);
   });
 });
+
+describe('the proxy in front of a deployment that keeps a store per tenant header', () => {
+  /** Each tenant (`x-tenant`) has its own pets, numbered from 1, as a multi-tenant deployment would. */
+  async function startTenantUpstream(): Promise<RunningServer> {
+    const stores = new Map<string, Array<Record<string, unknown>>>();
+    return startServer((request, response) => {
+      const tenant = String(request.headers['x-tenant'] ?? '');
+      const pets = stores.get(tenant) ?? [];
+      stores.set(tenant, pets);
+      let text = '';
+      request.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      request.on('end', () => {
+        const send = (status: number, body: unknown) => {
+          response.writeHead(status, { 'content-type': 'application/json' });
+          response.end(JSON.stringify(body));
+        };
+        const id = /^\/v1\/pets\/(\d+)$/.exec(request.url ?? '')?.[1];
+        if (request.method === 'POST') {
+          const pet = { id: pets.length + 1, ...(JSON.parse(text) as object) };
+          pets.push(pet);
+          send(201, pet);
+        } else if (id !== undefined) {
+          const pet = pets.find((each) => each.id === Number(id));
+          if (pet) send(200, pet);
+          else send(404, { code: 'pet_not_found', message: `no pet has id ${id}`, status: 404 });
+        } else send(200, pets);
+      });
+    });
+  }
+
+  async function twoTenantsCreate(partitionHeaders?: string[]) {
+    const upstream = await startTenantUpstream();
+    const proxy = createProxy({
+      upstream: upstream.baseUrl,
+      settleMs: 0,
+      ...(partitionHeaders ? { partitionHeaders } : {}),
+    });
+    const server = await startServer(proxy.listener);
+    try {
+      for (const tenant of ['a', 'b']) {
+        const headers = { Authorization: 'Bearer k', 'Content-Type': 'application/json', 'X-Tenant': tenant };
+        const created = await fetch(`${server.baseUrl}/pets`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ name: `${tenant}'s cat`, categoryId: 1 }),
+        });
+        expect(created.status).toBe(201);
+        expect((await fetch(`${server.baseUrl}/pets/1`, { headers })).status).toBe(200);
+      }
+      return proxy.report.toJson().deployment.findings.filter((found) => found.level === 'fail');
+    } finally {
+      await server.close();
+      await upstream.close();
+    }
+  }
+
+  it('judges each tenant against its own traffic when told the header that partitions the data', async () => {
+    expect(await twoTenantsCreate(['X-Tenant'])).toEqual([]);
+  });
+
+  it('fails the same ids in two tenants without it: the proxy cannot tell that the data is partitioned', async () => {
+    const failed = await twoTenantsCreate();
+    expect(failed.map((found) => found.rule)).toContain('created-id-new');
+  });
+});

@@ -195,6 +195,16 @@ export function createAdminDocument(
             status: { type: 'string', enum: ['ok'] },
             // The validating proxy (petstore-mock proxy) or the mock: only a proxy has violations to list.
             role: { type: 'string', enum: ['mock', 'proxy'] },
+            // Issue 27: what every session's journal holds together, against its bound.
+            journal: {
+              type: 'object',
+              required: ['bytes', 'maxBytes', 'entries'],
+              properties: {
+                bytes: { type: 'integer', minimum: 0 },
+                maxBytes: { type: 'integer', minimum: 1 },
+                entries: { type: 'integer', minimum: 0 },
+              },
+            },
           },
         },
         AdminScenarioChoice: {
@@ -248,6 +258,9 @@ export function createAdminDocument(
             capacity: { type: 'integer' },
             dropped: { type: 'integer' },
             requests: { type: 'array', items: { type: 'object', required: ['method', 'url', 'status'] } },
+            // Issue 27: the oldest entries this read left out to stay within maxReadBytes (0: none).
+            omitted: { type: 'integer', minimum: 0 },
+            maxReadBytes: { type: 'integer', minimum: 1 },
           },
         },
         AdminCleared: { type: 'object', required: ['cleared'], properties: { cleared: { type: 'integer' } } },

@@ -52,7 +52,16 @@ export const adminHandlers: HandlerTable<AdminContext> = {
   health: (_request, { sessions, proxyReport }) => {
     const problem = sessions.defaultSession.store.writeProblem;
     if (problem) throw problem;
-    return { status: 200, body: { status: 'ok', role: proxyReport ? 'proxy' : 'mock' } };
+    // Issue 27: the journals' shared bound, and how much of it they hold.
+    const { budget } = sessions.defaultSession.journal;
+    return {
+      status: 200,
+      body: {
+        status: 'ok',
+        role: proxyReport ? 'proxy' : 'mock',
+        journal: { bytes: budget.usedBytes, maxBytes: budget.maxBytes, entries: budget.entries },
+      },
+    };
   },
   listScenarios: (_request, { session, scenarios }) => ({
     status: 200,
@@ -68,7 +77,8 @@ export const adminHandlers: HandlerTable<AdminContext> = {
   resetStore: (_request, { session }) => ({ status: 200, body: resetSession(session) }),
   listRequests: (_request, { session }) => ({
     status: 200,
-    body: { capacity: session.journal.capacity, dropped: session.journal.dropped, requests: session.journal.list() },
+    // At most the budget's maxReadBytes: the newest entries that fit, and how many older ones were left out.
+    body: { capacity: session.journal.capacity, dropped: session.journal.dropped, ...session.journal.read() },
   }),
   clearRequests: (_request, { session }) => ({ status: 200, body: { cleared: session.journal.clear() } }),
   listSessions: (_request, { sessions }) => ({

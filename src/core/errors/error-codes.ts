@@ -16,6 +16,8 @@ export const errorCodes = {
   invalid_session: 400,
   invalid_fault: 400,
   host_required: 400,
+  /** Proxy: a path with a dot-segment or an encoded slash, which an upstream could resolve outside the API's base. */
+  path_not_forwarded: 400,
   unauthorized: 401,
   /** A page of an origin the mock does not answer (CORS), before anything is read or changed. */
   origin_not_allowed: 403,
@@ -35,6 +37,8 @@ export const errorCodes = {
   unsupported_media_type: 415,
   /** An `Expect` the server does not know (only `100-continue` is). */
   expectation_failed: 417,
+  /** A client (a key and session, or an address) already has its share of the server's requests in flight. */
+  too_many_requests: 429,
   headers_too_large: 431,
   invalid_response: 500,
   id_space_exhausted: 500,

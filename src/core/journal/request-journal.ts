@@ -43,6 +43,128 @@ interface Kept {
   exchange: Exchange;
   bodyTruncated: boolean;
   responseBodyTruncated: boolean;
+  /** What the entry holds, in bytes (see `entryBytes`): what it costs the mock-wide budget. */
+  bytes: number;
+  /** The journal it is in, until it is dropped (then `undefined`): the budget evicts through it. */
+  journal: RequestJournal | undefined;
+}
+
+/** What an entry holds beside its URL, headers and bodies: its object, id, times, status. */
+const entryOverhead = 256;
+
+function headerBytes(headers: Exchange['headers']): number {
+  let total = 0;
+  for (const name in headers) {
+    const value = headers[name];
+    if (value === undefined) continue;
+    total += name.length + 4;
+    if (Array.isArray(value)) for (const each of value) total += each.length + 2;
+    else total += value.length;
+  }
+  return total;
+}
+
+/**
+ * The bytes an entry holds: its URL and headers as sent (a URL may be 14 KB,
+ * the headers 16 KiB), its bodies as kept (16 KiB each at most), and a fixed
+ * overhead. Characters count as bytes: a Node header is one byte a character.
+ */
+function entryBytes(exchange: Exchange, body: Uint8Array | undefined, responseBody: Uint8Array | undefined): number {
+  return (
+    entryOverhead +
+    exchange.url.length +
+    exchange.method.length +
+    exchange.id.length +
+    headerBytes(exchange.headers) +
+    (body?.length ?? 0) +
+    (responseBody?.length ?? 0)
+  );
+}
+
+/** The default bound of every journal of a mock together, and of what one read returns. */
+export const defaultMaxJournalBytes = 64 * 1024 * 1024;
+export const defaultMaxJournalReadBytes = 2 * 1024 * 1024;
+
+export interface JournalBudgetOptions {
+  /** The bytes every journal holds together at most; beyond, the oldest entries of the whole mock go first. */
+  maxBytes?: number;
+  /** The most one read of a journal returns, as JSON; beyond, the oldest entries are left out of it, and counted. */
+  maxReadBytes?: number;
+}
+
+/**
+ * What every journal of a mock holds together: at most `maxBytes` (what
+ * their entries hold, see `entryBytes`), so that many sessions cannot hold
+ * many times one journal's worth (100 sessions once held 2.9 GB). Beyond it
+ * the oldest entry of the whole mock makes room, whichever session it is in.
+ * Also the most one read returns, `maxReadBytes`.
+ */
+export class JournalBudget {
+  readonly maxBytes: number;
+  readonly maxReadBytes: number;
+  #used = 0;
+  #entries = 0;
+  /** Every entry recorded, oldest first; entries dropped by their journal stay until they reach the head (or a compaction). */
+  #order: Kept[] = [];
+  #head = 0;
+
+  constructor(options: JournalBudgetOptions = {}) {
+    this.maxBytes = options.maxBytes ?? defaultMaxJournalBytes;
+    this.maxReadBytes = options.maxReadBytes ?? defaultMaxJournalReadBytes;
+    for (const [name, value] of Object.entries({ maxBytes: this.maxBytes, maxReadBytes: this.maxReadBytes })) {
+      if (!(value >= 1)) throw new RangeError(`the journal's ${name} must be at least 1`);
+    }
+  }
+
+  /** The bytes the journals hold now. */
+  get usedBytes(): number {
+    return this.#used;
+  }
+
+  /** The entries the journals hold now. */
+  get entries(): number {
+    return this.#entries;
+  }
+
+  /** Counts a new entry, then makes room: the oldest entries of the mock go until the journals fit (the new one last). */
+  add(kept: Kept): void {
+    this.#order.push(kept);
+    this.#used += kept.bytes;
+    this.#entries++;
+    while (this.#used > this.maxBytes && this.#head < this.#order.length) {
+      const oldest = this.#order[this.#head++] as Kept;
+      // Its journal drops it (counting it), which calls `release` below.
+      oldest.journal?.dropOldestFor(oldest);
+    }
+    this.#compact();
+  }
+
+  /** An entry its journal dropped (made room, cleared): its bytes are free. */
+  release(kept: Kept): void {
+    if (!kept.journal) return;
+    kept.journal = undefined;
+    this.#used -= kept.bytes;
+    this.#entries--;
+    this.#compact();
+  }
+
+  /** Drops the dropped entries from the order once they outnumber the held ones, so that it stays in proportion. */
+  #compact(): void {
+    while (this.#head < this.#order.length && !(this.#order[this.#head] as Kept).journal) this.#head++;
+    const dead = this.#order.length - this.#head - this.#entries;
+    if (this.#head > 1024 || (dead > 1024 && dead > this.#entries)) {
+      this.#order = this.#order.slice(this.#head).filter((kept) => kept.journal !== undefined);
+      this.#head = 0;
+    }
+  }
+}
+
+/** One read of a journal: the newest entries that fit its limit, oldest first, and how many older ones it left out. */
+export interface JournalRead {
+  requests: JournalEntry[];
+  /** The oldest entries left out of this read, to stay within `maxReadBytes`. */
+  omitted: number;
+  maxReadBytes: number;
 }
 
 function cut(bytes: Uint8Array | undefined, limit: number): [Uint8Array | undefined, boolean] {
@@ -65,44 +187,92 @@ function readable(bytes: Uint8Array): { text: string; base64: boolean } {
 /**
  * The last `capacity` exchanges of one session, oldest first. It never grows
  * beyond its capacity (the oldest entry makes room, and `dropped` counts
- * how many did), and keeps at most `bodyLimit` bytes of each body. Secrets
- * are redacted and bodies decoded when someone reads it, not on every request.
+ * how many did), keeps at most `bodyLimit` bytes of each body, and shares
+ * the mock's budget with every other session's journal (`JournalBudget`:
+ * the oldest entries of the mock make room beyond it, counted in `dropped`
+ * too). Secrets are redacted and bodies decoded when someone reads it, not
+ * on every request; `read()` returns at most the budget's `maxReadBytes`.
  */
 export class RequestJournal {
   readonly capacity: number;
   readonly bodyLimit: number;
+  /** The bound every journal of the mock shares (its own, when made alone). */
+  readonly budget: JournalBudget;
+  /** The entries held are `#entries[#head]` onwards, oldest first. */
   #entries: Kept[] = [];
-  #start = 0;
+  #head = 0;
   #dropped = 0;
 
-  constructor(capacity = 500, bodyLimit = 16 * 1024) {
+  constructor(capacity = 500, bodyLimit = 16 * 1024, budget: JournalBudget = new JournalBudget()) {
     if (!Number.isSafeInteger(capacity) || capacity < 1) {
       throw new RangeError('the journal capacity must be at least 1');
     }
     this.capacity = capacity;
     this.bodyLimit = bodyLimit;
+    this.budget = budget;
   }
 
   record(exchange: Exchange): void {
     const [body, bodyTruncated] = cut(exchange.body, this.bodyLimit);
     const [responseBody, responseBodyTruncated] = cut(exchange.responseBody, this.bodyLimit);
-    const kept: Kept = { exchange: { ...exchange, body, responseBody }, bodyTruncated, responseBodyTruncated };
-    if (this.#entries.length < this.capacity) {
-      this.#entries.push(kept);
-      return;
-    }
-    this.#entries[this.#start] = kept;
-    this.#start = (this.#start + 1) % this.capacity;
+    const kept: Kept = {
+      exchange: { ...exchange, body, responseBody },
+      bodyTruncated,
+      responseBodyTruncated,
+      bytes: entryBytes(exchange, body, responseBody),
+      journal: this,
+    };
+    if (this.size >= this.capacity) this.#dropOldest();
+    this.#entries.push(kept);
+    this.budget.add(kept);
+  }
+
+  /** For the budget: drops the oldest entry, which is `kept` (the mock's oldest is its journal's oldest). */
+  dropOldestFor(kept: Kept): void {
+    if (this.#entries[this.#head] === kept) this.#dropOldest();
+  }
+
+  #dropOldest(): void {
+    const oldest = this.#entries[this.#head];
+    if (!oldest) return;
+    this.#entries[this.#head] = undefined as unknown as Kept;
+    this.#head++;
     this.#dropped++;
+    this.budget.release(oldest);
+    if (this.#head >= 64 && this.#head * 2 >= this.#entries.length) {
+      this.#entries = this.#entries.slice(this.#head);
+      this.#head = 0;
+    }
   }
 
   /** The entries, oldest first, redacted and decoded. */
   list(): JournalEntry[] {
-    return [...this.#entries.slice(this.#start), ...this.#entries.slice(0, this.#start)].map(toEntry);
+    return this.#entries.slice(this.#head).map(toEntry);
+  }
+
+  /**
+   * The newest entries whose JSON fits the budget's `maxReadBytes`, oldest
+   * first, and how many older ones were left out: a journal of 500 entries
+   * of 48 KB each would otherwise be a 23 MB answer, which the dashboard
+   * asks for every second. The newest entry is returned even when it alone
+   * is larger.
+   */
+  read(): JournalRead {
+    const { maxReadBytes } = this.budget;
+    const requests: JournalEntry[] = [];
+    let bytes = 2;
+    for (let index = this.#entries.length - 1; index >= this.#head; index--) {
+      const entry = toEntry(this.#entries[index] as Kept);
+      const size = JSON.stringify(entry).length + 1;
+      if (requests.length > 0 && bytes + size > maxReadBytes) break;
+      bytes += size;
+      requests.push(entry);
+    }
+    return { requests: requests.reverse(), omitted: this.size - requests.length, maxReadBytes };
   }
 
   get size(): number {
-    return this.#entries.length;
+    return this.#entries.length - this.#head;
   }
 
   get dropped(): number {
@@ -110,9 +280,12 @@ export class RequestJournal {
   }
 
   clear(): number {
-    const cleared = this.#entries.length;
+    const cleared = this.size;
+    for (let index = this.#head; index < this.#entries.length; index++) {
+      this.budget.release(this.#entries[index] as Kept);
+    }
     this.#entries = [];
-    this.#start = 0;
+    this.#head = 0;
     this.#dropped = 0;
     return cleared;
   }

@@ -105,31 +105,109 @@ export function parseWithLiterals(text: string): unknown {
 
 const notExactNatively = Symbol('not exact natively');
 
+/** Arrays and objects nested deeper than this take the exact parser, whose limit is the one every caller knows. */
+const maxNativeDepth = 1_000;
+
 /**
- * A fraction, an exponent or an integer of 16 digits or more anywhere in the
- * text (inside a string too, which only costs the fast path): what
- * `JSON.parse` could read into another value than `readNumber` does.
+ * How many object keys a JSON text writes, read outside its strings in one
+ * pass; or undefined when it writes a number `JSON.parse` could read into
+ * another value than `readNumber` does: a fraction or an exponent, an integer
+ * of 16 digits or more (beyond 2^53 it would be rounded), or `-0` (read as
+ * −0, not 0); or that nests deeper than `maxNativeDepth`. Assumes nothing of
+ * the text's validity: `JSON.parse` decides that.
  */
-const inexactNumber = /\d[.eE]|\d{16}/;
+function scanForNativeParse(text: string): number | undefined {
+  let keys = 0;
+  let depth = 0;
+  const length = text.length;
+  let index = 0;
+  while (index < length) {
+    const code = text.charCodeAt(index);
+    if (code === 34) {
+      // A string: skip to its closing quote (one not escaped by an odd run of backslashes).
+      let end = text.indexOf('"', index + 1);
+      for (;;) {
+        if (end === -1) return keys;
+        let backslashes = 0;
+        while (text.charCodeAt(end - 1 - backslashes) === 92) backslashes++;
+        if (backslashes % 2 === 0) break;
+        end = text.indexOf('"', end + 1);
+      }
+      index = end + 1;
+      // A string followed by a colon (after white space) is a key.
+      let next = text.charCodeAt(index);
+      while (next === 32 || next === 10 || next === 13 || next === 9) next = text.charCodeAt(++index);
+      if (next === 58) keys++;
+      continue;
+    }
+    if (code === 91 || code === 123) {
+      // Deeper than the exact parser reads: let it say so, as it always has (a RangeError).
+      if (++depth > maxNativeDepth) return undefined;
+      index++;
+      continue;
+    }
+    if (code === 93 || code === 125) {
+      depth--;
+      index++;
+      continue;
+    }
+    if (code === 45 || (code >= 48 && code <= 57)) {
+      const start = code === 45 ? index + 1 : index;
+      let end = start;
+      let digit = text.charCodeAt(end);
+      while (digit >= 48 && digit <= 57) digit = text.charCodeAt(++end);
+      if (digit === 46 || digit === 101 || digit === 69) return undefined;
+      if (end - start >= 16) return undefined;
+      if (code === 45 && end - start === 1 && text.charCodeAt(start) === 48) return undefined;
+      index = end;
+      continue;
+    }
+    index++;
+  }
+  return keys;
+}
+
+/** How many keys the objects of a parsed value hold, all together (iteratively: a deep value cannot overflow). */
+function countKeys(value: unknown): number {
+  let keys = 0;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (typeof item !== 'object' || item === null) continue;
+    if (Array.isArray(item)) {
+      for (const child of item) if (typeof child === 'object' && child !== null) pending.push(child);
+      continue;
+    }
+    for (const key in item) {
+      keys++;
+      const child = (item as Record<string, unknown>)[key];
+      if (typeof child === 'object' && child !== null) pending.push(child);
+    }
+  }
+  return keys;
+}
 
 /**
  * The native parser's value when it is provably the exact one, several times
- * faster (the proxy parses every answer it judges). It is when the text holds
- * no number JSON.parse could change, and `JSON.stringify` writes the value
- * back as the very same text: then no key was repeated, no `-0` became `0`,
- * and every number is an integer of at most 15 digits, a safe one, which is
- * its `Int64` form. Any other text (with spaces, escapes, another order of
- * keys, or too deep to write back) takes the exact parser.
+ * faster (the proxy parses every answer it judges). It is when the text
+ * writes no number `JSON.parse` could read otherwise (see
+ * `scanForNativeParse`), and the parsed value holds as many keys as the text
+ * writes: a key repeated in an object (which `JSON.parse` would silently
+ * keep the last of) makes the value hold fewer. Every number is then an
+ * integer of at most 15 digits, a safe one, which is its `Int64` form. Any
+ * other text takes the exact parser, which says why in its own words.
  */
 function parsedNatively(text: string): unknown {
-  if (inexactNumber.test(text)) return notExactNatively;
+  const keys = scanForNativeParse(text);
+  if (keys === undefined) return notExactNatively;
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(text);
-    return JSON.stringify(value) === text ? value : notExactNatively;
+    value = JSON.parse(text);
   } catch {
-    // Not JSON, or nested too deeply to write back: the exact parser decides, and says why in its own words.
+    // Not JSON, or nested too deeply: the exact parser decides, and says why in its own words.
     return notExactNatively;
   }
+  return countKeys(value) === keys ? value : notExactNatively;
 }
 
 const exactNumbers = [

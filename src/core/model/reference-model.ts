@@ -351,8 +351,19 @@ export class ReferenceModel {
   /** An item read (by a read, or in a list) against what the traffic wrote of it; then remembered as seen. */
   #read(resource: Resource, item: Record<string, unknown>, where: string, now: number): readonly Finding[] {
     const id = item[resource.idField];
-    const known = this.#known(resource, id);
-    const key = known.key;
+    const key = idKey(id);
+    const known = this.#items.get(resource.name)?.get(key);
+    // The common case, for every item of every page the proxy passes on: an item the traffic never wrote has nothing
+    // to be held to; it is remembered as seen (a new one at the end, a known one updated where it stands).
+    if (!known) {
+      this.#touch({ ...this.#known(resource, id), seen: item, seenAt: now });
+      return none;
+    }
+    if (known.writtenAt === undefined) {
+      known.seen = item;
+      known.seenAt = now;
+      return none;
+    }
     let found: Finding[] | undefined;
     const push = (rule: RuleId, message: string) => (found ??= []).push(this.#finding(rule, message));
     const age = known.writtenAt === undefined ? 0 : Math.round(now - known.writtenAt);

@@ -157,8 +157,36 @@ function problem(keyword: string, message: string, params: Record<string, unknow
   return { keyword, message, params } as ErrorObject;
 }
 
+/**
+ * Whether a safe integer is plainly valid: the common case (every id and
+ * count of an answer), decided as doubles (a safe integer and a bound the
+ * schema writes as a number are both exact as doubles) without the bigints
+ * the exact path reads values into. False sends it on to the exact path,
+ * which decides a bigint bound too, and words the error.
+ */
+function plainlyValid(schema: ExactNumberSchema, data: number): boolean {
+  const range = schema.format === undefined ? undefined : ranges[schema.format];
+  if (range && (data < Number(range[0]) || data > Number(range[1]))) return false;
+  const { minimum, maximum, multipleOf } = schema;
+  if (minimum !== undefined) {
+    if (typeof minimum !== 'number' || data < minimum || (data === minimum && schema.exclusiveMinimum === true)) {
+      return false;
+    }
+  }
+  if (maximum !== undefined) {
+    if (typeof maximum !== 'number' || data > maximum || (data === maximum && schema.exclusiveMaximum === true)) {
+      return false;
+    }
+  }
+  return (
+    multipleOf === undefined ||
+    (typeof multipleOf === 'number' && Number.isSafeInteger(multipleOf) && data % multipleOf === 0)
+  );
+}
+
 function check(schema: ExactNumberSchema, data: unknown): ErrorObject | undefined {
   if (data === null && schema.nullable === true) return undefined;
+  if (typeof data === 'number' && Number.isSafeInteger(data) && plainlyValid(schema, data)) return undefined;
   const exact = exactValue(data);
   const literal = data instanceof NumberLiteral;
   if (schema.type === 'integer') {

@@ -181,9 +181,63 @@ export function judgeReceivedResponse(
   response: ReceivedResponse,
   options: JudgeOptions = {},
 ): { findings: Finding[]; body: unknown } {
+  // The same bytes, for the same operation, status and media type, are judged the same: a client that polls a list
+  // the deployment answers unchanged costs one judgement. Only the last answer of each is kept, and only a short one.
+  const cache = judgedCache(compiled);
+  const key = `${operation?.operationId ?? ''}\u0000${response.status}\u0000${response.contentType ?? ''}\u0000${options.allowUndocumentedStatus === true}`;
+  const cached = cache.get(key);
+  if (cached && sameBody(cached.body, response.body)) {
+    return { findings: [...cached.judged.findings], body: cached.judged.body };
+  }
+  const decoded = bodyText(response.body);
+  const judged = judgeText(compiled, operation, response, decoded, options);
+  if (decoded.problem === undefined && response.body.length <= maxCachedBody) {
+    cache.delete(key);
+    // A copy: the caller's bytes may be a view of a buffer it reuses.
+    cache.set(key, { body: typeof response.body === 'string' ? response.body : response.body.slice(), judged });
+    if (cache.size > maxCachedAnswers) cache.delete(cache.keys().next().value as string);
+  }
+  return { findings: [...judged.findings], body: judged.body };
+}
+
+/** The last answer judged for each operation, status and media type: its body, and what was found. */
+interface JudgedAnswer {
+  body: Uint8Array | string;
+  judged: { findings: Finding[]; body: unknown };
+}
+
+/** Whether two bodies are the same bytes (or the same text), compared without decoding either. */
+function sameBody(kept: Uint8Array | string, body: Uint8Array | string): boolean {
+  if (typeof kept === 'string' || typeof body === 'string') return kept === body;
+  if (kept.length !== body.length) return false;
+  for (let index = 0; index < kept.length; index++) if (kept[index] !== body[index]) return false;
+  return true;
+}
+
+/** Answers kept per document, and the longest body kept (so that the cache holds at most 8 MiB of bodies). */
+const maxCachedAnswers = 128;
+const maxCachedBody = 64 * 1024;
+const judgedCaches = new WeakMap<CompiledDocument, Map<string, JudgedAnswer>>();
+
+function judgedCache(compiled: CompiledDocument): Map<string, JudgedAnswer> {
+  let cache = judgedCaches.get(compiled);
+  if (!cache) {
+    cache = new Map();
+    judgedCaches.set(compiled, cache);
+  }
+  return cache;
+}
+
+/** `judgeReceivedResponse` for a text not judged before. */
+function judgeText(
+  compiled: CompiledDocument,
+  operation: CompiledOperation | undefined,
+  response: ReceivedResponse,
+  decoded: { text: string; problem?: string },
+  options: JudgeOptions,
+): { findings: Finding[]; body: unknown } {
   const mediaType = response.contentType ?? '';
   const { status } = response;
-  const decoded = bodyText(response.body);
   let { text } = decoded;
   if (text === '') {
     return {

@@ -106,12 +106,18 @@ export function createHostCheck(options: HostOptions): HostCheck {
     exact.has(name) ||
     (options.anyAddress === true && isIpAddress(name)) ||
     domains.some((domain) => name === domain || name.endsWith(`.${domain}`));
+  // The Host values answered, as sent: a client sends the same one with every request, and reading it as a URL
+  // costs more than the rest of the check. Only answered values are kept, and only a few of them.
+  const answered = new Set<string>();
   return function checkHost(request) {
     const sent = headerValue(request, 'host');
     if (sent === undefined || sent.trim() === '') throw missingHost();
-    if (options.any === true) return;
+    if (options.any === true || answered.has(sent)) return;
     const name = canonicalHostName(sent);
-    if (name !== undefined && answers(name)) return;
+    if (name !== undefined && answers(name)) {
+      if (answered.size < 64) answered.add(sent);
+      return;
+    }
     throw new HttpError(
       'host_not_allowed',
       `the mock does not answer to the host ${shown(sent)}: it answers loopback names (localhost, 127.0.0.1, [::1]) and the address it listens on, so that a DNS-rebinding page cannot reach it; allow a name with --allowed-host NAME`,

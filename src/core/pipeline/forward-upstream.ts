@@ -38,6 +38,22 @@ export interface ForwardedResponse {
   unjudged?: UnjudgedAnswer;
 }
 
+/**
+ * The upstream answered, but not as HTTP/1.1 frames a message (a body longer
+ * or shorter than its Content-Length, broken chunks, a body where its status
+ * has none): the client gets `502 upstream_protocol_error` saying so, and the
+ * deployment a `framing` finding naming `problem`.
+ */
+export class UpstreamFramingError extends HttpError {
+  constructor(
+    /** What was wrong, as a finding's message says it. */
+    readonly problem: string,
+    message: string,
+  ) {
+    super('upstream_protocol_error', message);
+  }
+}
+
 /** Sends a request upstream; throws `HttpError` 502/504 when the upstream cannot be reached or is too slow. */
 export type Forwarder = (input: ForwardInput) => Promise<ForwardedResponse>;
 
@@ -46,11 +62,10 @@ const hopByHop = new Set([...hopByHopHeaders, 'proxy-authenticate']);
 
 /** The upstream's answer as the client gets it: its own headers but hop-by-hop ones, its body byte for byte. */
 function passOn(forwarded: ForwardedResponse): PlainResponse {
+  // The forwarder's headers are the answer's own copy: the hop-by-hop ones are taken out of it, not copied around.
   // A repeated header (Set-Cookie) stays a list, written as the header repeated.
-  const headers: Record<string, string | string[]> = {};
-  for (const name in forwarded.headers) {
-    if (!hopByHop.has(name)) headers[name] = forwarded.headers[name] as string | string[];
-  }
+  const { headers } = forwarded;
+  for (const name in headers) if (hopByHop.has(name)) delete headers[name];
   headers['content-length'] = String(forwarded.body.length);
   return { status: forwarded.status, headers, body: forwarded.body };
 }
@@ -140,7 +155,23 @@ function redacted(findings: Finding[], secrets: readonly string[]): Finding[] {
  */
 export function createForwardingMiddle(options: ForwardingOptions): (input: MiddleInput) => Promise<Answer> {
   return async function forwardUpstream(input) {
-    const forwarded = await options.forward({ request: input.request, body: input.sent, operation: input.operation });
+    let forwarded: ForwardedResponse;
+    try {
+      forwarded = await options.forward({ request: input.request, body: input.sent, operation: input.operation });
+    } catch (error) {
+      // A broken answer is the deployment's finding, besides the 502 the client gets.
+      if (error instanceof UpstreamFramingError) {
+        input.findings.push(
+          finding(
+            'framing',
+            `${input.operation?.operationId ?? input.request.method}: ${error.problem}`,
+            undefined,
+            options.compiled,
+          ),
+        );
+      }
+      throw error;
+    }
     const judged = judge(options, input, forwarded);
     const findings =
       judged.findings.length === 0 ? judged.findings : redacted(judged.findings, credentialsOf(input.request));

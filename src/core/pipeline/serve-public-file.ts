@@ -7,6 +7,17 @@ export interface PublicFile {
 }
 
 /**
+ * Headers every public file carries: no page or file of the kit may be framed
+ * (a framed dashboard fills in the default key by itself, and one click on a
+ * hidden Reset empties a session), nor sniffed into another type.
+ */
+export const publicFileHeaders: Readonly<Record<string, string>> = {
+  'content-security-policy': "frame-ancestors 'none'",
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+};
+
+/**
  * Answers `GET` (and `HEAD`) of a public file, before any session, route or
  * key: the document (`/openapi.json`, `/openapi.yaml`) lets frontends
  * generate clients from the running mock. Undefined for anything else.
@@ -20,7 +31,7 @@ export function servePublicFile(
   if (!file) return undefined;
   const response: PlainResponse = {
     status: 200,
-    headers: { 'content-type': file.type, 'content-length': String(file.body.length) },
+    headers: { 'content-type': file.type, 'content-length': String(file.body.length), ...publicFileHeaders },
   };
   if (request.method === 'GET') response.body = file.body;
   return response;

@@ -106,6 +106,8 @@ export class SessionRegistry {
     if (this.#named.size >= this.max) {
       const [oldest] = this.#named.keys();
       if (oldest !== undefined) {
+        // Its journal's entries leave the mock's journal budget with it.
+        this.#named.get(oldest)?.journal.clear();
         this.#named.delete(oldest);
         this.#logger.info({ session: oldest, max: this.max }, 'session evicted, the least recently used');
       }
@@ -132,6 +134,7 @@ export class SessionRegistry {
         'the default session cannot be dropped; POST /__admin/reset takes it back to its scenario',
       );
     }
+    this.#named.get(name)?.journal.clear();
     return this.#named.delete(name);
   }
 }

@@ -1,4 +1,4 @@
-import { RequestJournal } from '../journal/request-journal.js';
+import { RequestJournal, type JournalBudget } from '../journal/request-journal.js';
 import type { Latency } from '../pipeline/apply-latency.js';
 import { createSeededRandom } from '../random.js';
 import type { CollectionShape } from '../store/item-snapshot.js';
@@ -29,6 +29,8 @@ export interface SessionOptions {
   budget?: StoreBudget;
   revisions: RevisionCounter;
   journalSize: number;
+  /** The bytes every session's journal holds together, shared. Default: the journal's own. */
+  journalBudget?: JournalBudget;
   latency: Latency | undefined;
   /** The mock's seed: the session's draws (latency, faults) start from it and the session's name. */
   seed: number;
@@ -76,7 +78,7 @@ export class Session {
       ...(options.budget ? { budget: options.budget } : {}),
     });
     this.store.load(options.scenario);
-    this.journal = new RequestJournal(options.journalSize);
+    this.journal = new RequestJournal(options.journalSize, undefined, options.journalBudget);
     const seed = (options.seed ^ hashName(options.name)) >>> 0;
     this.clockOffset = options.clockOffset ?? 0;
     this.#start = { scenario: options.scenario, latency: options.latency, seed, clockOffset: this.clockOffset };

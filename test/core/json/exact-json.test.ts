@@ -116,6 +116,22 @@ describe('the fast path of parseExactJson', () => {
     expect(() => parseExactJson('[{"id":1,"status":"sold","status":"available"}]')).toThrow(JsonSyntaxError);
   });
 
+  it.each([
+    ['a repeated key in a nested object of a pretty text', '{\n  "a": {\n    "b": 1,\n    "b": 2\n  }\n}'],
+    ['a repeated key after a string that holds a quote and a colon', '[{"name":"a \\": b","id":1,"id":2}]'],
+    ['a repeated key after a string that ends in backslashes', '[{"name":"a\\\\","id":1,"id":2}]'],
+  ])('still refuses %s, which the fast path counts', (_case, text) => {
+    expect(() => parseExactJson(text)).toThrow(JsonSyntaxError);
+  });
+
+  it.each([
+    ['a colon and an escaped quote inside a value', '[{"name":"x\\":","id":1}]'],
+    ['a key written twice with the same value', '{"id":1,"id":1}'],
+    ['keys in a pretty text', '[\n  { "id": 1, "name": "a" }\n]'],
+  ])('reads %s as the exact parser does', (_case, text) => {
+    expect(parseExactJson(text)).toEqual(parseWithLiterals(text));
+  });
+
   it('reads a text nested 1,500 deep as the exact parser does', () => {
     // Deeper, whether either parser runs out of stack depends on the stack left and on the JIT, not on the text.
     const text = `${'['.repeat(1500)}${']'.repeat(1500)}`;

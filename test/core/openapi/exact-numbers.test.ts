@@ -1,4 +1,5 @@
 import { Ajv } from 'ajv';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NumberLiteral } from '../../../src/core/json/exact-json.js';
 import {
@@ -236,5 +237,34 @@ describe('withExactNumbers', () => {
     const schema = { type: 'integer', minimum: 1 };
     withExactNumberSchema(schema);
     expect(schema).toEqual({ type: 'integer', minimum: 1 });
+  });
+});
+
+describe('the exact-number keyword on a safe integer', () => {
+  it('judges it as the exact path judges the same integer read as a literal, for any bounds', () => {
+    const bound = fc.oneof(
+      fc.integer({ min: -1000, max: 1000 }),
+      fc.double({ min: -1000, max: 1000, noNaN: true, noDefaultInfinity: true }),
+      fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }),
+    );
+    const schema = fc.record(
+      {
+        type: fc.constantFrom('integer', 'number'),
+        format: fc.constantFrom('int32', 'int64'),
+        minimum: bound,
+        maximum: bound,
+        exclusiveMinimum: fc.boolean(),
+        exclusiveMaximum: fc.boolean(),
+        multipleOf: fc.integer({ min: 1, max: 12 }),
+      },
+      { requiredKeys: ['type'] },
+    );
+    const value = fc.oneof(fc.integer({ min: -1100, max: 1100 }), fc.maxSafeInteger(), fc.constant(-(2 ** 31)));
+    fc.assert(
+      fc.property(schema, value, (given, data) => {
+        expect(judge(given, data)).toBe(judge(given, literal(String(data))));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -192,6 +192,23 @@ describe('judgeExchange: what a success holds', () => {
     expect(rulesOf(judge({ path: '/pets' }, 200, [pet(1), pet(1)]))).toEqual(['fail unique-ids']);
   });
 
+  it('judges a page it judged before the same way, for each request that gets it', () => {
+    // The same bytes come back judged from the cache; what depends on the request is judged for each one.
+    const twice = [pet(1), pet(1, { status: 'sold' })];
+    for (let round = 0; round < 3; round++) {
+      expect(rulesOf(judge({ path: '/pets' }, 200, twice))).toEqual(['fail unique-ids']);
+      expect(rulesOf(judge({ path: '/pets', query: 'status=sold' }, 200, twice))).toEqual([
+        'fail status-filter',
+        'fail unique-ids',
+      ]);
+      expect(rulesOf(judge({ path: '/pets', query: 'limit=1' }, 200, twice))).toEqual([
+        'fail page-within-limit',
+        'fail unique-ids',
+      ]);
+      expect(judge({ path: '/pets' }, 200, pets(2))).toEqual([]);
+    }
+  });
+
   it('fails getPet answering another pet, also for an id the document does not allow', () => {
     expect(rulesOf(judge({ path: '/pets/7' }, 200, pet(8)))).toEqual(['fail requested-pet']);
     expect(rulesOf(judge({ path: '/pets/not-an-id' }, 200, pet(8)))).toEqual([

@@ -153,3 +153,29 @@ describe('judgeReceivedResponse', () => {
     expect(result.findings[0]?.message).toContain("response field 'id' is required");
   });
 });
+
+describe('judgeReceivedResponse, judging an answer it judged before', () => {
+  const answer = (status: number, text: string, contentType = 'application/json') => ({
+    status,
+    contentType,
+    body: text,
+  });
+  const judge = (status: number, text: string, contentType?: string) =>
+    judgeReceivedResponse(compiled, listPets, answer(status, text, contentType));
+
+  it('judges the same text the same way, and another text of the same operation and status anew', () => {
+    const broken = '[{"id":1,"name":"Rex","categoryId":"one"}]';
+    const good = '[{"id":1,"name":"Rex","categoryId":1}]';
+    const first = judge(200, broken);
+    expect(rules(first.findings)).toEqual(['schema']);
+    const again = judge(200, broken);
+    expect(again).toEqual(first);
+    // The findings are the caller's own array: adding to it changes no later verdict.
+    again.findings.push(again.findings[0] as Finding);
+    expect(judge(200, good).findings).toEqual([]);
+    expect(rules(judge(200, broken).findings)).toEqual(['schema']);
+    // Another status or media type of the same text is another judgement.
+    expect(rules(judge(201, good).findings)).toEqual(['documented-status']);
+    expect(rules(judge(200, good, 'text/plain').findings)).toEqual(['media-type']);
+  });
+});

@@ -43,7 +43,7 @@ export const expectedThroughProxy: Record<HostileBehaviour, { status: number; co
   silent: { status: 504, code: 'upstream_timeout' },
   'gzip-bomb': { status: 200 },
   'truncated-gzip': { status: 200 },
-  'reset-mid-body': { status: 502, code: 'upstream_unreachable' },
+  'reset-mid-body': { status: 502, code: 'upstream_protocol_error' },
   'reset-at-once': { status: 502, code: 'upstream_unreachable' },
 };
 
