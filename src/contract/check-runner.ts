@@ -59,7 +59,8 @@ function timeout(ms: number): { promise: Promise<never>; cancel(): void } {
 
 /**
  * Runs checks one after another against one session (one request at a
- * time: a deployment is never loaded by the suite). A check fails when a
+ * time, but for a group a check sends at once, of at most `--concurrency`:
+ * a deployment is never loaded by the suite). A check fails when a
  * failing finding came up during it (`--strict`: a warning too), or when it
  * crashed; it passes otherwise, its warnings and observations kept beside it.
  */
@@ -78,7 +79,7 @@ export async function runChecks(
       continue;
     }
     const started = performance.now();
-    api.begin();
+    api.begin(`${check.operationId} › ${check.name}`);
     const crashes: string[] = [];
     const limit = timeout(options.timeoutMs);
     try {

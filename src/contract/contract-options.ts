@@ -1,5 +1,5 @@
 import { parseFlags, UsageError } from '../config/usage-error.js';
-import { defaultBudget, defaultSettleMs } from './contract-settings.js';
+import { defaultBudget, defaultConcurrency, defaultSettleMs } from './contract-settings.js';
 
 export { UsageError };
 
@@ -21,6 +21,10 @@ export interface ContractOptions {
   settleMs: number;
   /** Requests the stateful exploration may send. */
   budget: number;
+  /** The most requests sent at once (1: one at a time). */
+  concurrency: number;
+  /** The least time the exploration spreads its budget over, in ms (0: as fast as it can). */
+  durationMs: number;
   /** Seed of the generated bodies and of the exploration (default: a fixed one, so runs repeat). */
   seed: number | undefined;
   /** The OpenAPI document the deployment is checked against (`--document`); undefined: the kit's openapi.yaml. */
@@ -42,6 +46,11 @@ const flagLines: Array<[string, string]> = [
   ['--settle MS', `how long a write may take to show in reads (default ${defaultSettleMs})`],
   ['--budget N', `requests the stateful exploration may send (default ${defaultBudget}; 0: none)`],
   ['--seed N', 'seed of the generated bodies and the exploration (replays a run)'],
+  [
+    '--concurrency N',
+    `most requests sent at once: concurrent creates, racing lists and reads (default ${defaultConcurrency}; 1: none)`,
+  ],
+  ['--duration S', 'spread the exploration over at least S seconds, re-reading what the run wrote (default 0)'],
   ['--document FILE', "the OpenAPI document to check against (default: the kit's openapi.yaml)"],
   ['--now DATE', "the run's clock, e.g. 2030-12-06: past an operation's x-sunset it is only observed"],
   ["--header 'N: V'", "send this header with every request (repeatable), e.g. 'Petstore-Session: w1'"],
@@ -49,7 +58,9 @@ const flagLines: Array<[string, string]> = [
 ];
 
 export function usageText(command: string, full = true): string {
-  const shown = full ? flagLines : flagLines.filter(([flag]) => !/^--(json|strict|settle|budget|seed|now)/.test(flag));
+  const shown = full
+    ? flagLines
+    : flagLines.filter(([flag]) => !/^--(json|strict|settle|budget|seed|now|concurrency|duration)/.test(flag));
   const width = Math.max(...shown.map(([flag]) => flag.length)) + 2;
   return [
     `usage: ${command} --base-url URL --token KEY [flags] | --version | --help`,
@@ -125,6 +136,8 @@ export function parseContractOptions(
           budget: { type: 'string' },
           seed: { type: 'string' },
           now: { type: 'string' },
+          concurrency: { type: 'string' },
+          duration: { type: 'string' },
         }
       : {}),
     document: { type: 'string' },
@@ -199,6 +212,8 @@ export function parseContractOptions(
     strict: values.strict === true,
     settleMs: whole('settle', defaultSettleMs, 600_000),
     budget: whole('budget', defaultBudget, 100_000),
+    concurrency: Math.max(1, whole('concurrency', defaultConcurrency, 64)),
+    durationMs: whole('duration', 0, 86_400) * 1000,
     seed,
     baseUrl: url.href.replace(/\/+$/, ''),
     token,

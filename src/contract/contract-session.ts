@@ -2,16 +2,16 @@ import { headerValue } from '../core/http/plain-http.js';
 import { stringifyJson } from '../core/json/exact-json.js';
 import { type CompiledDocument, type CompiledOperation } from '../core/openapi/compile-document.js';
 import { type ClassifiedRequest, classifyRequest, type Credential } from '../core/oracle/classify-request.js';
-import { type ApiModel, describeApi, type Resource } from '../core/model/describe-api.js';
+import { type ApiModel, describeApi, type OperationSemantics, type Resource } from '../core/model/describe-api.js';
 import { writesByMethod } from '../core/model/operation-kind.js';
-import { ReferenceModel } from '../core/model/reference-model.js';
+import { idKey, ReferenceModel } from '../core/model/reference-model.js';
 import { fails, type Finding, finding } from '../core/oracle/finding.js';
 import { judgeExchange } from '../core/oracle/judge-exchange.js';
 import type { RuleId } from '../core/oracle/rule-catalogue.js';
 import { isPastSunset } from '../core/pipeline/check-sunset.js';
 import { matchRoute } from '../core/pipeline/match-route.js';
 import type { ContractSettings } from './contract-settings.js';
-import { idOf, type ItemId } from './exact-ids.js';
+import { idOf, idText, type ItemId } from './exact-ids.js';
 import { type ContractRequest, type RawResponse, type SendRequest, describeRequest } from './http-client.js';
 import { type BodyGenerators, createBodyGenerators } from './support/body-generators.js';
 import { requestBodySchema } from './support/document-facts.js';
@@ -21,6 +21,10 @@ export interface ContractResponse extends RawResponse {
   /** The body as parsed by the oracle (integers as number or bigint); undefined when none or unreadable. */
   body: unknown;
   findings: Finding[];
+  /** The exchange as the run keeps it (the request as sent, its status, when). */
+  sent: SentRequest;
+  /** The request as the document sees it: what a model that judges the exchange later needs. */
+  classified: ClassifiedRequest;
 }
 
 export type RequestParts = Omit<ContractRequest, 'method' | 'path'> & { path?: string };
@@ -34,10 +38,16 @@ export interface CallOptions {
   credential?: Credential;
   /**
    * Judges across exchanges with this memory instead of the session's: the
-   * exploration starts each sequence with a fresh one, so that a sequence
-   * proves its failure on its own.
+   * exploration replays a failing sequence, while shrinking it, from a copy
+   * of the run's model as it was before the sequence.
    */
   memory?: ReferenceModel;
+  /**
+   * Judges the exchange alone, leaving what it shows across exchanges to the
+   * caller: requests sent together are judged as some order of them
+   * (`send-together.ts`), not in the order their answers came.
+   */
+  defer?: boolean;
 }
 
 /** Stops a check, at a failing finding or where it cannot go on (the runner records why; it is not a crash). */
@@ -64,6 +74,13 @@ export interface ResponseSeen {
 export interface SentRequest {
   request: ContractRequest;
   status: number;
+  /** When it was sent and when its answer came (performance.now()). */
+  sentAt: number;
+  answeredAt: number;
+  /** What the answer held that a reader of the steps needs: the id handed out, or how many items a page held. */
+  summary?: string;
+  /** The check (or the exploration's sequence) it was sent by. */
+  during?: string;
 }
 
 export interface ContractSession {
@@ -118,11 +135,19 @@ export interface ContractSession {
   responses: ResponseSeen[];
   /** Every request sent, in order (the exploration prints the steps of a failure from it). */
   sent: SentRequest[];
+  /**
+   * The acknowledged writes of an item, oldest first (creates, replaces,
+   * updates, deletes): what a failure that rests on an item written earlier
+   * in the run prints before its own steps.
+   */
+  writesOf(resource: Resource, id: unknown): readonly SentRequest[];
+  /** The list exchange that showed the largest page of a resource so far: what "no page cap cut it" rests on. */
+  largestPageSent(resource: Resource): SentRequest | undefined;
   redact(text: string): string;
   /** The most items any list answer of a resource held in this run: a page cap, if any, is at least this. */
   largestPageSeen(resource: Resource): number;
-  /** Starts recording a check's findings; `end` returns them. */
-  begin(): void;
+  /** Starts recording a check's findings (`during`: its name, kept with what it sends); `end` returns them. */
+  begin(during?: string): void;
   end(): CheckRecord;
 }
 
@@ -135,6 +160,17 @@ export function retryAfterMs(value: string | undefined, now = Date.now()): numbe
   if (/^\d+$/.test(text)) return Number(text) * 1000;
   const date = Date.parse(text);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** `id 64` for an item created, `8 pets` for a page. */
+function summaryOf(semantics: OperationSemantics, status: number, body: unknown): string | undefined {
+  const { resource } = semantics;
+  if (!resource) return undefined;
+  const id = idOf(body, resource);
+  if (semantics.kind === 'create' && status >= 200 && status < 300 && id !== undefined)
+    return `${resource.idField} ${idText(id)}`;
+  if (status === 200 && Array.isArray(body)) return `${body.length} ${resource.name}`;
+  return undefined;
 }
 
 export interface SessionParts {
@@ -151,6 +187,9 @@ export function createContractSession({ settings, compiled, send, redact }: Sess
   const createdIds: ItemId[] = [];
   const responses: ResponseSeen[] = [];
   const sentRequests: SentRequest[] = [];
+  const writes = new Map<string, SentRequest[]>();
+  const largestPages = new Map<string, { sent: SentRequest; size: number }>();
+  let during: string | undefined;
   let record: CheckRecord = { findings: [], unproven: [] };
   let patienceLeft = settings.patience.totalMs;
   const started = { wall: Date.now(), mono: performance.now() };
@@ -214,9 +253,11 @@ export function createContractSession({ settings, compiled, send, redact }: Sess
       throw new CheckStopped(undefined);
     }
     const classified = classify(op, full, options.credential);
+    const semantics = api.of(op);
     for (let attempt = 0; ; attempt++) {
+      const sentAt = performance.now();
       const raw = await send(full);
-      sentRequests.push({ request: full, status: raw.status });
+      const answeredAt = performance.now();
       responses.push({ operationId, status: raw.status });
       // Every answer is judged, a rate limit's too (its body is an Error like any other error's).
       const judged = judgeExchange(
@@ -226,11 +267,44 @@ export function createContractSession({ settings, compiled, send, redact }: Sess
         { now: now() },
       );
       const wait = retryDelay(raw, attempt);
+      const summary = summaryOf(semantics, raw.status, judged.body);
+      const sent: SentRequest = {
+        request: full,
+        status: raw.status,
+        sentAt,
+        answeredAt,
+        ...(summary ? { summary } : {}),
+        ...(during ? { during } : {}),
+      };
+      sentRequests.push(sent);
       const remembered =
-        wait === undefined
-          ? (options.memory ?? memory).observe(classified, raw.status, judged.body, performance.now())
+        wait === undefined && !options.defer
+          ? (options.memory ?? memory).observe(classified, raw.status, judged.body, answeredAt)
           : [];
-      const findings = [...judged.findings, ...remembered].map((found) => ({
+      // How the answer came over the wire, before what it says: a body cut by a wrong Content-Length reads as broken JSON.
+      const wire = [
+        ...(raw.framing === undefined
+          ? []
+          : [
+              finding(
+                'framing',
+                `${operationId} answered ${raw.status}, framed wrongly: ${raw.framing}`,
+                undefined,
+                compiled,
+              ),
+            ]),
+        ...(raw.encoding === undefined
+          ? []
+          : [
+              finding(
+                'content-encoding',
+                `${operationId} answered ${raw.status}: ${raw.encoding}`,
+                undefined,
+                compiled,
+              ),
+            ]),
+      ];
+      const findings = [...wire, ...judged.findings, ...remembered].map((found) => ({
         ...found,
         exchange: `${describeRequest(full)} → ${raw.status}`,
         message: `${found.message}${found.rule === 'rate-limited' && wait !== undefined ? `; waited ${wait} ms and asked again` : ''}`,
@@ -241,10 +315,21 @@ export function createContractSession({ settings, compiled, send, redact }: Sess
         await sleep(wait);
         continue;
       }
-      const { kind, resource } = api.of(op);
-      const id = resource ? idOf(judged.body, resource) : undefined;
-      if (kind === 'create' && raw.status >= 200 && raw.status < 300 && id !== undefined) createdIds.push(id);
-      return { ...raw, body: judged.body, findings };
+      const { kind, resource } = semantics;
+      if (resource && raw.status >= 200 && raw.status < 300) {
+        const id =
+          kind === 'create' ? idOf(judged.body, resource) : classified.valid?.path[semantics.idParameter ?? ''];
+        if (kind === 'create' && id !== undefined) createdIds.push(id as ItemId);
+        if (kind !== 'read' && kind !== 'list' && kind !== 'other' && id !== undefined) {
+          const key = `${resource.name} ${idKey(id)}`;
+          writes.set(key, [...(writes.get(key) ?? []), sent]);
+        }
+        if (kind === 'list' && Array.isArray(judged.body)) {
+          const size = judged.body.length;
+          if (size > (largestPages.get(resource.name)?.size ?? 0)) largestPages.set(resource.name, { sent, size });
+        }
+      }
+      return { ...raw, body: judged.body, findings, sent, classified };
     }
   };
 
@@ -313,10 +398,13 @@ export function createContractSession({ settings, compiled, send, redact }: Sess
     createdIds,
     responses,
     sent: sentRequests,
+    writesOf: (resource, id) => writes.get(`${resource.name} ${idKey(id)}`) ?? [],
+    largestPageSent: (resource) => largestPages.get(resource.name)?.sent,
     redact,
     largestPageSeen: (resource) => memory.largestPage(resource),
-    begin() {
+    begin(label) {
       record = { findings: [], unproven: [] };
+      during = label;
     },
     end() {
       return record;

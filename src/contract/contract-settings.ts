@@ -22,6 +22,16 @@ export interface ContractSettings {
   now?: number | undefined;
   /** Requests the stateful exploration may send (0: no exploration). */
   budget: number;
+  /**
+   * The most requests the suite sends at once: the concurrent creates check
+   * and the exploration's groups (1: one request at a time, no groups).
+   */
+  concurrency: number;
+  /**
+   * The least time the exploration spreads its budget over (ms; 0: as fast
+   * as it can), so that what the run wrote is read again that much later.
+   */
+  durationMs: number;
   /** Bounds on honouring Retry-After (429, 503): one wait, and all waits of the run together. */
   patience: { maxWaitMs: number; totalMs: number; retries: number };
 }
@@ -33,6 +43,9 @@ export const defaultSettleMs = 5_000;
 
 /** Requests the stateful exploration sends by default. */
 export const defaultBudget = 150;
+
+/** Requests the suite sends at once by default (a group of creates, lists and reads). */
+export const defaultConcurrency = 4;
 
 /** Retry-After is honoured up to 10 s a wait, 3 retries a request, 60 s a run. */
 export const defaultPatience = { maxWaitMs: 10_000, totalMs: 60_000, retries: 3 };

@@ -80,6 +80,8 @@ function settingsOf(options: ContractOptions): ContractSettings {
     settleMs: options.settleMs,
     now: options.now,
     budget: options.budget,
+    concurrency: options.concurrency,
+    durationMs: options.durationMs,
     patience: defaultPatience,
   };
 }
@@ -109,7 +111,7 @@ export async function runContract(options: ContractOptions, output: RunOutput): 
  * Checks several deployments side by side in one process (the self-test's
  * catalogue uses it). Each deployment gets the checks, output, summary,
  * reports and exit code `runContract` would give it, on its own output; each
- * is sent one request at a time.
+ * is sent one request at a time, but for the groups its `--concurrency` allows.
  */
 export async function runContractBatch(
   targets: readonly ContractTarget[],

@@ -34,6 +34,27 @@ describe('createBodyGenerators', () => {
     }
   });
 
+  it('draws names as real data has them: other scripts, combining marks, emoji, spaces at the end, and plain ASCII', () => {
+    const names = sampleWithSeed(generators.valid, 7, 300).map((body) =>
+      String(body.name).slice('contract-test-x-'.length),
+    );
+    const some = (test: (name: string) => boolean) => names.filter(test).length;
+    expect(some((name) => /^[a-z0-9]+$/.test(name))).toBeGreaterThan(0);
+    expect(
+      some((name) =>
+        /[\p{Script=Cyrillic}\p{Script=Han}\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Hangul}]/u.test(name),
+      ),
+    ).toBeGreaterThan(0);
+    expect(some((name) => /\p{M}/u.test(name))).toBeGreaterThan(0);
+    expect(some((name) => /\p{Extended_Pictographic}/u.test(name))).toBeGreaterThan(0);
+    expect(some((name) => name.endsWith(' '))).toBeGreaterThan(0);
+    // The same text sent more than once, by design: equal bodies are two items of their own.
+    expect(new Set(names).size).toBeLessThan(names.length);
+    // Never a lone surrogate: every name is well-formed Unicode, as UTF-8 can carry it.
+    for (const name of names)
+      expect(name).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+  });
+
   it('draws integers from the whole int64 range, beyond 2^53 included, exactly', () => {
     const ids = sampleWithSeed(generators.valid, 7, 200).map((body) => body.categoryId);
     expect(ids.some((id) => typeof id === 'bigint')).toBe(true);

@@ -28,6 +28,10 @@ describe('parseContractOptions', () => {
         '40',
         '--seed',
         '7',
+        '--concurrency',
+        '8',
+        '--duration',
+        '60',
         '--document',
         'evolved.yaml',
         '--now',
@@ -44,6 +48,8 @@ describe('parseContractOptions', () => {
       strict: true,
       settleMs: 2500,
       budget: 40,
+      concurrency: 8,
+      durationMs: 60_000,
       seed: 7,
       junitFile: 'j.xml',
       jsonFile: 'r.json',
@@ -52,13 +58,20 @@ describe('parseContractOptions', () => {
     });
   });
 
-  it('defaults to a 5 s settle window, a budget of 150 exploring requests and the fixed seed', () => {
+  it('defaults to a 5 s settle window, a budget of 150 exploring requests, 4 at once, no duration and the fixed seed', () => {
     expect(parseContractOptions(['--base-url', 'http://h/v1', '--token', 'k'], {})).toMatchObject({
       strict: false,
       settleMs: 5000,
       budget: 150,
+      concurrency: 4,
+      durationMs: 0,
       seed: undefined,
     });
+    // One at a time: 1, or 0 read as 1.
+    for (const one of ['0', '1'])
+      expect(
+        parseContractOptions(['--base-url', 'http://h/v1', '--token', 'k', '--concurrency', one], {}),
+      ).toMatchObject({ concurrency: 1 });
   });
 
   it('reads --now as a date-time, or a date alone as the start of that day in UTC, and defaults to no fixed moment', () => {
@@ -79,6 +92,8 @@ describe('parseContractOptions', () => {
     [['--settle', 'soon'], "--settle must be a whole number from 0 to 600000, found 'soon'"],
     [['--budget', 'lots'], "--budget must be a whole number from 0 to 100000, found 'lots'"],
     [['--seed', '1.5'], "--seed must be a whole number from 0 to 2147483647, found '1.5'"],
+    [['--concurrency', '65'], "--concurrency must be a whole number from 0 to 64, found '65'"],
+    [['--duration', '1m'], "--duration must be a whole number from 0 to 86400, found '1m'"],
   ])('refuses %j with a message naming the flag', (flags, message) => {
     expect(() => parseContractOptions(['--base-url', 'http://h/v1', '--token', 'k', ...flags], {})).toThrow(message);
   });

@@ -89,8 +89,11 @@ describe('the contract suite against the catalogue of deployments', () => {
     }
   }
 
-  it('sent every deployment one request at a time', () => {
-    expect(servers.contract.map((server) => server.maxInFlight())).toEqual(servers.contract.map(() => 1));
+  it('sent every deployment at most 4 requests at once (--concurrency), and raced requests where a race shows', () => {
+    for (const server of servers.contract) expect(server.maxInFlight()).toBeLessThanOrEqual(4);
+    // Creates that take a moment overlapped: the suite's groups are sent at once, not one after another.
+    for (const id of ['concurrent-same-id', 'concurrent-create-lost', 'ids-out-of-order'])
+      expect(servers.contract[entries.findIndex(([entryId]) => entryId === id)]?.maxInFlight(), id).toBeGreaterThan(1);
   });
 
   it('created nothing on the deployments checked read-only, with either runner, and sent them only GETs', () => {
@@ -129,6 +132,30 @@ describe('one verdict for the same evidence', () => {
     expect(levels).toEqual(new Set(['observed']));
     expect(report?.deployment.findings.filter((found) => found.level === 'fail')).toEqual([]);
     expect(report?.failed).toBe(false);
+  });
+});
+
+describe('one verdict for a name stored in another normal form', () => {
+  // Canonically equivalent texts are the same text to Unicode (UAX #15), and the spec says nothing of
+  // normalisation: a deployment that stores names in NFC is correct, which a strict byte-for-byte reading warns
+  // of (text-normalised). The suite and the proxy both warn; neither fails it.
+  const id = 'name-nfc-normalised';
+  const index = entries.findIndex(([entryId]) => entryId === id);
+
+  it('the contract suite warns text-normalised and passes', () => {
+    const result = resultOf(contract, id);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/\(text-normalised/);
+    expect(result.output).not.toMatch(/\[fail\]/);
+  });
+
+  it('the proxy, judging the same traffic, gives the same level: a text-normalised warning, nothing failing', () => {
+    const report = proxies[index]?.proxy.report.toJson();
+    const levels = new Set(
+      report?.deployment.findings.filter((found) => found.rule === 'text-normalised').map((found) => found.level),
+    );
+    expect(levels).toEqual(new Set(['warn']));
+    expect(report?.deployment.findings.filter((found) => found.level === 'fail')).toEqual([]);
   });
 });
 

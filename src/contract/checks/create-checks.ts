@@ -4,7 +4,8 @@ import type { ContractSession } from '../contract-session.js';
 import { idOf, idText, type ItemId } from '../exact-ids.js';
 import { type BodyGenerators, type GeneratedBody, sampleWithSeed } from '../support/body-generators.js';
 import { itemsOf, largestPage, largestSize, pageIsWhole, sameId, schemaName } from '../support/item-samples.js';
-import { accessOf, itemPath, readBack, type ResourceAccess } from '../support/read-back.js';
+import { accessOf, itemPath, listBack, readBack, type ResourceAccess } from '../support/read-back.js';
+import { sendTogether } from '../support/send-together.js';
 import { decimalLiterals, enumNearMisses, integerBoundaries, powerName, textProbes } from '../support/schema-probes.js';
 
 const generatedInvalidCount = 12;
@@ -51,7 +52,8 @@ export function bodyShapes(api: ContractSession, write: OperationSemantics, gene
       const values = p.schema.enum;
       if (values && values.length > 0) body[p.name] = values[(values.length - (pick % values.length)) % values.length];
     }
-    if (pick !== 1 && text) body[text] = `${namePrefix}written-${pick}`;
+    // Names as real data has them, beyond ASCII, in every check that reads back and lists what it wrote.
+    if (text) body[text] = pick === 1 ? `${namePrefix}Füchslein 🦊` : `${namePrefix}Zoë written-${pick}`;
     if (!validate?.(body))
       throw new Error(`could not build a valid ${write.operation.operationId} body from the document`);
     return body;
@@ -96,7 +98,11 @@ function probeChecks(
   const validate = create.operation.requestBody?.validators.get('application/json');
   const { namePrefix } = api.settings;
   const send = (bodies: Array<{ body: unknown }>) => sendEach(api, create, bodies);
-  const sendAndRead = async (bodies: Array<{ body: unknown }>) => readBack(api, access, await send(bodies));
+  const sendAndRead = async (bodies: Array<{ body: unknown }>) => {
+    const ids = await send(bodies);
+    await readBack(api, access, ids);
+    await listBack(api, access, ids);
+  };
 
   for (const { name, schema } of generators.properties) {
     if (schema.type === 'integer') {
@@ -273,6 +279,52 @@ export function createChecks(api: ContractSession, checks: CheckList, create: Op
     );
   }
 
+  add(
+    `answers two creates of equal bodies with two ${resource.name}, each with ${resource.idType === 'integer' ? 'an' : 'a'} ${resource.idField} of its own`,
+    async () => {
+      // Two clients may well add two cats named Tom: equal bodies are two items, never one.
+      const body = shapes.full(7);
+      const ids: ItemId[] = [];
+      for (const attempt of [1, 2]) {
+        const response = await api.call(operation, { body: { json: body } });
+        api.expectStatus(response, 201, `create ${attempt} of an equal body`);
+        const id = idOf(response.body, resource);
+        if (id !== undefined) ids.push(id);
+      }
+      api.verify(
+        'created-id-new',
+        new Set(ids.map(idText)).size === ids.length,
+        `${name} answered two creates of an equal body with the same ${resource.itemName} (${resource.idField} ${ids.map(idText).join(', ')})`,
+      );
+      await readBack(api, access, ids);
+      await listBack(api, access, ids);
+    },
+  );
+
+  const together = Math.min(api.settings.concurrency, 4);
+  if (together >= 2) {
+    add(
+      `keeps each of the creates sent at once, each with ${resource.idType === 'integer' ? 'an' : 'a'} ${resource.idField} of its own (${together} requests: equal and different bodies${access.list ? ', racing a list' : ''})`,
+      async () => {
+        // At most --concurrency requests in all: two creates of an equal body, others of their own, and a list.
+        const lists = access.list ? [{ operation: access.list.operation, request: { query: {} } }] : [];
+        const creates = Math.max(2, together - lists.length);
+        const bodies = Array.from({ length: creates }, (_, index) => shapes.full(index < 2 ? 8 : 8 + index));
+        const { responses } = await sendTogether(api, [
+          ...bodies.map((body) => ({ operation, request: { body: { json: body } } })),
+          ...lists,
+        ]);
+        const ids = responses
+          .slice(0, bodies.length)
+          .flatMap((response) => (response.status === 201 ? (idOf(response.body, resource) ?? []) : []));
+        if (ids.length < bodies.length)
+          api.unproven(`${bodies.length - ids.length} of ${bodies.length} creates sent at once were not answered 201`);
+        await readBack(api, access, ids);
+        await listBack(api, access, ids);
+      },
+    );
+  }
+
   const optional = generators.properties.filter((p) => !p.required);
   if (optional.length > 0) {
     add(`keeps a valid ${schemaName(resource)} when each optional field is left out`, async () => {
@@ -321,7 +373,9 @@ export function createChecks(api: ContractSession, checks: CheckList, create: Op
     `answers 201 with an echoing ${schemaName(resource)} to ${generatedValidCount} generated valid bodies (fast-check, seed ${seed})`,
     async () => {
       const bodies = sampleWithSeed(generators.valid, seed + 3, generatedValidCount).map((body) => ({ body }));
-      await readBack(api, access, await sendEach(api, create, bodies));
+      const ids = await sendEach(api, create, bodies);
+      await readBack(api, access, ids);
+      await listBack(api, access, ids);
     },
   );
 

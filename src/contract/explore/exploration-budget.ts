@@ -28,6 +28,8 @@ export class ExplorationBudget {
   readonly #started = performance.now();
   /** Shrinking requests held back for its last step (the pass that drops commands). */
   heldForLastStep = 0;
+  /** Exploring requests held back for the run's end (which reads back what the run wrote, oldest first). */
+  heldForAudit = 0;
 
   constructor(readonly bounds: ExplorationBounds) {}
 
@@ -40,7 +42,9 @@ export class ExplorationBudget {
     const deadline = this.phase === 'exploring' ? this.bounds.exploringMs : this.bounds.totalMs;
     if (this.elapsedMs > deadline) return 0;
     const bound =
-      this.phase === 'exploring' ? this.bounds.requests : this.bounds.shrinkingRequests - this.heldForLastStep;
+      this.phase === 'exploring'
+        ? this.bounds.requests - this.heldForAudit
+        : this.bounds.shrinkingRequests - this.heldForLastStep;
     return Math.max(0, bound - this.used[this.phase]);
   }
 

@@ -15,7 +15,7 @@ import {
   textProbes,
 } from '../support/schema-probes.js';
 import type { ExplorationModel, PageQuery } from './exploration-model.js';
-import type { ExplorationRun } from './exploration-run.js';
+import type { ExplorationRun, GroupMember } from './exploration-run.js';
 
 /** A step of a sequence: its check reads the model (and the budget), its run sends through the sequence. */
 export type ExplorationCommand = fc.AsyncCommand<ExplorationModel, ExplorationRun>;
@@ -55,6 +55,48 @@ class CreateItem implements ExplorationCommand {
   }
 }
 
+/** A create with the body of an earlier acknowledged create of the run: equal bodies are items of their own. */
+class CreateAgain implements ExplorationCommand {
+  constructor(readonly index: number) {}
+  check(model: Readonly<ExplorationModel>): boolean {
+    return model.canSend(1) && model.ledger.createdBodies.length > 0;
+  }
+  run(_model: ExplorationModel, run: ExplorationRun): Promise<void> {
+    return run.createAgain(this.index);
+  }
+  toString(): string {
+    return `createAgain(earlier body #${this.index})`;
+  }
+}
+
+/** What a member of a group does, in a command's name. */
+function memberText(member: GroupMember): string {
+  switch (member.kind) {
+    case 'create':
+      return `${member.create.operation.operationId}(${member.what})`;
+    case 'same-body':
+      return `${member.create.operation.operationId}(the same body)`;
+    case 'list':
+      return `${member.list.operation.operationId}(${new URLSearchParams(member.query).toString()})`;
+    default:
+      return `${member.read.operation.operationId}(written #${member.index})`;
+  }
+}
+
+/** A group of requests sent at once: creates with equal and different bodies, racing lists and reads. */
+export class SendTogether implements ExplorationCommand {
+  constructor(readonly members: readonly GroupMember[]) {}
+  check(model: Readonly<ExplorationModel>): boolean {
+    return model.canSend(this.members.length);
+  }
+  run(_model: ExplorationModel, run: ExplorationRun): Promise<void> {
+    return run.together(this.members);
+  }
+  toString(): string {
+    return `together(${this.members.map(memberText).join(', ')})`;
+  }
+}
+
 /**
  * Which item a command acts on: one the sequence wrote (by index, deleted
  * ones included), one it saw, one no item has, or a fixed text.
@@ -86,8 +128,8 @@ class ReadItem implements ExplorationCommand {
   check(model: Readonly<ExplorationModel>): boolean {
     if (!model.canSend(1)) return false;
     const resource = this.read.resource as Resource;
-    if (this.target.kind === 'written') return model.touched(resource).length > 0;
-    if (this.target.kind === 'known') return model.knownIds(resource).length > 0;
+    if (this.target.kind === 'written') return model.hasWritten(resource);
+    if (this.target.kind === 'known') return model.memory.items(resource).length > 0;
     return true;
   }
   async run(model: ExplorationModel, run: ExplorationRun): Promise<void> {
@@ -108,7 +150,7 @@ class ChangeItem implements ExplorationCommand {
     readonly what: string,
   ) {}
   check(model: Readonly<ExplorationModel>): boolean {
-    return model.canSend(1) && model.written(this.change.resource).length > 0;
+    return model.canSend(1) && model.hasExisting(this.change.resource);
   }
   async run(model: ExplorationModel, run: ExplorationRun): Promise<void> {
     const items = model.written(this.change.resource);
@@ -129,7 +171,11 @@ function oneOf(arbitraries: Array<fc.Arbitrary<ExplorationCommand>>): fc.Arbitra
 }
 
 /** A list with each query the document allows (no parameter, each page size boundary, each filter value) and some it does not. */
-function listCommands(api: ContractSession, list: OperationSemantics): fc.Arbitrary<ExplorationCommand> {
+function listCommands(
+  api: ContractSession,
+  list: OperationSemantics,
+  { validOnly = false } = {},
+): fc.Arbitrary<ExplorationCommand> {
   const { operation, page } = list;
   const pageSchema = page ? parameterSchema(api.compiled, operation, page.name) : undefined;
   const boundaries = pageSchema ? integerBoundaries(pageSchema) : { valid: [], invalid: [] };
@@ -184,7 +230,7 @@ function listCommands(api: ContractSession, list: OperationSemantics): fc.Arbitr
         .map((miss) => ({ [name]: miss.value })),
     ]),
   ];
-  if (invalidQueries.length === 0) return valid;
+  if (invalidQueries.length === 0 || validOnly) return valid;
   const invalid = fc.constantFrom(...invalidQueries).map((query) => new ListItems(list, query, undefined));
   return fc.oneof({ arbitrary: valid, weight: 5 }, { arbitrary: invalid, weight: 1 });
 }
@@ -318,6 +364,58 @@ function changeCommands(api: ContractSession, change: OperationSemantics): fc.Ar
   return fc.tuple(index, bodies(api, change)).map(([at, { body, what }]) => new ChangeItem(change, at, body, what));
 }
 
+/**
+ * Groups sent at once, of 2 to `--concurrency` requests: a create with a
+ * valid body first, then creates with other bodies and with the same body,
+ * lists and reads of items the run wrote. Shrinking drops members down to
+ * the smallest group that still fails.
+ */
+function togetherCommands(
+  api: ContractSession,
+  creates: readonly OperationSemantics[],
+  lists: readonly OperationSemantics[],
+  reads: readonly OperationSemantics[],
+): fc.Arbitrary<ExplorationCommand> | undefined {
+  const size = api.settings.concurrency;
+  const [create] = creates;
+  if (size < 2 || !create) return undefined;
+  // Not shrunk: what a group shows is how its requests raced, not their values (each shrink of a race proven
+  // only once the settle window has passed would cost that window).
+  const validBodies = (each: OperationSemantics) => {
+    const generators = api.bodies(each.operation);
+    return fc.noShrink(
+      fc.oneof(
+        generators.valid.map((body) => ({ body: { json: body }, what: 'a valid body' })),
+        generators.minimal.map((body) => ({ body: { json: body }, what: 'required fields only' })),
+      ),
+    );
+  };
+  const first = validBodies(create).map(({ body, what }): GroupMember => ({ kind: 'create', create, body, what }));
+  const others: Array<{ arbitrary: fc.Arbitrary<GroupMember>; weight: number }> = [
+    { arbitrary: fc.constant<GroupMember>({ kind: 'same-body', create }), weight: 3 },
+    ...creates.map((each) => ({
+      arbitrary: validBodies(each).map(({ body, what }): GroupMember => ({ kind: 'create', create: each, body, what })),
+      weight: 3,
+    })),
+    ...lists.map((list) => ({
+      arbitrary: listCommands(api, list, { validOnly: true }).map((command): GroupMember => ({
+        kind: 'list',
+        list,
+        query: (command as ListItems).query,
+        page: (command as ListItems).page,
+      })),
+      weight: 1,
+    })),
+    ...reads.map((read) => ({
+      arbitrary: fc.noShrink(fc.nat({ max: 1_000 })).map((index): GroupMember => ({ kind: 'read', read, index })),
+      weight: 1,
+    })),
+  ];
+  return fc
+    .tuple(first, fc.array(fc.oneof(...others), { minLength: 1, maxLength: size - 1 }))
+    .map(([head, rest]) => new SendTogether([head, ...rest]));
+}
+
 /** The operations a sequence drives, by kind, in this order; only lists and reads in read-only mode. */
 const exploredKinds: readonly OperationKind[] = ['list', 'create', 'read', 'replace', 'update', 'delete'];
 
@@ -333,18 +431,28 @@ export function exploredOperations(api: ContractSession): OperationSemantics[] {
 
 /**
  * The commands a sequence is drawn from, generated per kind from the model:
- * lists, creates and reads, then replaces, updates and deletes of items the
- * sequence wrote, where the document has them (lists and reads only in
+ * lists, creates (and creates of a body sent before) and reads, then
+ * replaces, updates and deletes of items the run wrote, where the document
+ * has them, and groups of requests sent at once (lists and reads only in
  * read-only mode).
  */
 export function explorationCommands(api: ContractSession): Array<fc.Arbitrary<ExplorationCommand>> {
   const operations = exploredOperations(api);
   const of = (kind: OperationKind) => operations.filter((each) => each.kind === kind);
+  const creates = of('create');
+  const single = oneOf(
+    creates.map((create) => bodies(api, create).map(({ body, what }) => new CreateItem(create, body, what))),
+  );
+  const together = togetherCommands(api, creates, of('list'), of('read'));
+  // The writes that create: one at a time mostly, a body sent before now and then, and groups sent at once.
+  const writes = single && [
+    { arbitrary: single, weight: 5 },
+    { arbitrary: fc.nat({ max: 1_000 }).map((index): ExplorationCommand => new CreateAgain(index)), weight: 1 },
+    ...(together ? [{ arbitrary: together, weight: 2 }] : []),
+  ];
   const groups = [
     oneOf(of('list').map((list) => listCommands(api, list))),
-    oneOf(
-      of('create').map((create) => bodies(api, create).map(({ body, what }) => new CreateItem(create, body, what))),
-    ),
+    writes && fc.oneof(...writes),
     oneOf(of('read').map((read) => readCommands(api, read))),
     oneOf([...of('replace'), ...of('update'), ...of('delete')].map((change) => changeCommands(api, change))),
   ];

@@ -1,7 +1,8 @@
 import type { OperationSemantics, Resource } from '../../core/model/describe-api.js';
-import type { KnownItem, ReferenceModel } from '../../core/model/reference-model.js';
+import { idKey, type KnownItem, type ReferenceModel } from '../../core/model/reference-model.js';
 import { type Finding, finding } from '../../core/oracle/finding.js';
 import { idOf, idText, type ItemId } from '../exact-ids.js';
+import type { ContractRequest } from '../http-client.js';
 
 /** An item this sequence wrote, as the reference model knows it: when, and its fields as last known. */
 export interface WrittenItem {
@@ -53,14 +54,48 @@ interface PageMissingItems {
 /** Ids far from every id seen that must all answer 200 before "an unknown id answers 404" is proven broken. */
 export const unknownIdsToProve = 3;
 
+/** Items a page that left them out is rechecked for at most (the run's model may know many that it should show). */
+const suspectsPerPage = 3;
+
+/** Bodies of acknowledged creates kept to send again (the latest). */
+const bodiesKept = 50;
+
+/**
+ * What the exploration keeps across the sequences of a run, beside the run's
+ * reference model (which holds every item the run wrote and saw): writes it
+ * gave up on, deletes a read confirmed, items it doubts, and the bodies of
+ * creates it may send again (equal bodies make items of their own).
+ */
+export class RunLedger {
+  /** Writes given up on (their reads answered neither a success nor 404 until the window passed), by key. */
+  readonly abandoned = new Set<string>();
+  /** Deleted items a read has shown gone (404) since, with the moment of the delete it confirms. */
+  readonly goneSince = new Map<string, number>();
+  /**
+   * Items a read answered 404 after a read had shown them, within the settle
+   * window (a replica behind, or an item lost): pending until a read shows
+   * them again, and failed if none does once the window has passed.
+   */
+  readonly doubted = new Map<string, number>();
+  /** Bodies of creates the run's sequences sent and had acknowledged, the latest last. */
+  readonly createdBodies: Array<{ create: OperationSemantics; body: NonNullable<ContractRequest['body']> }> = [];
+
+  rememberBody(create: OperationSemantics, body: NonNullable<ContractRequest['body']>): void {
+    this.createdBodies.push({ create, body });
+    if (this.createdBodies.length > bodiesKept) this.createdBodies.shift();
+  }
+}
+
 /**
  * What one sequence of the exploration knows about the deployment. What the
- * document guarantees is the reference model's, fed by the answers of the
- * sequence alone (so that a sequence proves its failure on its own, as its
- * curl lines show): the items it wrote and with what, the ids it saw, the
- * largest page; it judges what it remembers (an id handed out twice, an
- * item read back with other data, or still missing, or still shown after a
- * delete, once the settle window has passed).
+ * document guarantees is the reference model's, the run's one (every item
+ * the run's checks and earlier sequences wrote or saw stays in it until the
+ * run ends, so a sequence re-reads and lists earlier items after later
+ * writes): the items written and with what, the ids seen, the largest page;
+ * it judges what it remembers (an id handed out twice, an item read back
+ * with other data, or still missing, or still shown after a delete, once the
+ * settle window has passed). A failure that rests on an item written before
+ * the sequence prints that write first (see `ExplorationRun.prelude`).
  *
  * This model adds what only an active explorer needs:
  *
@@ -78,23 +113,27 @@ export const unknownIdsToProve = 3;
 export class ExplorationModel {
   readonly suspects: Suspect[] = [];
   readonly #unknownAnswered = new Map<string, Set<string>>();
-  /** Writes given up on (their reads answered neither a success nor 404 until the window passed), by key. */
-  readonly #abandoned = new Set<string>();
-  /** Deleted items a read has shown gone (404) since, with the moment of the delete it confirms. */
-  readonly #goneSince = new Map<string, number>();
   /** Pages that left out written items matching them, not (yet) known to hold every match. */
   #pagesMissingItems: PageMissingItems[] = [];
+  /** What `pending()` and `wroteItself()` last found, and for which state of the model and the ledger. */
+  #pendingMemo: { at: string; items: WrittenItem[] } | undefined;
+  #wroteMemo: { at: number; wrote: boolean } | undefined;
+  #ledgerChanges = 0;
 
   /**
-   * `memory`: the sequence's reference model; `canSend(n)`: whether n more
+   * `memory`: the run's reference model; `canSend(n)`: whether n more
    * requests fit the budget, with what the end of the sequence needs to
    * settle; `widestPages`: the largest page of each list, of no filter and of
-   * each filter value, which the end of a sequence lists.
+   * each filter value, which the end of a sequence lists; `ledger`: what the
+   * exploration keeps across sequences; `startedAt`: when the sequence began
+   * (what it wrote itself is what was written since).
    */
   constructor(
     readonly memory: ReferenceModel,
     readonly canSend: (count: number) => boolean,
     readonly widestPages: readonly PageQuery[] = [],
+    readonly ledger: RunLedger = new RunLedger(),
+    readonly startedAt: number = Number.NEGATIVE_INFINITY,
   ) {}
 
   #item(known: KnownItem): WrittenItem | undefined {
@@ -112,12 +151,12 @@ export class ExplorationModel {
     };
   }
 
-  /** The items this sequence wrote that exist by what it showed (of a resource, or of all). */
+  /** The items the run wrote that exist by what it showed (of a resource, or of all). */
   written(resource?: Resource): WrittenItem[] {
     return this.memory.written(resource).flatMap((known) => this.#item(known) ?? []);
   }
 
-  /** Every item this sequence wrote, deleted ones included. */
+  /** Every item the run wrote, deleted ones included, the least recently touched first. */
   touched(resource?: Resource): WrittenItem[] {
     return this.memory
       .items(resource)
@@ -140,15 +179,47 @@ export class ExplorationModel {
    * that no read has shown since, or deleted and not yet read gone.
    */
   pending(): WrittenItem[] {
-    return this.memory.items().flatMap((known) => {
-      if (known.writtenAt === undefined || this.#abandoned.has(`${known.resource.name} ${known.key}`)) return [];
-      const item = this.#item(known);
-      if (!item) return [];
+    // Asked for every command drawn, while the run's model may hold thousands of items: kept until either changes.
+    const at = `${this.memory.revision} ${this.#ledgerChanges}`;
+    if (this.#pendingMemo?.at !== at) this.#pendingMemo = { at, items: this.#pending() };
+    return [...this.#pendingMemo.items];
+  }
+
+  #pending(): WrittenItem[] {
+    const pending: WrittenItem[] = [];
+    for (const known of this.memory.items()) {
+      if (known.writtenAt === undefined) continue;
+      const key = `${known.resource.name} ${known.key}`;
+      if (this.ledger.abandoned.has(key)) continue;
+      const shownSince = Math.max(known.writtenAt, this.ledger.doubted.get(key) ?? Number.NEGATIVE_INFINITY);
       const confirmed = known.exists
-        ? known.seenAt !== undefined && known.seenAt >= known.writtenAt
-        : (this.#goneSince.get(item.key) ?? -1) >= known.writtenAt;
-      return confirmed ? [] : [item];
-    });
+        ? known.seenAt !== undefined && known.seenAt >= shownSince
+        : (this.ledger.goneSince.get(key) ?? -1) >= known.writtenAt;
+      const item = confirmed ? undefined : this.#item(known);
+      if (item) pending.push(item);
+    }
+    return pending;
+  }
+
+  /** Whether the run wrote any item of a resource (deleted ones included). */
+  hasWritten(resource: Resource | undefined): boolean {
+    return this.memory.items(resource).some((known) => known.writtenBy !== undefined);
+  }
+
+  /** Whether the run wrote an item of a resource that exists by what it showed. */
+  hasExisting(resource: Resource | undefined): boolean {
+    return this.memory.items(resource).some((known) => known.exists && known.writtenBy !== undefined);
+  }
+
+  /** Whether this sequence wrote anything itself. */
+  wroteItself(): boolean {
+    if (this.#wroteMemo?.at !== this.memory.revision) {
+      const wrote = this.memory
+        .items()
+        .some((known) => known.writtenAt !== undefined && known.writtenAt >= this.startedAt);
+      this.#wroteMemo = { at: this.memory.revision, wrote };
+    }
+    return this.#wroteMemo.wrote;
   }
 
   /**
@@ -157,15 +228,23 @@ export class ExplorationModel {
    * and a list and two reads per suspect.
    */
   settleCost(): number {
-    const wrote = this.touched().length > 0 || this.#pagesMissingItems.length > 0;
+    const wrote = this.wroteItself() || this.#pagesMissingItems.length > 0;
     return (wrote ? this.widestPages.length : 0) + this.pending().length + 3 * this.suspects.length;
   }
 
-  /** A read answered 404 for an item of a resource: a delete of it is confirmed. */
-  readGone(resource: Resource, id: ItemId): void {
+  /**
+   * A read answered 404 for an item of a resource: a delete of it is
+   * confirmed; an item written and not deleted is doubted (the reference
+   * model observed it within the settle window, or failed it after), and
+   * read again until a read shows it or the window has passed.
+   */
+  readGone(resource: Resource, id: ItemId, at: number = performance.now()): void {
     const known = this.memory.item(resource, id);
-    if (known && !known.exists && known.writtenAt !== undefined)
-      this.#goneSince.set(`${resource.name} ${known.key}`, known.writtenAt);
+    if (!known || known.writtenAt === undefined) return;
+    const key = `${resource.name} ${known.key}`;
+    this.#ledgerChanges += 1;
+    if (!known.exists) this.ledger.goneSince.set(key, known.writtenAt);
+    else this.ledger.doubted.set(key, at);
   }
 
   /** Whether a page held every match of its query: fewer items than its page size and than the largest page seen. */
@@ -189,12 +268,15 @@ export class ExplorationModel {
    * no page cap cut it), they become suspects. A page of a query the document
    * does not allow (`page` undefined) only tells the largest page.
    */
-  page(page: PageQuery | undefined, ids: readonly ItemId[]): void {
+  page(page: PageQuery | undefined, ids: readonly ItemId[], concurrent: ReadonlySet<string> = new Set()): void {
     if (page) {
-      const listed = new Set(ids.map(idText));
-      const missing = this.written(page.list.resource).filter(
-        (item) => !listed.has(idText(item.id)) && this.matches(item, page),
-      );
+      const listed = new Set(ids.map(idKey));
+      // An item written by a request sent together with the list may come after it in the order that explains them.
+      const missing = this.memory.items(page.list.resource).flatMap((known) => {
+        if (!known.exists || known.writtenBy === undefined || listed.has(known.key)) return [];
+        const item = this.#item(known);
+        return item && !concurrent.has(item.key) && this.matches(item, page) ? [item] : [];
+      });
       if (missing.length > 0) this.#pagesMissingItems.push({ page, size: ids.length, missing });
     }
     this.#findSuspects();
@@ -208,8 +290,11 @@ export class ExplorationModel {
         still.push(seen);
         continue;
       }
-      for (const item of seen.missing) {
-        if (this.suspects.some((s) => s.item.key === item.key && queryText(s.page) === queryText(seen.page))) continue;
+      // A few suspects a page, the oldest writes first (their window passed first): one proves the fault.
+      const onPage = () => this.suspects.filter((s) => queryText(s.page) === queryText(seen.page));
+      for (const item of [...seen.missing].sort((a, b) => a.writtenAt - b.writtenAt)) {
+        if (onPage().some((s) => s.item.key === item.key)) continue;
+        if (onPage().length >= suspectsPerPage) break;
         this.suspects.push({ item, page: seen.page });
       }
     }
@@ -218,7 +303,10 @@ export class ExplorationModel {
 
   /** The widest pages the end of a sequence lists: of no filter, and of each filter an item it wrote matches. */
   pagesToAudit(): PageQuery[] {
-    const items = this.written();
+    const items = this.memory
+      .items()
+      .filter((known) => known.exists && known.writtenAt !== undefined && known.writtenAt >= this.startedAt)
+      .flatMap((known) => this.#item(known) ?? []);
     if (items.length === 0) return [];
     return this.widestPages.filter((page) => items.some((item) => this.matches(item, page)));
   }
@@ -242,7 +330,8 @@ export class ExplorationModel {
 
   /** A write given up on (its reads answered neither a success nor 404 until the window passed): no longer pending. */
   abandon(item: WrittenItem): void {
-    this.#abandoned.add(item.key);
+    this.#ledgerChanges += 1;
+    this.ledger.abandoned.add(item.key);
   }
 
   /** The item as the model knows it now (its fields as last known), if it still exists. */

@@ -4,9 +4,15 @@ import { curlCommand, shellQuote } from './curl-command.js';
 import type { Exhausted, ExplorationBounds } from './exploration-budget.js';
 import type { SentStep } from './exploration-run.js';
 
-/** A step of a failing sequence in the report: a request with the status it got, or a pause. */
+/**
+ * A step of a failing sequence in the report: a request with the status it
+ * got (`together`: the group of requests it was sent at once with;
+ * `earlier`: an exchange of the run before the sequence that the failure
+ * rests on, and the check or sequence that sent it), or a pause.
+ */
 export type ExplorationStep =
-  { request: string; status: number; summary?: string; curl: string } | { sleepMs: number; note?: string };
+  | { request: string; status: number; summary?: string; curl: string; together?: number; earlier?: string }
+  | { sleepMs: number; note?: string };
 
 export interface ExplorationFailure {
   /** The failing findings of the shortest sequence. */
@@ -14,8 +20,11 @@ export interface ExplorationFailure {
   steps: ExplorationStep[];
   /** The steps as lines anyone can paste into a shell: `BASE=…`, then each curl (or sleep) with the status it got. */
   script: string[];
-  /** Requests of the sequence as first found, and of the shortest one. */
-  requests: { found: number; shortest: number };
+  /**
+   * Requests of the sequence as first found, and of the shortest one; and
+   * the exchanges of the run before it that the failure rests on, printed first.
+   */
+  requests: { found: number; shortest: number; earlier: number };
   /** fast-check's successful shrinks; `shortest` false when a bound stopped shrinking early. */
   shrinks: number;
   shortest: boolean;
@@ -51,16 +60,26 @@ function seconds(ms: number): string {
   return (ms / 1000).toFixed(ms < 10_000 ? 2 : 1).replace(/\.?0+$/, '') || '0';
 }
 
-/** The steps of a sequence grouped: each request alone, the reads that settle its end by round. */
+/** What groups a step with the steps beside it: the round of reads that settle the end, or the group sent at once. */
+function groupKey(step: SentStep | undefined): string | undefined {
+  if (step?.round !== undefined) return `round ${step.round}`;
+  return step?.together === undefined ? undefined : `together ${step.together}`;
+}
+
+/** The steps of a sequence grouped: each request alone, a group sent at once, the reads that settle its end by round. */
 function groupsOf(steps: readonly SentStep[]): SentStep[][] {
   const groups: SentStep[][] = [];
   for (const step of steps) {
     const last = groups.at(-1);
-    if (step.round !== undefined && last?.[0]?.round === step.round) last.push(step);
+    const key = groupKey(step);
+    if (key !== undefined && groupKey(last?.[0]) === key) last?.push(step);
     else groups.push([step]);
   }
   return groups;
 }
+
+/** When the last answer of a group came. */
+const lastAnswer = (group: readonly SentStep[]) => Math.max(...group.map((step) => step.answeredAt));
 
 /** Pauses shorter than this are the time a request took, not a wait: not shown. */
 const shortestPause = 5;
@@ -82,9 +101,11 @@ export function sequenceSteps(steps: readonly SentStep[], extraHeaders: Record<s
       status: step.status,
       ...(step.summary ? { summary: step.summary } : {}),
       curl: curlCommand(step.request, extraHeaders),
+      ...(step.together === undefined ? {} : { together: step.together }),
+      ...(step.earlier === undefined ? {} : { earlier: step.earlier }),
     }));
   const groups = groupsOf(steps);
-  let previous: SentStep | undefined;
+  let previous: number | undefined;
   for (let index = 0; index < groups.length; index++) {
     const group = groups[index] ?? [];
     let last = group;
@@ -97,12 +118,12 @@ export function sequenceSteps(steps: readonly SentStep[], extraHeaders: Record<s
       }
     }
     const first = group[0];
-    if (previous && first && first.sentAt - previous.answeredAt >= shortestPause) {
-      shown.push({ sleepMs: Math.round(first.sentAt - previous.answeredAt) });
+    if (previous !== undefined && first && first.sentAt - previous >= shortestPause) {
+      shown.push({ sleepMs: Math.round(first.sentAt - previous) });
     }
     shown.push(...requestSteps(group));
     if (skipped > 0) {
-      const start = group.at(-1)?.answeredAt ?? 0;
+      const start = lastAnswer(group);
       const again = skipped - 1;
       shown.push({
         sleepMs: Math.round((last[0]?.sentAt ?? start) - start),
@@ -111,21 +132,31 @@ export function sequenceSteps(steps: readonly SentStep[], extraHeaders: Record<s
       });
       shown.push(...requestSteps(last));
     }
-    previous = last.at(-1) ?? previous;
+    previous = last.length > 0 ? lastAnswer(last) : previous;
   }
   return shown;
 }
 
-/** The steps as shell lines: `BASE=…`, then each curl with `# → status`, and `sleep` for each pause. */
+/**
+ * The steps as shell lines: `BASE=…`, then each curl with `# → status`, and
+ * `sleep` for each pause; the requests of a group sent at once each end
+ * with `&`, and `wait` follows them; an exchange from before the sequence
+ * says where in the run it was sent.
+ */
 export function sequenceScript(baseUrl: string, steps: readonly ExplorationStep[]): string[] {
-  return [
-    `BASE=${shellQuote(baseUrl)}   # and CONTRACT_TOKEN, the key`,
-    ...steps.map((step) =>
-      'curl' in step
-        ? `${step.curl}   # → ${step.status}${step.summary ? `, ${step.summary}` : ''}`
-        : `sleep ${seconds(step.sleepMs)}${step.note ? `   # ${step.note}` : ''}`,
-    ),
-  ];
+  const lines = [`BASE=${shellQuote(baseUrl)}   # and CONTRACT_TOKEN, the key`];
+  steps.forEach((step, index) => {
+    if (!('curl' in step)) {
+      lines.push(`sleep ${seconds(step.sleepMs)}${step.note ? `   # ${step.note}` : ''}`);
+      return;
+    }
+    const together = step.together !== undefined;
+    const answer = `# → ${step.status}${step.summary ? `, ${step.summary}` : ''}${step.earlier ? ` (earlier in the run: ${step.earlier})` : ''}`;
+    lines.push(`${step.curl}${together ? ' &' : ''}   ${answer}`);
+    const next = steps[index + 1];
+    if (together && !(next && 'curl' in next && next.together === step.together)) lines.push('wait');
+  });
+  return lines;
 }
 
 /** The longest line of a sequence shown in the human output; the JSON report keeps every line whole. */
@@ -145,8 +176,13 @@ export function failureLines(report: ExplorationReport): string[] {
   const shrunk = failure.shortest
     ? `shrunk from ${found} to ${shortest} requests (${failure.shrinks} shrinks in ${report.requests.shrinking} requests)`
     : `shrunk from ${found} to ${shortest} requests (${failure.shrinks} shrinks), then shrinking stopped at its bound (${bound}): a shorter or simpler sequence may fail too`;
+  const { earlier } = failure.requests;
+  const rests =
+    earlier > 0
+      ? `; it rests on ${earlier} exchange${earlier === 1 ? '' : 's'} sent earlier in the run, printed first`
+      : '';
   return [
-    `${shrunk}; the same sequences again: ${report.replay}`,
+    `${shrunk}${rests}; the same sequences again: ${report.replay}`,
     ...failure.script.map((line) =>
       line.length > longestShownLine
         ? `${line.slice(0, longestShownLine)}… (${line.length} characters: the whole line is in the --json report)`

@@ -1,35 +1,33 @@
+import { stringifyJson } from '../../core/json/exact-json.js';
 import type { OperationSemantics, Resource } from '../../core/model/describe-api.js';
-import { ReferenceModel } from '../../core/model/reference-model.js';
+import { idKey, type ReferenceModel } from '../../core/model/reference-model.js';
 import { fails, type Finding, finding } from '../../core/oracle/finding.js';
-import type { ContractResponse, ContractSession } from '../contract-session.js';
+import type { ContractResponse, ContractSession, SentRequest } from '../contract-session.js';
 import { idOf, idText, type ItemId } from '../exact-ids.js';
 import { type ContractRequest, describeRequest } from '../http-client.js';
 import { itemsOf } from '../support/item-samples.js';
 import { itemPath } from '../support/read-back.js';
+import { sendTogether, type TogetherCall } from '../support/send-together.js';
 import type { ExplorationBudget } from './exploration-budget.js';
-import { ExplorationModel, type PageQuery, queryText, type Suspect, type WrittenItem } from './exploration-model.js';
+import {
+  ExplorationModel,
+  type PageQuery,
+  queryText,
+  type RunLedger,
+  type Suspect,
+  type WrittenItem,
+} from './exploration-model.js';
 
-/** A request of a sequence as sent, with the status it got and when; `round` marks the reads that settle its end. */
-export interface SentStep {
-  request: ContractRequest;
-  status: number;
-  /** When it was sent and when its answer came (performance.now()). */
-  sentAt: number;
-  answeredAt: number;
+/**
+ * A request of a sequence as sent, with the status it got and when; `round`
+ * marks the reads that settle its end, `together` the requests of a group
+ * sent at once, `earlier` an exchange of the run before the sequence that
+ * its failure rests on (the check or sequence that sent it).
+ */
+export interface SentStep extends SentRequest {
   round?: number;
-  /** What the answer held that a reader of the steps needs: the id handed out, or how many items a page held. */
-  summary?: string;
-}
-
-/** `id 64` for an item created, `8 pets` for a page. */
-function summaryOf(semantics: OperationSemantics, response: ContractResponse): string | undefined {
-  const { resource } = semantics;
-  if (!resource) return undefined;
-  const id = idOf(response.body, resource);
-  if (semantics.kind === 'create' && response.status === 201 && id !== undefined)
-    return `${resource.idField} ${idText(id)}`;
-  if (response.status === 200 && Array.isArray(response.body)) return `${response.body.length} ${resource.name}`;
-  return undefined;
+  together?: number;
+  earlier?: string;
 }
 
 /** A sequence met a failing finding: the failure to shrink. */
@@ -50,13 +48,33 @@ export class BudgetSpent extends Error {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** A text matched as itself in a regular expression. */
+const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A request of a group sent at once, as its command drew it (see `SendTogether`). */
+export type GroupMember =
+  | { kind: 'create'; create: OperationSemantics; body: NonNullable<ContractRequest['body']>; what: string }
+  | { kind: 'same-body'; create: OperationSemantics }
+  | { kind: 'list'; list: OperationSemantics; query: Record<string, string>; page: PageQuery | undefined }
+  | { kind: 'read'; read: OperationSemantics; index: number };
+
+/** Where a sequence runs: the run's model, what the exploration keeps across sequences, and since when. */
+export interface SequenceContext {
+  memory: ReferenceModel;
+  ledger: RunLedger;
+  /** When the sequence began: writes before are the run's before it. */
+  before: number;
+  /** How the sequence's requests are labelled in the run (`the exploration, sequence 3`). */
+  label: string;
+}
+
 /**
  * One sequence of the exploration against the deployment: the system side
  * of fast-check's model run. Every request goes through the session's
- * `call()`, so the oracle judges every exchange, with a reference model of
- * this sequence only (`memory`), which the exploration's model reads; the
- * exploration's model adds its own findings, as findings of the oracle's
- * rules. A failing finding ends the sequence.
+ * `call()`, so the oracle judges every exchange, with the run's reference
+ * model (every item the run wrote stays in it), which the exploration's
+ * model reads; the exploration's model adds its own findings, as findings of
+ * the oracle's rules. A failing finding ends the sequence.
  */
 export class ExplorationRun {
   readonly memory: ReferenceModel;
@@ -65,20 +83,30 @@ export class ExplorationRun {
   /** Commands this sequence ran. */
   commands = 0;
   #round: number | undefined;
+  #groups = 0;
   /** The widest pages the sequence listed at its end (each once). */
   readonly #listedWidest = new Set<string>();
+  /** Items written before the sequence that its steps rest on: read, looked for in a page, or handed out again. */
+  readonly #restsOn = new Map<string, { resource: Resource; id: unknown }>();
+  /** The largest page this sequence's own steps showed, by resource. */
+  readonly #ownLargestPage = new Map<string, number>();
+  readonly #context: SequenceContext;
 
   /** `widestPages`: the largest page of each list, of no filter and of each filter value (see `widestPages`). */
   constructor(
     readonly api: ContractSession,
     readonly budget: ExplorationBudget,
     widestPages: readonly PageQuery[],
+    context: SequenceContext,
   ) {
-    this.memory = new ReferenceModel({ compiled: api.compiled, settleMs: api.settings.settleMs });
+    this.#context = context;
+    this.memory = context.memory;
     this.model = new ExplorationModel(
       this.memory,
       (count) => budget.allows(count + this.model.settleCost()),
       widestPages,
+      context.ledger,
+      performance.now(),
     );
   }
 
@@ -100,23 +128,53 @@ export class ExplorationRun {
     return read && !this.api.removed(read) ? this.api.api.of(read) : undefined;
   }
 
+  /** Notes that the sequence rests on an item, when the run wrote it before the sequence began. */
+  #restOn(resource: Resource, id: unknown): void {
+    const known = this.memory.item(resource, id);
+    if (known?.writtenAt !== undefined && known.writtenAt < this.model.startedAt)
+      this.#restsOn.set(`${resource.name} ${known.key}`, { resource, id: known.id });
+  }
+
+  /** Remembers what a step showed: its answer, the pages' sizes, the ids it handed out again. */
+  #step(semantics: OperationSemantics, response: ContractResponse, together?: number): void {
+    this.steps.push({
+      ...response.sent,
+      ...(this.#round === undefined ? {} : { round: this.#round }),
+      ...(together === undefined ? {} : { together }),
+    });
+    const resource = semantics.resource;
+    if (!resource || response.status < 200 || response.status >= 300) return;
+    if (semantics.kind === 'list' && Array.isArray(response.body)) {
+      const size = response.body.length;
+      this.#ownLargestPage.set(resource.name, Math.max(size, this.#ownLargestPage.get(resource.name) ?? 0));
+      // A page judged failing: the items it shows otherwise than they were written are part of the proof.
+      if (response.findings.some((found) => fails(found, this.api.settings.strict))) {
+        for (const { id, fields } of itemsOf(resource, response)) {
+          const known = this.memory.item(resource, id);
+          const written = Object.entries(known?.written ?? {});
+          if (
+            known &&
+            (!known.exists || written.some(([field, value]) => stringifyJson(fields[field]) !== stringifyJson(value)))
+          )
+            this.#restOn(resource, id);
+        }
+      }
+    }
+    if (semantics.kind === 'create') {
+      // An id handed out again: the write that first had it is part of the proof.
+      const id = idOf(response.body, resource);
+      const earlier = id === undefined ? [] : this.api.writesOf(resource, id);
+      if (id !== undefined && earlier.some((write) => write.sentAt < this.#context.before && write !== response.sent))
+        this.#restsOn.set(`${resource.name} ${idKey(id)}`, { resource, id });
+    }
+  }
+
   /** Sends one request through the session, within the budget; a failing finding ends the sequence. */
   async #send(semantics: OperationSemantics, request: Omit<ContractRequest, 'method' | 'path'> & { path?: string }) {
     if (!this.budget.allows(1)) throw new BudgetSpent();
     this.budget.spend();
-    const sentAt = performance.now();
     const response = await this.api.call(semantics.operation, request, { memory: this.memory });
-    const sent = this.api.sent.at(-1);
-    if (sent) {
-      const summary = summaryOf(semantics, response);
-      this.steps.push({
-        ...sent,
-        sentAt,
-        answeredAt: performance.now(),
-        round: this.#round,
-        ...(summary ? { summary } : {}),
-      });
-    }
+    this.#step(semantics, response);
     const failing = response.findings.filter((found) => fails(found, this.api.settings.strict));
     if (failing.length > 0) throw new SequenceFailed(failing);
     return response;
@@ -145,12 +203,20 @@ export class ExplorationRun {
     return response;
   }
 
-  async create(create: OperationSemantics, body: ContractRequest['body']): Promise<void> {
+  async create(create: OperationSemantics, body: NonNullable<ContractRequest['body']>): Promise<void> {
     this.commands += 1;
-    await this.#send(create, { body });
+    const response = await this.#send(create, { body });
+    if (response.status >= 200 && response.status < 300) this.model.ledger.rememberBody(create, body);
   }
 
-  /** A read; `unknown` when the id is one the sequence never saw, far from every id it saw. */
+  /** A create with the body of an earlier acknowledged create: equal bodies are items of their own. */
+  async createAgain(index: number): Promise<void> {
+    const { createdBodies } = this.model.ledger;
+    const earlier = createdBodies[index % Math.max(1, createdBodies.length)];
+    if (earlier) await this.create(earlier.create, earlier.body);
+  }
+
+  /** A read; `unknown` when the id is one the run never saw, far from every id it saw. */
   async read(read: OperationSemantics, id: ItemId | string, { unknown = false } = {}): Promise<void> {
     this.commands += 1;
     await this.#read(read, id, unknown);
@@ -158,9 +224,10 @@ export class ExplorationRun {
 
   async #read(read: OperationSemantics, id: ItemId | string, unknown = false): Promise<ContractResponse> {
     const resource = read.resource as Resource;
+    this.#restOn(resource, id);
     const path = itemPath(this.api, read, id);
     const response = await this.#send(read, { path });
-    if (response.status === 404) this.model.readGone(resource, id);
+    if (response.status === 404) this.model.readGone(resource, id as ItemId, response.sent.answeredAt);
     if (response.status !== 200) return response;
     if (unknown) {
       const found = this.model.unknownAnswered(read, id);
@@ -169,16 +236,165 @@ export class ExplorationRun {
     return response;
   }
 
-  /** A replace or update of an item the sequence wrote. */
+  /** A replace or update of an item the run wrote. */
   async write(write: OperationSemantics, id: ItemId, body: ContractRequest['body']): Promise<void> {
     this.commands += 1;
+    this.#restOn(write.resource as Resource, id);
     await this.#send(write, { path: itemPath(this.api, write, id), body });
   }
 
-  /** A delete of an item the sequence wrote. */
+  /** A delete of an item the run wrote. */
   async remove(remove: OperationSemantics, id: ItemId): Promise<void> {
     this.commands += 1;
+    this.#restOn(remove.resource as Resource, id);
     await this.#send(remove, { path: itemPath(this.api, remove, id) });
+  }
+
+  /**
+   * A group of requests sent at once (creates with equal and different
+   * bodies, lists, reads of items the run wrote), judged as some order of
+   * them (see `sendTogether`): an id handed out twice, or answers no order
+   * explains, fail; a create acknowledged and lost shows when the end of the
+   * sequence reads it back. A page sent with the creates need not show them
+   * (it may come first in that order), but must show what was written before.
+   */
+  async together(members: readonly GroupMember[]): Promise<void> {
+    this.commands += 1;
+    const firstBody = members.find((member) => member.kind === 'create');
+    const calls: Array<TogetherCall & { semantics: OperationSemantics; page?: PageQuery; id?: ItemId }> = [];
+    for (const member of members) {
+      if (member.kind === 'create') {
+        calls.push({ semantics: member.create, operation: member.create.operation, request: { body: member.body } });
+      } else if (member.kind === 'same-body') {
+        if (firstBody?.kind === 'create')
+          calls.push({
+            semantics: member.create,
+            operation: member.create.operation,
+            request: { body: firstBody.body },
+          });
+      } else if (member.kind === 'list') {
+        calls.push({
+          semantics: member.list,
+          operation: member.list.operation,
+          request: { query: member.query },
+          ...(member.page ? { page: member.page } : {}),
+        });
+      } else {
+        const items = this.model.touched(member.read.resource);
+        const item = items[member.index % Math.max(1, items.length)];
+        if (!item) continue;
+        this.#restOn(item.resource, item.id);
+        calls.push({
+          semantics: member.read,
+          operation: member.read.operation,
+          request: { path: itemPath(this.api, member.read, item.id) },
+          id: item.id,
+        });
+      }
+    }
+    if (calls.length === 0) return;
+    if (!this.budget.allows(calls.length)) throw new BudgetSpent();
+    for (const _ of calls) this.budget.spend();
+    const group = (this.#groups += 1);
+    const { responses, findings } = await sendTogether(this.api, calls, this.memory);
+    const created = new Set<string>();
+    responses.forEach((response, index) => {
+      const call = calls[index];
+      if (!call) return;
+      this.#step(call.semantics, response, group);
+      const resource = call.semantics.resource as Resource;
+      const id = idOf(response.body, resource);
+      if (call.semantics.kind === 'create' && response.status >= 200 && response.status < 300 && id !== undefined) {
+        created.add(`${resource.name} ${idKey(id)}`);
+        if (call.request.body) this.model.ledger.rememberBody(call.semantics, call.request.body);
+      }
+    });
+    responses.forEach((response, index) => {
+      const call = calls[index];
+      if (!call) return;
+      const resource = call.semantics.resource as Resource;
+      if (call.semantics.kind === 'list' && response.status === 200)
+        this.model.page(
+          call.page,
+          itemsOf(resource, response).map((item) => item.id),
+          created,
+        );
+      if (call.semantics.kind === 'read' && response.status === 404 && call.id !== undefined)
+        this.model.readGone(resource, call.id, response.sent.answeredAt);
+    });
+    const failing = [...responses.flatMap((response) => response.findings), ...findings].filter((found) =>
+      fails(found, this.api.settings.strict),
+    );
+    if (failing.length > 0) throw new SequenceFailed(failing);
+  }
+
+  /**
+   * The run's end, after its sequences: what the run wrote (its checks and
+   * sequences alike) is read back once more, the oldest write first (up to
+   * `reads` items, within the budget), and the widest pages of no filter and
+   * of each filter value are listed, then settled as a sequence's end is
+   * (a missing item read again until the settle window has passed). So an
+   * item evicted after some later writes, or after some time, and an item
+   * kept but left out of its pages, show before the run ends.
+   */
+  async audit(reads: number): Promise<void> {
+    const items = this.model
+      .touched()
+      .sort((a, b) => a.writtenAt - b.writtenAt)
+      .slice(0, reads);
+    for (const item of items) {
+      const read = this.#readOf(item.resource);
+      if (!read || !this.budget.allows(1 + this.model.settleCost())) continue;
+      this.commands += 1;
+      await this.#read(read, item.id);
+    }
+    const resources = new Set(this.model.written().map((item) => item.resource));
+    for (const page of this.model.widestPages) {
+      if (resources.has(page.list.resource as Resource)) await this.#listWidest(page);
+    }
+    await this.settle();
+  }
+
+  /**
+   * The exchanges of the run before this sequence that its failure rests
+   * on, oldest first: the last write of each item written before it that
+   * its steps read, looked for in a page or handed out again, and, when a
+   * page of its own was judged whole by a larger page shown before it, that
+   * larger page. Printed before the sequence, so that its lines prove the
+   * failure on their own.
+   */
+  prelude(failing: readonly Finding[]): SentStep[] {
+    const { before } = this.#context;
+    const earlier = new Set<SentRequest>();
+    // The items the failing findings name (`pet 47`, `id 40`, `GET /pets/31`), or, if none, every one it rests on.
+    const named = [...this.#restsOn.values()].filter(({ resource, id }) => {
+      const key = literal(idKey(id));
+      const mention = new RegExp(
+        `\\b(?:${literal(resource.itemName)}|${literal(resource.idField)}) ${key}(?![\\w.])|/${key}(?![\\w.])`,
+        'i',
+      );
+      return failing.some((found) => mention.test(found.message) || mention.test(found.exchange ?? ''));
+    });
+    for (const { resource, id } of named.length > 0 ? named : this.#restsOn.values()) {
+      const last = this.api
+        .writesOf(resource, id)
+        .filter((write) => write.sentAt < before)
+        .at(-1);
+      if (last) earlier.add(last);
+    }
+    // A page proven whole by a larger page shown before the sequence: that page is part of the proof.
+    const completeness = failing.some(
+      (found) => found.rule === 'filter-complete' || (found.rule === 'write-kept' && found.message.includes('page')),
+    );
+    for (const resource of completeness ? this.api.api.resources : []) {
+      const own = this.#ownLargestPage.get(resource.name);
+      if (own === undefined || own >= this.memory.largestPage(resource)) continue;
+      const largest = this.api.largestPageSent(resource);
+      if (largest && largest.sentAt < before) earlier.add(largest);
+    }
+    return [...earlier]
+      .sort((a, b) => a.sentAt - b.sentAt)
+      .map((sent) => ({ ...sent, earlier: sent.during ?? 'earlier in the run' }));
   }
 
   /**
@@ -315,6 +531,7 @@ export class ExplorationRun {
    */
   async #recheck(suspect: Suspect): Promise<void> {
     const { item, page } = suspect;
+    this.#restOn(item.resource, item.id);
     const read = this.#readOf(item.resource);
     const name = page.list.operation.operationId;
     if (read) {

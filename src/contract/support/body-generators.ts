@@ -29,12 +29,57 @@ function propertiesOf(compiled: CompiledDocument, schema: OpenAPIV3.SchemaObject
   }));
 }
 
-/** Valid values for one property schema; free strings start with the name prefix. */
+/**
+ * Words of names as real data has them: other scripts, accents (precomposed
+ * and as combining marks, which must come back as sent), emoji with joiners,
+ * punctuation; what a deployment that only ever met ASCII gets wrong.
+ */
+export const realNameWords = [
+  'Tom',
+  'Füchslein',
+  'Zoë',
+  'Björn',
+  'Ñandú',
+  'Zoe\u0308',
+  'Cafe\u0301',
+  'Барсик',
+  'Μπίλι',
+  '小白',
+  'ポチ',
+  '바둑이',
+  'قطة',
+  'חתול',
+  'मोती',
+  '🦊',
+  '🐈\u200d⬛',
+  '👩\u200d👩\u200d👧',
+  "O'Malley",
+  'Tom & Jerry',
+];
+
+/**
+ * A free text as real data has it, after the name prefix: plain ASCII at
+ * times, words of other scripts, combining marks and emoji, or any printable
+ * graphemes; now and then with spaces at its end (never to be trimmed).
+ */
+function realText(prefix: string): fc.Arbitrary<string> {
+  const core = fc.oneof(
+    { weight: 2, arbitrary: fc.stringMatching(/^[a-z0-9]{1,10}$/) },
+    {
+      weight: 3,
+      arbitrary: fc.array(fc.constantFrom(...realNameWords), { minLength: 1, maxLength: 3 }).map((w) => w.join(' ')),
+    },
+    { weight: 1, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 6 }) },
+  );
+  return fc.tuple(core, fc.constantFrom('', '', '', ' ', '  ')).map(([text, end]) => `${prefix}${text}${end}`);
+}
+
+/** Valid values for one property schema; free strings start with the name prefix and look like real data. */
 function validValue(schema: OpenAPIV3.SchemaObject, prefix: string): fc.Arbitrary<unknown> {
   if (schema.enum) return fc.constantFrom(...schema.enum);
   switch (schema.type) {
     case 'string':
-      return fc.stringMatching(/^[a-z0-9]{1,10}$/).map((s) => `${prefix}${s}`);
+      return realText(prefix);
     case 'integer': {
       // Small values and the whole range the schema allows (all of int64 for an int64), exactly.
       const { min, max } = integerRange(schema);

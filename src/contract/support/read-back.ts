@@ -1,6 +1,7 @@
 import { stringifyJson } from '../../core/json/exact-json.js';
 import type { OperationSemantics, Resource } from '../../core/model/describe-api.js';
 import type { KnownItem } from '../../core/model/reference-model.js';
+import { canonicallyEquivalent } from '../../core/oracle/canonically-equivalent.js';
 import { fails } from '../../core/oracle/finding.js';
 import type { ContractSession } from '../contract-session.js';
 import { idText, type ItemId } from '../exact-ids.js';
@@ -43,10 +44,13 @@ export function itemPath(api: ContractSession, semantics: OperationSemantics, id
 function showsWritten(resource: Resource, known: KnownItem | undefined, read: unknown): boolean {
   if (!known?.written || typeof read !== 'object' || read === null) return true;
   const item = read as Record<string, unknown>;
+  // A text in another normal form is the same text (a warning the model gives), not an older value to wait out.
   return Object.entries(known.written).every(
     ([field, value]) =>
       resource.states.includes(field) ||
-      (Object.hasOwn(item, field) && item[field] !== undefined && stringifyJson(item[field]) === stringifyJson(value)),
+      (Object.hasOwn(item, field) &&
+        item[field] !== undefined &&
+        (stringifyJson(item[field]) === stringifyJson(value) || canonicallyEquivalent(item[field], value))),
   );
 }
 
@@ -214,4 +218,66 @@ export async function readGone(api: ContractSession, access: ResourceAccess, ids
 /** Whether a page of items holds an item with this id. */
 export function holds(resource: Resource, response: Parameters<typeof itemsOf>[1], id: ItemId): boolean {
   return itemsOf(resource, response).some((item) => sameId(item.id, id));
+}
+
+/**
+ * Items the run wrote and read back, looked for in the largest page of their
+ * list filtered by the values they were read back with ("lists included"):
+ * asked again, with growing pauses, until each shows or the settle window
+ * has passed. One still missing then from a page that holds every match,
+ * while its read answers it with those values, fails `filter-complete` (kept,
+ * served by id, never listed); a page a size, a page cap or the order may
+ * cut proves nothing. A resource without a read was read back through its
+ * list already (`readBack`).
+ */
+export async function listBack(api: ContractSession, access: ResourceAccess, ids: readonly ItemId[]): Promise<void> {
+  const { resource, read, list } = access;
+  if (!read || !list || ids.length === 0) return;
+  const filters = list.filters.filter((filter) => resource.fields.includes(filter));
+  const queryOf = (id: ItemId): Record<string, string> => {
+    const known = api.model.item(resource, id);
+    const values = known?.seen ?? known?.written ?? {};
+    const query: Record<string, string> = {};
+    for (const filter of filters) if (values[filter] !== undefined) query[filter] = String(values[filter]);
+    return query;
+  };
+  // Only items read back since their write: one that was not is the read-back's to judge (a lost write).
+  let missing = ids.filter((id) => {
+    const known = api.model.item(resource, id);
+    return known?.exists === true && (known.writtenAt === undefined || (known.seenAt ?? -1) >= known.writtenAt);
+  });
+  let pages = new Map<string, PageSeen>();
+  await api.eventually(`${countOf(resource, missing.length)} listed`, async () => {
+    pages = new Map(
+      (await listPages(api, list, missing.map(queryOf))).map((page) => [stringifyJson(page.query), page]),
+    );
+    missing = missing.filter((id) => !pages.get(stringifyJson(queryOf(id)))?.ids.has(idText(id)));
+    if (missing.length === 0) return true;
+    // Waiting proves something only for an item missing from a page that holds every match.
+    return missing.some((id) => pages.get(stringifyJson(queryOf(id)))?.whole) ? undefined : false;
+  });
+  for (const id of missing) {
+    const query = queryOf(id);
+    const page = pages.get(stringifyJson(query));
+    const shownAs = new URLSearchParams(query).toString();
+    if (!page?.whole) {
+      api.unproven(
+        `${resource.itemName} ${idText(id)} is not on the largest page of ${pageName(list, query)} (${page?.ids.size ?? 0} ${resource.name}), which may be cut by the page size, a page cap or the order: that it is listed cannot be proven`,
+      );
+      continue;
+    }
+    // Read once more: a state that moved while the page was listed would explain it; a 404 the model judges.
+    const again = await api.call(read.operation, { path: itemPath(api, read, id) });
+    const now = again.body as Record<string, unknown> | undefined;
+    if (
+      again.status !== 200 ||
+      filters.some((filter) => query[filter] !== undefined && String(now?.[filter]) !== query[filter])
+    )
+      continue;
+    api.verify(
+      'filter-complete',
+      false,
+      `${resource.itemName} ${idText(id)} is missing from ${pageName(list, query)}, a page of ${page.ids.size} ${resource.name} that holds them all, ${api.settings.settleMs} ms after it was written, while ${read.operation.operationId} answers it${shownAs ? ` with ${shownAs.replaceAll('&', ' and ')}` : ''}`,
+    );
+  }
 }

@@ -1,6 +1,7 @@
 import { stringifyJson } from '../json/exact-json.js';
 import type { CompiledDocument } from '../openapi/compile-document.js';
 import type { ClassifiedRequest } from '../oracle/classify-request.js';
+import { canonicallyEquivalent } from '../oracle/canonically-equivalent.js';
 import { type Finding, finding, shownPair } from '../oracle/finding.js';
 import type { RuleId } from '../oracle/rule-catalogue.js';
 import { type ApiModel, describeApi, type OperationSemantics, type Resource } from './describe-api.js';
@@ -102,6 +103,7 @@ export class ReferenceModel {
   readonly #items = new Map<string, Map<string, KnownItem>>();
   readonly #largestPage = new Map<string, number>();
   #size = 0;
+  #revision = 0;
 
   constructor(options: ReferenceModelOptions) {
     this.#options = options;
@@ -115,6 +117,11 @@ export class ReferenceModel {
   /** How many items the model remembers. */
   get size(): number {
     return this.#size;
+  }
+
+  /** A number that changes whenever what the model knows of an item does: what derives from it may be kept until then. */
+  get revision(): number {
+    return this.#revision;
   }
 
   /** The item of `resource` with that id, if the model knows it. */
@@ -138,12 +145,28 @@ export class ReferenceModel {
     return this.#largestPage.get(resource.name) ?? 0;
   }
 
+  /**
+   * A model that knows what this one knows now, and goes on apart from it:
+   * what-if judgements (in which order could concurrent exchanges have
+   * happened?) and replays from a past state. Items are shared, not copied:
+   * the model never changes a known item in place, it puts a new one.
+   */
+  clone(): ReferenceModel {
+    const copy = new ReferenceModel(this.#options);
+    for (const [name, items] of this.#items) copy.#items.set(name, new Map(items));
+    for (const [name, size] of this.#largestPage) copy.#largestPage.set(name, size);
+    copy.#size = this.#size;
+    copy.#revision = this.#revision;
+    return copy;
+  }
+
   #finding(rule: RuleId, message: string): Finding {
     return finding(rule, message, undefined, this.#options.compiled);
   }
 
   /** Puts an item last (most recently touched), forgetting the oldest beyond the bound. */
   #touch(item: KnownItem): void {
+    this.#revision += 1;
     let items = this.#items.get(item.resource.name);
     if (!items) {
       items = new Map();
@@ -359,6 +382,11 @@ export class ReferenceModel {
       const change = `${where} shows ${resource.itemName} ${key} with '${field}' ${read === undefined ? 'absent' : shown}; it was ${pastTense[known.writtenBy ?? 'create']} with ${written} ${age} ms earlier`;
       if (resource.states.includes(field)) {
         push('status-changed', change);
+        continue;
+      }
+      // The same text in another normal form (NFC, NFD): the same text to Unicode, a warning.
+      if (canonicallyEquivalent(value, read)) {
+        push('text-normalised', `${change}: a canonically equivalent text in another normal form`);
         continue;
       }
       // Within the window a lagging read may show the values before the write; a created item had none before.

@@ -2,6 +2,7 @@ import type { PlainRequest } from '../http/plain-http.js';
 import { stringifyJson } from '../json/exact-json.js';
 import type { CompiledDocument } from '../openapi/compile-document.js';
 import type { ClassifiedRequest, Credential } from './classify-request.js';
+import { canonicallyEquivalent } from './canonically-equivalent.js';
 import { type Finding, finding, shownPair, shownValue } from './finding.js';
 import { judgeReceivedResponse, type ReceivedResponse } from './judge-response.js';
 import { describeApi, type OperationSemantics } from '../model/describe-api.js';
@@ -167,12 +168,16 @@ function judgeSuccess(compiled: CompiledDocument, request: ClassifiedRequest, bo
     const echoed = body as Record<string, unknown>;
     const own = (value: Record<string, unknown>, field: string) =>
       Object.hasOwn(value, field) ? value[field] : undefined;
-    const changed = Object.entries(expectedEcho(semantics, valid.body))
-      .filter(([field, value]) => !same(own(echoed, field), value))
-      .map(([field, value]) => {
-        const [shownSent, got] = shownPair(value, own(echoed, field));
-        return `'${field}': sent ${shownSent}, got ${got}`;
-      });
+    const differing = Object.entries(expectedEcho(semantics, valid.body)).filter(
+      ([field, value]) => !same(own(echoed, field), value),
+    );
+    const difference = ([field, value]: [string, unknown]) => {
+      const [shownSent, got] = shownPair(value, own(echoed, field));
+      return `'${field}': sent ${shownSent}, got ${got}`;
+    };
+    // A text echoed in another normal form is the same text to Unicode: a warning, not a changed value.
+    const renormalised = differing.filter(([field, value]) => canonicallyEquivalent(value, own(echoed, field)));
+    const changed = differing.filter((entry) => !renormalised.includes(entry)).map(difference);
     if (kind === 'update') {
       // A field the patch removed (null) must be gone from the item it answers.
       for (const [field, value] of Object.entries(patchValues(resource, valid.body))) {
@@ -180,10 +185,18 @@ function judgeSuccess(compiled: CompiledDocument, request: ClassifiedRequest, bo
           changed.push(`'${field}': sent null, got ${shownValue(own(echoed, field))}`);
       }
     }
+    const what = kind === 'create' ? 'created' : kind === 'replace' ? 'replaced' : 'updated';
     if (changed.length > 0) {
       const rule = kind === 'create' ? 'created-echo' : 'written-echo';
-      const what = kind === 'create' ? 'created' : kind === 'replace' ? 'replaced' : 'updated';
       found.push(at(rule, `the ${what} item differs from what was sent: ${changed.join('; ')}`));
+    }
+    if (renormalised.length > 0) {
+      found.push(
+        at(
+          'text-normalised',
+          `the ${what} item holds a canonically equivalent text in another normal form: ${renormalised.map(difference).join('; ')}`,
+        ),
+      );
     }
   }
   return found;

@@ -311,6 +311,14 @@ export const ruleCatalogue = {
     basis: (api) => `openapi.yaml: ${statusClause(api, '200', ['replace', 'update'])} (the item as written)`,
     checks: 'the item a replace or update answers holds every field it set, byte for byte',
   },
+  'text-normalised': {
+    level: 'warn',
+    side: 'response',
+    basis:
+      'Unicode Standard §3.7 C6 and UAX #15: canonically equivalent texts (NFC, NFD) are the same text; RFC 8259 §8.3 compares JSON strings code unit by code unit, and openapi.yaml says nothing of normalisation',
+    checks:
+      'a text is echoed and read back as sent, not only as a canonically equivalent text (another normal form); any other change fails',
+  },
   'created-id-new': {
     level: 'fail',
     side: 'response',

@@ -46,11 +46,14 @@ describe.concurrent('the exploration in the contract suite', { timeout: 60_000 }
       /✓ exploration › drives random sequences of listPets, createPet and getPet against a model of what the spec guarantees \(fast-check, seed 20301205, budget 150\)/,
     );
     expect(output).toMatch(
-      /Stateful exploration \(fast-check, seed 20301205, budget 150\):\n {2}\d+ sequences, \d+ commands, 150 requests exploring in [\d.]+ s\n {2}no failure\n {2}the same sequences again: --seed 20301205 --budget 150/,
+      /Stateful exploration \(fast-check, seed 20301205, budget 150\):\n {2}\d+ sequences, \d+ commands, \d+ requests exploring in [\d.]+ s\n {2}no failure\n {2}the same sequences again: --seed 20301205 --budget 150/,
     );
     expect(report.operations.exploration?.map((result) => result.state)).toEqual(['passed']);
     expect(report.exploration).toMatchObject({ seed: 20301205, budget: 150, outcome: 'passed' });
-    expect(report.exploration.requests).toEqual({ exploring: 150, shrinking: 0 });
+    // The sequences spend the budget but a fifth, the run's end what it needs of that fifth.
+    expect(report.exploration.requests.shrinking).toBe(0);
+    expect(report.exploration.requests.exploring).toBeGreaterThan(120);
+    expect(report.exploration.requests.exploring).toBeLessThanOrEqual(150);
   });
 
   it('fails the run with the shortest failing sequence as curl lines under its failing finding', async () => {
@@ -63,9 +66,9 @@ describe.concurrent('the exploration in the contract suite', { timeout: 60_000 }
     const [error = ''] = failed?.errors ?? [];
     expect(error).toMatch(/^\[fail\] read-back-values: .* → 200: .*'name'/);
     expect(error).toMatch(/\nshrunk from \d+ to \d+ requests .*; the same sequences again: --seed 11 --budget 150\n/);
-    expect(error).toMatch(
-      /\nBASE='http:\/\/127\.0\.0\.1:\d+\/v1' {3}# and CONTRACT_TOKEN, the key\ncurl -X POST "\$BASE\/pets" /,
-    );
+    expect(error).toMatch(/\nBASE='http:\/\/127\.0\.0\.1:\d+\/v1' {3}# and CONTRACT_TOKEN, the key\ncurl /);
+    // The pet it reads back was created by an earlier check of the run: its create comes first, saying where.
+    expect(error).toMatch(/\ncurl -X POST "\$BASE\/pets" .*# → 201, id \d+ \(earlier in the run: createPet › /);
     expect(error.split('\n').slice(-2).join('\n')).toEqual(report.exploration.failure?.script.slice(-2).join('\n'));
     // The same lines in the human output, indented under the check.
     expect(output).toContain(`      ${report.exploration.failure?.script[1] ?? 'none'}`);

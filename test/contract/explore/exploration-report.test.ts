@@ -38,4 +38,31 @@ describe('the steps of a failing sequence', () => {
       expect.stringMatching(/^curl "\$BASE\/pets\/31" .*\s{3}# → 404$/),
     ]);
   });
+
+  it('run the requests of a group sent at once together, with & and wait, and say where an earlier exchange was sent', () => {
+    const together = (at: number, id: number): SentStep => ({
+      ...post(at),
+      answeredAt: at + 12 - id,
+      summary: `id ${id}`,
+      together: 1,
+    });
+    const earlier: SentStep = { ...post(0), summary: 'id 7', earlier: 'createPet › answers 201 with a Pet' };
+    const script = sequenceScript(
+      'http://127.0.0.1:4010/v1',
+      sequenceSteps([earlier, together(1000, 8), together(1000, 9), get(1020, 1)], {}),
+    );
+    expect(script).toEqual([
+      "BASE='http://127.0.0.1:4010/v1'   # and CONTRACT_TOKEN, the key",
+      expect.stringMatching(
+        /^curl -X POST .*\s{3}# → 201, id 7 \(earlier in the run: createPet › answers 201 with a Pet\)$/,
+      ),
+      'sleep 1',
+      expect.stringMatching(/^curl -X POST .* &\s{3}# → 201, id 8$/),
+      expect.stringMatching(/^curl -X POST .* &\s{3}# → 201, id 9$/),
+      'wait',
+      // The pause after a group counts from its last answer.
+      'sleep 0.02',
+      expect.stringMatching(/^curl "\$BASE\/pets\/31" .*\s{3}# → 404$/),
+    ]);
+  });
 });

@@ -70,6 +70,20 @@ export const breakages = {
   'rate-limit-without-retry': 'answers every 10th request with 429, an HTML page and no Retry-After',
   'status-echoed-not-stored':
     'echoes the status sent in the 201, but stores another (the next one of available, pending, sold)',
+  'concurrent-same-id':
+    'gives creates that overlap the same id (it reads the next id, waits on its store, then counts it), the later overwriting the earlier',
+  'concurrent-create-lost':
+    'acknowledges creates that overlap but keeps only one of them (it copies its store, adds the pet, and writes the copy back after a wait)',
+  'create-dedup-by-body':
+    'answers a create whose body equals an earlier one with that earlier pet (it deduplicates creates by a hash of the body)',
+  'evicted-after-30-creates':
+    'keeps only the 30 pets it created last: each create beyond evicts the oldest one it created',
+  'evicted-after-seconds':
+    'forgets a pet it created 0.1 s after creating it (a cache with a time to live, scaled down)',
+  'non-ascii-never-listed':
+    'stores a pet whose name has characters beyond ASCII and serves it by id, but never lists it',
+  'content-length-chars':
+    'counts characters, not bytes, in Content-Length, so an answer with a name beyond ASCII runs past it',
 } as const;
 
 export type Breakage = keyof typeof breakages;
@@ -156,6 +170,19 @@ export interface ReferenceOptions {
   replaceAndDelete?: boolean;
   /** With `replaceAndDelete`, a way those writes break the contract. */
   itemWriteBreakage?: ItemWriteBreakage;
+  /**
+   * Hands out ids from two counters in turn (two workers, the second 500 above the first) and
+   * answers each create after a pause that depends on its id, so that creates sent together are
+   * answered out of the order of their ids, and ids are not increasing over time.
+   */
+  idsFromTwoWorkers?: boolean;
+  /**
+   * Reads (getPet and listPets) alternate between the primary and a replica that shows a create
+   * only this long after it: a pet read at once may be missing on the next read, within the lag.
+   */
+  replicaLagMs?: number;
+  /** With evicted-after-seconds, how long a created pet is kept (default 100 ms). */
+  evictAfterMs?: number;
 }
 
 /** Ways PUT and DELETE on a pet break the contract (with `replaceAndDelete`). */
@@ -191,6 +218,8 @@ interface Pet {
   name: string;
   categoryId: bigint;
   status?: string;
+  /** When it was created (`now()`), for a pet created through the API. */
+  createdAt?: number;
   /** When a lagging replica starts to show the pet (readLagMs). */
   visibleAt?: number;
   /** When the pet takes its next status (statusTransition). */
@@ -253,6 +282,10 @@ function noneMatchHits(field: string, etag: string): boolean {
 }
 
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/** How long a racing create waits on its store between reading and writing it. */
+const raceMs = 10;
+/** How long evicted-after-seconds keeps a pet it created, unless told. */
+const evictAfterMs = 100;
 const byteOrderMark = Buffer.from([0xef, 0xbb, 0xbf]);
 
 export async function startReferenceServer(options: ReferenceOptions): Promise<ReferenceServer> {
@@ -328,9 +361,12 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
         return;
       }
     }
+    // content-length-chars counts the JSON text's characters (UTF-16 code units), not the bytes sent.
+    const length =
+      broken('content-length-chars') && !extra['content-encoding'] ? writePlainJson(body).length : payload.length;
     response.writeHead(status, {
       'content-type': type,
-      'content-length': String(payload.length),
+      'content-length': String(length),
       ...extra,
       ...headers,
     });
@@ -480,7 +516,24 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
   /** Pets a reader sees now: a lagging replica does not show the newest yet. */
   const visiblePets = (): Pet[] => {
     const at = now();
-    return pets.filter((pet) => pet.visibleAt === undefined || pet.visibleAt <= at);
+    forgetExpired(at);
+    // Every other read is the replica's, which shows a create only once its lag has passed.
+    const replica = options.replicaLagMs !== undefined && reads++ % 2 === 1;
+    return pets.filter(
+      (pet) =>
+        (pet.visibleAt === undefined || pet.visibleAt <= at) &&
+        (!replica || pet.createdAt === undefined || pet.createdAt + (options.replicaLagMs ?? 0) <= at),
+    );
+  };
+
+  /** With evicted-after-seconds, the pets it created more than 0.1 s ago are gone. */
+  const forgetExpired = (at: number): void => {
+    if (!broken('evicted-after-seconds')) return;
+    for (let index = pets.length - 1; index >= 0; index--) {
+      const pet = pets[index];
+      if (pet?.createdAt !== undefined && at - pet.createdAt > (options.evictAfterMs ?? evictAfterMs))
+        pets.splice(index, 1);
+    }
   };
 
   /** Gives pets whose transition is due their next status. */
@@ -519,7 +572,9 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
     }
     if (rawStatus !== null && broken('filtered-limit-ignored')) limit = defaultLimit;
     if (rawStatus !== null && rawLimit === null && broken('default-limit-ignored-when-filtered')) limit = 100;
-    const visible = visiblePets();
+    const visible = visiblePets().filter(
+      (pet) => !(broken('non-ascii-never-listed') && [...pet.name].some((char) => char > '\u007f')),
+    );
     let found = visible.filter((pet) => {
       if (rawStatus === null) return !(broken('unfiltered-hides-sold') && pet.status === 'sold');
       return broken('status-filter-ignored') || pet.status === rawStatus;
@@ -582,13 +637,32 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
       const pet = parsePet(text);
       creates += 1;
       const newest = pets.at(-1);
+      const hash = createHash('sha256')
+        .update(writePlainJson(petView({ ...pet, id: 0n })))
+        .digest('hex');
+      const same = broken('create-dedup-by-body') ? byBodyHash.get(hash) : undefined;
+      if (same && pets.includes(same)) return answer(201, petView(same));
       if (broken('created-id-reused') && creates % 3 === 0 && newest) {
         pet.id = newest.id;
         pets.splice(pets.indexOf(newest), 1);
+      } else if (broken('concurrent-same-id')) {
+        // Read, wait on the store, then count: two creates in that gap get the same id.
+        const id = nextId;
+        await pause(raceMs);
+        pet.id = id;
+        nextId = id + 1n;
+        const taken = pets.findIndex((each) => each.id === id);
+        if (taken !== -1) pets.splice(taken, 1);
+      } else if (options.idsFromTwoWorkers) {
+        const worker = creates % 2;
+        pet.id = workerIds[worker] ?? nextId;
+        workerIds[worker] = pet.id + 1n;
+        await pause(Number(pet.id % 7n) * 3);
       } else {
         pet.id = nextId;
         nextId += 1n;
       }
+      pet.createdAt = now();
       if (broken('create-echo-wrong')) pet.status = 'available';
       const echoed = petView(pet);
       const transition = options.statusTransition;
@@ -598,7 +672,20 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
         stored = { ...pet, status: statuses[(statuses.indexOf(pet.status) + 1) % statuses.length] };
       }
       if (options.readLagMs !== undefined) stored.visibleAt = now() + options.readLagMs;
-      if (!broken('lost-writes')) pets.push(stored);
+      if (broken('create-dedup-by-body')) byBodyHash.set(hash, stored);
+      if (broken('concurrent-create-lost')) {
+        // Copy the store, wait on it, write the copy back: a create in that gap is lost.
+        const copy = [...pets, stored];
+        await pause(raceMs);
+        pets.splice(0, pets.length, ...copy);
+      } else if (!broken('lost-writes')) pets.push(stored);
+      if (broken('evicted-after-30-creates')) {
+        ownCreates.push(stored);
+        if (ownCreates.length > 30) {
+          const oldest = ownCreates.shift();
+          if (oldest && pets.includes(oldest)) pets.splice(pets.indexOf(oldest), 1);
+        }
+      }
       cache.clear();
       return answer(broken('create-returns-200') ? 200 : 201, echoed);
     }
@@ -644,6 +731,12 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
   };
 
   let creates = 0;
+  let reads = 0;
+  /** The next id of each of the two workers (idsFromTwoWorkers). */
+  const workerIds = [nextId, nextId + 500n];
+  const byBodyHash = new Map<string, Pet>();
+  /** The pets it created, oldest first (evicted-after-30-creates). */
+  const ownCreates: Pet[] = [];
   // Throttling: requests counted towards everyNth, the end of the current wait, the current second's count.
   let throttleCount = 0;
   let waitUntil = 0;

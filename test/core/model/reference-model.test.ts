@@ -117,6 +117,43 @@ describe('ReferenceModel', () => {
     expect(old[0]?.message).toBe(`getPet 9 shows pet 9 with 'name' "Rex"; it was replaced with "Rexy" 4900 ms earlier`);
   });
 
+  it('warns of a name read back in another normal form, and still fails any other change of it', () => {
+    const model = new ReferenceModel({ compiled: kit, settleMs: 1000 });
+    const decomposed = { ...created, name: 'Zoe\u0308' };
+    model.observe(request('POST', '/pets', decomposed), 201, { id: 5, ...decomposed }, 0);
+    const composed = model.observe(request('GET', '/pets/5'), 200, { id: 5, ...created, name: 'Zoë' }, 2000);
+    expect(rulesOf(composed)).toEqual(['warn text-normalised']);
+    expect(composed[0]?.message).toMatch(/'name' "Zoë"; it was created with "Zoe\\u0308" .*another normal form$/);
+    const cased = model.observe(request('GET', '/pets', undefined), 200, [{ id: 5, ...created, name: 'ZOË' }], 2000);
+    expect(rulesOf(cased)).toEqual(['fail read-back-values']);
+  });
+
+  it('clones what it knows into a model that goes on apart, for what-if judgements', () => {
+    const model = new ReferenceModel({ compiled: kit, settleMs: 1000 });
+    model.observe(request('POST', '/pets', created), 201, { id: 5, ...created }, 0);
+    model.observe(
+      request('GET', '/pets'),
+      200,
+      [
+        { id: 1, ...created },
+        { id: 5, ...created },
+      ],
+      5,
+    );
+    const copy = model.clone();
+    expect(copy.items().map((item) => item.key)).toEqual(['1', '5']);
+    expect(copy.largestPage(copy.api.resources[0]!)).toBe(2);
+    // The copy judges as the original would, and what it learns stays its own.
+    expect(rulesOf(copy.observe(request('POST', '/pets', created), 201, { id: 5, ...created }, 10))).toEqual([
+      'fail created-id-new',
+    ]);
+    copy.observe(request('POST', '/pets', created), 201, { id: 6, ...created }, 10);
+    expect(copy.size).toBe(3);
+    expect(model.size).toBe(2);
+    expect(model.item(model.api.resources[0]!, 6)).toBeUndefined();
+    expect(model.observe(request('POST', '/pets', created), 201, { id: 6, ...created }, 20)).toEqual([]);
+  });
+
   it('fails a 404 to a replace of a pet it created, once the settle window has passed', () => {
     const model = new ReferenceModel({ compiled: evolved, settleMs: 1000 });
     model.observe(evolvedRequest('POST', '/pets', created), 201, { id: 10, ...created }, 0);

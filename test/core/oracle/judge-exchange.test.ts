@@ -254,6 +254,33 @@ describe('judgeExchange: what a success holds', () => {
     ).toEqual([]);
   });
 
+  it('warns of a text echoed in another normal form (the same text to Unicode), and fails any other change of it', () => {
+    const echo = (sentName: string, echoedName: string) =>
+      rulesOf(
+        judge(
+          { method: 'POST', path: '/pets', body: JSON.stringify({ name: sentName, categoryId: 1 }) },
+          201,
+          pet(5, { name: echoedName }),
+        ),
+      );
+    const decomposed = 'Zoe\u0308 Cafe\u0301';
+    expect(echo(decomposed, decomposed.normalize('NFC'))).toEqual(['warn text-normalised']);
+    expect(echo('Zoë', 'Zoë'.normalize('NFD'))).toEqual(['warn text-normalised']);
+    // A compatibility mapping, a case change, a trim: another text.
+    expect(echo('\ufb01ne', 'fine')).toEqual(['fail created-echo']);
+    expect(echo('Zoë', 'ZOË')).toEqual(['fail created-echo']);
+    expect(echo(` ${decomposed}`, decomposed.normalize('NFC'))).toEqual(['fail created-echo']);
+    const both = judge(
+      { method: 'POST', path: '/pets', body: JSON.stringify({ name: decomposed, categoryId: 7 }) },
+      201,
+      pet(5, { name: decomposed.normalize('NFC'), categoryId: 8 }),
+    );
+    expect(rulesOf(both)).toEqual(['fail created-echo', 'warn text-normalised']);
+    expect(both[1]?.message).toBe(
+      `the created item holds a canonically equivalent text in another normal form: 'name': sent "Zoe\\u0308 Cafe\\u0301", got "Zoë Café"`,
+    );
+  });
+
   it("lets a create leave out a field the document does not name, even one called 'constructor'", () => {
     const sent = '{"name":"Rex","categoryId":1,"constructor":{"prototype":{"polluted":"yes"}},"nick":"R"}';
     expect(judge({ method: 'POST', path: '/pets', body: sent }, 201, pet(5))).toEqual([]);

@@ -23,6 +23,8 @@ export function sessionFor(baseUrl: string, token: string, settings: Partial<Con
     seed: 20301205,
     settleMs: 300,
     budget: 60,
+    concurrency: 4,
+    durationMs: 0,
     patience: defaultPatience,
     ...settings,
   };
