@@ -137,32 +137,68 @@ function answeredAtOnce(request: IncomingMessage): boolean {
   return request.headers['transfer-encoding'] === undefined && (length === undefined || length === '0');
 }
 
+/** Who a request is, for its share of the server: the name it is counted under, and its key's. */
+interface Client {
+  client: string;
+  key?: string;
+}
+
+/** The client a connection's last request was, by the two headers that made it (most connections send the same). */
+interface LastClient extends Client {
+  authorization: string | undefined;
+  session: string | string[] | undefined;
+}
+
+const lastClient = Symbol("the client of the connection's last request");
+const countedShare = Symbol('the names a request is counted under, until it ends');
+
+type SharedSocket = IncomingMessage['socket'] & { [lastClient]?: LastClient };
+type CountedResponse = ServerResponse & { [countedShare]?: { inFlight: Map<string, number>; names: string[] } };
+
 /**
  * Who a request is, for its share of the server: its key (by its place in
  * `keys`, never the key itself) and session, or, without one of the keys,
  * its remote address. A key the server does not know names nobody (anyone
  * could send a new one each time): such a request counts by its address.
+ * A connection whose request sends the same two headers as its last one is
+ * the same client (the comparison tells nothing of any key).
  */
-function clientOf(request: IncomingMessage, keys: readonly string[]): { client: string; key?: string } {
-  const authorization = request.headers.authorization;
+function clientOf(request: IncomingMessage, keys: readonly string[]): Client {
+  const socket = request.socket as SharedSocket;
+  const { authorization, 'petstore-session': session } = request.headers;
+  const last = socket[lastClient];
+  if (last && last.authorization === authorization && last.session === session) return last;
   const token = authorization === undefined ? undefined : /^bearer[ \t]+(\S+)\s*$/i.exec(authorization)?.[1];
+  let client: Client = { client: `address ${request.socket.remoteAddress ?? '?'}` };
   if (token !== undefined) {
     let found = -1;
     for (let index = 0; index < keys.length; index++)
       if (sameKey(token, keys[index] as string) && found < 0) found = index;
     if (found >= 0) {
-      const session = request.headers['petstore-session'];
       const name = typeof session === 'string' ? session.slice(0, 64) : 'default';
-      return { client: `key ${found} session ${name}`, key: `key ${found}` };
+      client = { client: `key ${found} session ${name}`, key: `key ${found}` };
     }
   }
-  return { client: `address ${request.socket.remoteAddress ?? '?'}` };
+  socket[lastClient] = { ...client, authorization, session };
+  return client;
+}
+
+/** A request has ended (answered, or its connection closed): its share is free again. */
+function releaseShare(this: CountedResponse): void {
+  const counted = this[countedShare];
+  if (!counted) return;
+  this[countedShare] = undefined;
+  for (const name of counted.names) {
+    const left = (counted.inFlight.get(name) ?? 1) - 1;
+    if (left === 0) counted.inFlight.delete(name);
+    else counted.inFlight.set(name, left);
+  }
 }
 
 /** The share a client has used up, or `undefined` when the request may go on (then it is counted until it ends). */
 function overShare(
   request: IncomingMessage,
-  response: ServerResponse,
+  response: CountedResponse,
   inFlight: Map<string, number>,
   settings: Settings,
 ): string | undefined {
@@ -178,15 +214,10 @@ function overShare(
   if (key && usedByKey >= settings.maxRequestsPerKey) {
     return `this key already has ${usedByKey} requests in flight across its sessions, its share of the server (${settings.maxRequestsPerKey}); retry once some are answered`;
   }
-  const counted = key ? [client, key] : [client];
-  for (const name of counted) inFlight.set(name, (inFlight.get(name) ?? 0) + 1);
-  response.once('close', () => {
-    for (const name of counted) {
-      const left = (inFlight.get(name) ?? 1) - 1;
-      if (left === 0) inFlight.delete(name);
-      else inFlight.set(name, left);
-    }
-  });
+  inFlight.set(client, used + 1);
+  if (key) inFlight.set(key, usedByKey + 1);
+  response[countedShare] = { inFlight, names: key ? [client, key] : [client] };
+  response.on('close', releaseShare);
   return undefined;
 }
 

@@ -111,6 +111,32 @@ describe("each client's share of the server", () => {
     expect((await fetch(`${origin}/__admin/health`)).status).toBe(200);
   });
 
+  it('counts each request of a kept-alive connection under the session it names, not the one its last request named', async () => {
+    const { origin } = await start();
+    await fetch(`${origin}/__admin/faults`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'petstore-session': 'held' },
+      body: JSON.stringify({ fault: 'timeout', probability: 1 }),
+    });
+    // One connection: its first request (session `free`) is answered, its second (session `held`) is held.
+    const reused = send(origin, { authorization: `Bearer ${key}`, 'petstore-session': 'free' }, '/v1/pets?limit=1');
+    await until(() => reused.text().endsWith(']'));
+    expect(status(reused.text())).toBe(200);
+    reused.socket.write(
+      `GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nauthorization: Bearer ${key}\r\npetstore-session: held\r\n\r\n`,
+    );
+    const others = Array.from({ length: 9 }, () =>
+      send(origin, { authorization: `Bearer ${key}`, 'petstore-session': 'held' }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(others.every((each) => each.text() === '')).toBe(true);
+    // Ten of session `held` are in flight, the reused connection's included: the next is beyond the share.
+    const beyond = send(origin, { authorization: `Bearer ${key}`, 'petstore-session': 'held' });
+    await until(() => beyond.text() !== '');
+    expect(status(beyond.text())).toBe(429);
+    expect(beyond.text()).toContain('this key and session already have 10 requests in flight');
+  });
+
   it('gives a client its share back as its requests end', async () => {
     const { origin } = await start();
     const held = Array.from({ length: 10 }, () => send(origin, { authorization: `Bearer ${key}` }));
