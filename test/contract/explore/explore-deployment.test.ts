@@ -243,8 +243,9 @@ describe.concurrent('the stateful exploration', { timeout: 60_000 }, () => {
     const server = await reference({ breakage: 'concurrent-same-id' });
     const { report } = await exploreAgainst(server.baseUrl, token, { budget: 150, settleMs: 300 });
     const { script } = failureOf(report);
-    // The lines as printed, against a fresh copy of the deployment, each answer's body on a line of its own.
-    const fresh = await reference({ breakage: 'concurrent-same-id' });
+    // The lines as printed, against a fresh copy of the deployment, each answer's body on a line of its own. The
+    // copy races for a whole second, so that two curl processes started with `&` overlap however busy the machine.
+    const fresh = await reference({ breakage: 'concurrent-same-id', raceMs: 1_000 });
     const lines = script.map((line) =>
       line.replace(/^curl /, "curl -s -w '\\n' ").replace(/^BASE=\S+/, `BASE='${fresh.baseUrl}'`),
     );

@@ -146,6 +146,8 @@ export interface ReferenceOptions {
   readLagMs?: number;
   /** Refuses some requests with 429 or 503 and `Retry-After`. */
   throttle?: Throttle;
+  /** How long a racing create (the concurrent breakages) waits between reading and writing its store (default 10 ms). */
+  raceMs?: number;
   /** Accepts integers written with a zero fraction or an exponent (`7.0`, `1e0`) as categoryId and petId. */
   lenientIntegers?: boolean;
   /** Sends a strong `ETag` on GET answers and answers a matching `If-None-Match` with 304. */
@@ -648,7 +650,7 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
       } else if (broken('concurrent-same-id')) {
         // Read, wait on the store, then count: two creates in that gap get the same id.
         const id = nextId;
-        await pause(raceMs);
+        await pause(options.raceMs ?? raceMs);
         pet.id = id;
         nextId = id + 1n;
         const taken = pets.findIndex((each) => each.id === id);
@@ -676,7 +678,7 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
       if (broken('concurrent-create-lost')) {
         // Copy the store, wait on it, write the copy back: a create in that gap is lost.
         const copy = [...pets, stored];
-        await pause(raceMs);
+        await pause(options.raceMs ?? raceMs);
         pets.splice(0, pets.length, ...copy);
       } else if (!broken('lost-writes')) pets.push(stored);
       if (broken('evicted-after-30-creates')) {
