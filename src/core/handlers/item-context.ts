@@ -2,9 +2,9 @@ import { HttpError } from '../errors/http-error.js';
 import { notFoundCode } from '../errors/error-codes.js';
 import type { OperationSemantics, Resource } from '../model/describe-api.js';
 import type { CompiledOperation } from '../openapi/compile-document.js';
-import type { ItemId } from '../store/item-snapshot.js';
-import type { ResourceStore } from '../store/resource-store.js';
-import type { ValidRequest } from './handler-types.js';
+import type { Item, ItemId } from '../store/item-snapshot.js';
+import type { Awaitable, ResourceStore, StoredCollection } from '../store/resource-store.js';
+import type { Handler, ValidRequest } from './handler-types.js';
 
 /** What the handlers of the document's operations work with: the session's store. */
 export interface ItemContext {
@@ -35,4 +35,24 @@ export function documentedStatus(operation: CompiledOperation, ...statuses: numb
 /** Whether the operation documents a body for this status. */
 export function answersWithBody(operation: CompiledOperation, status: number): boolean {
   return (operation.responses.get(String(status))?.validators.size ?? 0) > 0;
+}
+
+/**
+ * A write on the item the path names (a replace, an update): the item as
+ * `write` leaves it, answered 200, or 204 where the document lists no body;
+ * 404 when no item has that id.
+ */
+export function changeItem(
+  semantics: PlacedSemantics,
+  write: (collection: StoredCollection, id: ItemId, body: unknown) => Awaitable<Item | undefined>,
+): Handler<ItemContext> {
+  const { operation, resource } = semantics;
+  const status = documentedStatus(operation, 200, 204);
+  const withBody = answersWithBody(operation, status);
+  return async function change(request, { store }) {
+    const id = idOfRequest(semantics, request);
+    const item = await write(store.collection(resource.name), id, request.body);
+    if (!item) throw itemNotFound(resource, id);
+    return withBody ? { status, body: item } : { status };
+  };
 }
