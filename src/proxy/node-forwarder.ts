@@ -1,7 +1,14 @@
-import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingHttpHeaders } from 'node:http';
+import {
+  Agent as HttpAgent,
+  request as httpRequest,
+  type ClientRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+} from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Duplex } from 'node:stream';
 import { HttpError } from '../core/errors/http-error.js';
-import { hopByHopHeaders } from '../core/http/plain-http.js';
+import { hopByHopHeaders, type PlainRequest } from '../core/http/plain-http.js';
 import { redactUrl } from '../core/http/redact-credentials.js';
 import {
   type ForwardedResponse,
@@ -10,7 +17,8 @@ import {
   type UnjudgedAnswer,
 } from '../core/pipeline/forward-upstream.js';
 import { inflateWithZlib } from '../node/inflate-node.js';
-import { streamedBody, whenAnswered } from '../node/node-listener.js';
+import { type AnswerWatcher, streamedBody, watchAnswer } from '../node/node-listener.js';
+import { type Deadline, DeadlineQueue, type Expiring } from './deadline-queue.js';
 
 export interface ForwarderOptions {
   /** The upstream's base address, ending with its version segment: `https://staging.example/v1`. */
@@ -61,7 +69,8 @@ const notForwarded = new Set([...hopByHopHeaders, 'proxy-authorization', 'host']
 
 /** The header names a `Connection` header names (hop-by-hop by its sender's say, RFC 9110 §7.6.1), lower case. */
 function namedByConnection(connection: string | string[] | undefined): ReadonlySet<string> | undefined {
-  if (connection === undefined) return undefined;
+  // The usual values name only themselves, hop-by-hop already: nothing more to drop.
+  if (connection === undefined || connection === 'keep-alive' || connection === 'close') return undefined;
   const names = String(connection)
     .split(',')
     .map((name) => name.trim().toLowerCase())
@@ -69,8 +78,10 @@ function namedByConnection(connection: string | string[] | undefined): ReadonlyS
   return names.length === 0 ? undefined : new Set(names);
 }
 
+/** The client's headers as forwarded: all but hop-by-hop ones and its proxy credentials, with the upstream's `host`. */
 function forwardedHeaders(
   headers: Readonly<Record<string, string | string[] | undefined>>,
+  host: string,
 ): Record<string, string | string[]> {
   const named = namedByConnection(headers.connection);
   const kept: Record<string, string | string[]> = {};
@@ -79,6 +90,7 @@ function forwardedHeaders(
     if (value === undefined || notForwarded.has(name) || named?.has(name)) continue;
     kept[name] = value;
   }
+  kept.host = host;
   return kept;
 }
 
@@ -179,44 +191,430 @@ function mebibytes(bytes: number): string {
   return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
 }
 
+type Decoded = { decoded: Uint8Array } | { unjudged: UnjudgedAnswer };
+
+function tooLargeToJudge(limit: number): { unjudged: UnjudgedAnswer } {
+  return {
+    unjudged: {
+      rule: 'too-large-to-judge',
+      reason: `the decoded answer is larger than ${mebibytes(limit)}, the most the proxy judges; it was passed on unjudged`,
+    },
+  };
+}
+
 /**
  * The answer's bytes with their Content-Encoding undone, at most `limit`
  * bytes of them; or why they cannot be judged: larger than the limit, not
  * valid data for their encoding, or an encoding the proxy does not know. The
  * reasons name no byte of the body, so that nothing the upstream sent reaches
- * a report or a JUnit file raw.
+ * a report or a JUnit file raw. An answer without an encoding (most of them)
+ * is decoded at once, without a promise.
  */
-async function decodeForJudging(
-  encoding: string | undefined,
-  bytes: Buffer,
-  limit: number,
-): Promise<{ decoded: Uint8Array } | { unjudged: UnjudgedAnswer }> {
-  const tooLarge: UnjudgedAnswer = {
-    rule: 'too-large-to-judge',
-    reason: `the decoded answer is larger than ${mebibytes(limit)}, the most the proxy judges; it was passed on unjudged`,
-  };
+function decodeForJudging(encoding: string | undefined, bytes: Buffer, limit: number): Decoded | Promise<Decoded> {
   if (!encoding || encoding === 'identity' || bytes.length === 0) {
-    return bytes.length > limit ? { unjudged: tooLarge } : { decoded: bytes };
+    return bytes.length > limit ? tooLargeToJudge(limit) : { decoded: bytes };
   }
-  try {
-    return { decoded: await inflateWithZlib(encoding, bytes, limit) };
-  } catch (error) {
-    const code = error instanceof HttpError ? error.code : undefined;
-    if (code === 'payload_too_large') return { unjudged: tooLarge };
-    if (code === 'unsupported_media_type') {
+  return inflateWithZlib(encoding, bytes, limit).then(
+    (decoded): Decoded => ({ decoded }),
+    (error: unknown): Decoded => {
+      const code = error instanceof HttpError ? error.code : undefined;
+      if (code === 'payload_too_large') return tooLargeToJudge(limit);
+      if (code === 'unsupported_media_type') {
+        return {
+          unjudged: {
+            rule: 'too-large-to-judge',
+            reason: `the answer's Content-Encoding ${JSON.stringify(encoding.slice(0, 40))} is not one the proxy can undo (gzip, deflate, br); it was passed on unjudged`,
+          },
+        };
+      }
       return {
         unjudged: {
-          rule: 'too-large-to-judge',
-          reason: `the answer's Content-Encoding ${JSON.stringify(encoding.slice(0, 40))} is not one the proxy can undo (gzip, deflate, br); it was passed on unjudged`,
+          rule: 'content-encoding',
+          reason: `the answer is not valid ${JSON.stringify(encoding.slice(0, 40))} data, as its Content-Encoding says (RFC 9110 §8.4); it was passed on unjudged`,
         },
       };
+    },
+  );
+}
+
+/** What every exchange of one forwarder shares: its options, its connections, and what is held and pending. */
+interface ForwarderState {
+  options: ForwarderOptions;
+  maxJudged: number;
+  maxBuffered: number;
+  send: typeof httpRequest;
+  agent: HttpAgent | HttpsAgent;
+  deadlines: DeadlineQueue;
+  /** Requests in flight or waiting for a connection. */
+  pending: number;
+  /** Bytes of answers held now, every answer together, until each is written to its client. */
+  buffered: number;
+}
+
+const exchangeOf = Symbol('the exchange with the upstream this request or answer belongs to');
+type Tagged<T> = T & { [exchangeOf]?: UpstreamExchange };
+
+// The listeners of every exchange are these functions, shared: Node calls each with `this` the emitter, which
+// names its exchange. A dozen closures a request cost more than the rest of the forwarder's bookkeeping.
+function upstreamAnswered(this: Tagged<ClientRequest>, incoming: IncomingMessage): void {
+  this[exchangeOf]?.answered(incoming);
+}
+function upstreamUpgraded(this: Tagged<ClientRequest>, _incoming: IncomingMessage, socket: Duplex): void {
+  socket.destroy();
+  this[exchangeOf]?.finish(
+    this[exchangeOf].protocolError('answered 101 Switching Protocols, though the request asked for no upgrade,'),
+  );
+}
+function upstreamFailed(this: Tagged<ClientRequest>, error: NodeJS.ErrnoException): void {
+  this[exchangeOf]?.failed(error);
+}
+function incomingData(this: Tagged<IncomingMessage>, chunk: Buffer): void {
+  this[exchangeOf]?.data(chunk);
+}
+function incomingFailed(this: Tagged<IncomingMessage>): void {
+  const exchange = this[exchangeOf];
+  if (exchange && !exchange.streaming) exchange.brokeOff();
+}
+function incomingClosed(this: Tagged<IncomingMessage>): void {
+  const exchange = this[exchangeOf];
+  if (!exchange) return;
+  if (exchange.streaming) exchange.streamClosed();
+  else if (!this.complete) exchange.brokeOff();
+}
+function incomingEnded(this: Tagged<IncomingMessage>): void {
+  const exchange = this[exchangeOf];
+  if (!exchange) return;
+  if (exchange.streaming) exchange.deadline.cancel();
+  else exchange.ended();
+}
+function incomingStreamed(this: Tagged<IncomingMessage>, chunk: Buffer): void {
+  this[exchangeOf]?.streamedData(chunk);
+}
+
+/**
+ * One request to the upstream and its answer, from the request sent to the
+ * answer written to the client (or abandoned): its deadline, its framing,
+ * its share of the bytes held, and how it ends, once.
+ */
+class UpstreamExchange implements AnswerWatcher, Expiring {
+  readonly deadline: Deadline;
+  /** Once the answer is passed on as it arrives: the upstream's part ends with its last byte, not at `finish`. */
+  streaming = false;
+  #settled = false;
+  /** Whether the client's Node response is watched: what is held is given back when it closes. */
+  readonly #watched: boolean;
+  #outgoing: Tagged<ClientRequest> | undefined;
+  #incoming: Tagged<IncomingMessage> | undefined;
+  /** Bytes of the answer's body received so far; undefined before its status line. */
+  #received: number | undefined;
+  /** How the answer says its body ends, once its status line and headers are read. */
+  #framing: Framing | undefined;
+  /** This answer's share of `buffered`, given back once it is written (or abandoned). */
+  #held = 0;
+  /** The answer's chunks, when it is not read into one buffer of its announced length. */
+  #chunks: Buffer[] = [];
+  #size = 0;
+  #whole: Buffer | undefined;
+  #headers: Record<string, string | string[]> = {};
+  #namedText: string | undefined;
+
+  constructor(
+    readonly state: ForwarderState,
+    readonly request: PlainRequest,
+    readonly path: string,
+    readonly resolve: (answer: ForwardedResponse) => void,
+    readonly reject: (error: HttpError) => void,
+  ) {
+    state.pending++;
+    this.deadline = state.deadlines.add(this);
+    this.#watched = watchAnswer(request, this);
+  }
+
+  /** How messages name the request, its credentials redacted: built only when a message needs it. */
+  get named(): string {
+    return (this.#namedText ??= `${this.request.method} ${redactUrl(this.path)}`);
+  }
+
+  get origin(): string {
+    return this.state.options.upstream.origin;
+  }
+
+  send(body: Uint8Array | undefined): void {
+    // The client left before anything was sent.
+    if (this.#settled) return;
+    const { options, agent } = this.state;
+    const { upstream } = options;
+    const outgoing: Tagged<ClientRequest> = this.state.send({
+      protocol: upstream.protocol,
+      hostname: upstream.hostname,
+      port: upstream.port,
+      method: this.request.method,
+      path: this.path,
+      headers: forwardedHeaders(this.request.headers, upstream.host),
+      agent,
+    });
+    this.#outgoing = outgoing;
+    outgoing[exchangeOf] = this;
+    outgoing.on('response', upstreamAnswered);
+    // A 101 Node recognises as an upgrade comes here, not as a response.
+    outgoing.on('upgrade', upstreamUpgraded);
+    outgoing.on('error', upstreamFailed);
+    outgoing.end(body);
+  }
+
+  finish(error: HttpError | undefined, answer?: ForwardedResponse): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.state.pending--;
+    if (!this.streaming) this.deadline.cancel();
+    if (error) {
+      // Cancelled: the socket is destroyed, never handed back to the pool half-read.
+      this.#outgoing?.destroy();
+      this.giveBack();
+      this.reject(error);
+      return;
     }
-    return {
+    // What is held is given back once the client has it (or has left), not when it is handed to the core.
+    if (!this.#watched) this.giveBack();
+    this.resolve(answer as ForwardedResponse);
+  }
+
+  /** The deadline passed. */
+  expire(): void {
+    if (this.streaming) {
+      // The status is sent: the connection is all that can say the answer was cut.
+      this.#outgoing?.destroy();
+      return;
+    }
+    this.finish(
+      new HttpError(
+        'upstream_timeout',
+        `the upstream ${this.origin} did not answer ${this.named} whole within ${this.state.options.timeoutMs} ms; the request was cancelled`,
+      ),
+    );
+  }
+
+  /** The client's response closed: written, or abandoned by the client (then the upstream request is cancelled). */
+  answerClosed(left: boolean): void {
+    if (left) {
+      if (this.streaming) this.#outgoing?.destroy();
+      this.finish(new HttpError('request_aborted', `the client left before the upstream answered ${this.named}`));
+    }
+    this.giveBack();
+  }
+
+  #hold(bytes: number): void {
+    this.#held += bytes;
+    this.state.buffered += bytes;
+  }
+
+  giveBack(): void {
+    this.state.buffered -= this.#held;
+    this.#held = 0;
+  }
+
+  protocolError(what: string): HttpError {
+    return new HttpError('upstream_protocol_error', `the upstream ${this.origin} ${what} to ${this.named}`);
+  }
+
+  #tooLarge(): HttpError {
+    return new HttpError(
+      'upstream_unreachable',
+      `the upstream's answer to ${this.named} is larger than the proxy holds (${this.state.options.maxResponseBytes} bytes)`,
+    );
+  }
+
+  /**
+   * A body cut short of what its framing announces (its Content-Length, or a chunked body's last chunk) is the
+   * deployment's answer broken, not a network fault: the error that says so, or undefined for any other end.
+   */
+  #cutShort(): UpstreamFramingError | undefined {
+    const size = this.#received ?? 0;
+    const framing = this.#framing;
+    const cut =
+      framing?.announced !== undefined && size < framing.announced
+        ? `it ended after ${size} of the ${framing.announced} bytes its Content-Length announces (RFC 9112 §6.3: an incomplete message)`
+        : framing?.chunked
+          ? `it ended after ${size} bytes of its chunked body, before the last chunk (RFC 9112 §7.1)`
+          : undefined;
+    return cut === undefined
+      ? undefined
+      : new UpstreamFramingError(cut, `the upstream ${this.origin}'s answer to ${this.named} is broken: ${cut}`);
+  }
+
+  /** The answer's status line and headers are read. */
+  answered(incoming: Tagged<IncomingMessage>): void {
+    const status = incoming.statusCode ?? 0;
+    // Node waits past 100, 102 and 103 for the final answer; anything else below 200 that reaches here
+    // (a 101 Switching Protocols to a request that asked for no upgrade) is not an answer HTTP allows.
+    if (status < 200) {
+      this.finish(
+        this.protocolError(`answered ${status} ${incoming.statusMessage ?? ''}`.trimEnd() + ', not a final status,'),
+      );
+      return;
+    }
+    const length = incoming.headers['content-length'];
+    const announced = length === undefined ? undefined : Number(length);
+    const coding = incoming.headers['transfer-encoding'];
+    this.#framing = { status, announced, chunked: coding !== undefined && /\bchunked\b/i.test(coding) };
+    if (announced !== undefined && announced > this.state.options.maxResponseBytes) {
+      this.finish(this.#tooLarge());
+      return;
+    }
+    this.#incoming = incoming;
+    this.#headers = responseHeaders(incoming.headers);
+    this.#received = 0;
+    // An answer that announces its length and fits beside those held is read into one buffer of that length,
+    // its share of the budget taken at once: no chunks kept, and no second copy of the body when it ends.
+    if (announced !== undefined && announced > 0 && this.state.buffered + announced <= this.state.maxBuffered) {
+      this.#whole = Buffer.allocUnsafe(announced);
+      this.#hold(announced);
+    }
+    incoming[exchangeOf] = this;
+    incoming.on('data', incomingData);
+    incoming.on('error', incomingFailed);
+    incoming.on('close', incomingClosed);
+    incoming.on('end', incomingEnded);
+  }
+
+  data(chunk: Buffer): void {
+    const whole = this.#whole;
+    if (whole && this.#size + chunk.length <= whole.length) {
+      chunk.copy(whole, this.#size);
+      this.#size += chunk.length;
+      this.#received = this.#size;
+      return;
+    }
+    this.#size += chunk.length;
+    this.#received = this.#size;
+    if (this.#size > this.state.options.maxResponseBytes) {
+      this.finish(this.#tooLarge());
+      return;
+    }
+    if (this.state.buffered + chunk.length > this.state.maxBuffered) {
+      this.#passOnUnjudged(chunk);
+      return;
+    }
+    this.#hold(chunk.length);
+    this.#chunks.push(chunk);
+  }
+
+  /** Beyond the budget: the bytes so far go back into the stream, which the adapter pipes to the client. */
+  #passOnUnjudged(next: Buffer): void {
+    const incoming = this.#incoming as Tagged<IncomingMessage>;
+    this.streaming = true;
+    // Paused first, so that what is put back stays in the stream's buffer until the adapter pipes it.
+    incoming.off('data', incomingData);
+    incoming.pause();
+    incoming.unshift(next);
+    if (this.#chunks.length > 0) incoming.unshift(Buffer.concat(this.#chunks));
+    this.#chunks.length = 0;
+    // Counted again as they flow to the client, the bytes put back included.
+    this.#size = 0;
+    incoming.on('data', incomingStreamed);
+    const { buffered, maxBuffered } = this.state;
+    this.finish(undefined, {
+      status: this.#framing?.status ?? 0,
+      headers: this.#headers,
+      body: streamedBody(incoming, incoming.headers['content-length']),
+      decoded: undefined,
       unjudged: {
-        rule: 'content-encoding',
-        reason: `the answer is not valid ${JSON.stringify(encoding.slice(0, 40))} data, as its Content-Encoding says (RFC 9110 §8.4); it was passed on unjudged`,
+        rule: 'too-large-to-judge',
+        reason: `the proxy already held ${mebibytes(buffered)} of answers, and holds at most ${mebibytes(maxBuffered)} at once to judge them; this answer was passed on as it came, unjudged`,
       },
-    };
+    });
+  }
+
+  streamedData(chunk: Buffer): void {
+    this.#size += chunk.length;
+    // Beyond what one answer may be: cut, as a held one would have been refused.
+    if (this.#size > this.state.options.maxResponseBytes) this.#outgoing?.destroy();
+  }
+
+  /** A streamed answer's upstream side is over. */
+  streamClosed(): void {
+    this.deadline.cancel();
+  }
+
+  brokeOff(): void {
+    this.finish(
+      this.#cutShort() ??
+        new HttpError(
+          'upstream_unreachable',
+          `the upstream ${this.origin} broke off its answer to ${this.named} after ${this.#size} bytes of the body`,
+        ),
+    );
+  }
+
+  /** The answer's last byte is read: it is judged once decoded. */
+  ended(): void {
+    if (this.#settled) return;
+    // The upstream's part is done within the deadline; decoding to judge is the proxy's own (bounded) work.
+    this.deadline.cancel();
+    const size = this.#size;
+    const bytes = this.#whole ? this.#whole.subarray(0, size) : Buffer.concat(this.#chunks, size);
+    this.#chunks.length = 0;
+    const encoding = this.#incoming?.headers['content-encoding']?.trim().toLowerCase();
+    const decoded = decodeForJudging(encoding, bytes, this.state.maxJudged);
+    if (decoded instanceof Promise) void decoded.then((judged) => this.#judged(bytes, judged));
+    else this.#judged(bytes, decoded);
+  }
+
+  #judged(bytes: Buffer, judged: Decoded): void {
+    const status = this.#framing?.status ?? 0;
+    const headers = this.#headers;
+    const { buffered, maxBuffered } = this.state;
+    if ('decoded' in judged && judged.decoded !== bytes && buffered + judged.decoded.length > maxBuffered) {
+      // Inflated, it does not fit beside the answers already held: not judged.
+      this.finish(undefined, {
+        status,
+        headers,
+        body: bytes,
+        decoded: undefined,
+        unjudged: {
+          rule: 'too-large-to-judge',
+          reason: `the proxy already held ${mebibytes(buffered)} of answers, and holds at most ${mebibytes(maxBuffered)} at once to judge them; this answer was passed on unjudged`,
+        },
+      });
+      return;
+    }
+    if ('decoded' in judged) {
+      if (judged.decoded !== bytes) this.#hold(judged.decoded.length);
+      this.finish(undefined, { status, headers, body: bytes, decoded: judged.decoded });
+    } else {
+      this.finish(undefined, { status, headers, body: bytes, decoded: undefined, unjudged: judged.unjudged });
+    }
+  }
+
+  /** The request failed: the upstream cannot be reached, or its answer broke off or broke HTTP. */
+  failed(error: NodeJS.ErrnoException): void {
+    const cause = error.code ?? error.message;
+    const framing = this.#framing;
+    // Node's parser refused what came after the status line: the answer's framing is broken (its body longer
+    // than its Content-Length, bad chunks, a body where there is none), whatever bytes were counted so far.
+    if (framing && cause.startsWith('HPE_')) {
+      const problem = framingProblem(this.request.method, framing, cause);
+      this.finish(
+        new UpstreamFramingError(
+          problem,
+          `the upstream ${this.origin}'s answer to ${this.named} is broken: ${problem}`,
+        ),
+      );
+      return;
+    }
+    const cut = framing ? this.#cutShort() : undefined;
+    if (cut) {
+      this.finish(cut);
+      return;
+    }
+    this.finish(
+      new HttpError(
+        'upstream_unreachable',
+        this.#received === undefined
+          ? `the upstream ${this.origin} cannot be reached: ${cause}`
+          : `the upstream ${this.origin} broke off its answer to ${this.named} after ${this.#received} bytes of the body (${cause})`,
+      ),
+    );
   }
 }
 
@@ -232,35 +630,36 @@ async function decodeForJudging(
  * `timeoutMs` (`504 upstream_timeout`, the upstream request cancelled); an
  * upstream that breaks HTTP (a `101` to a request that asked for no upgrade,
  * a reset mid-answer) is `502`; an unreachable one `502 upstream_unreachable`;
- * the request is cancelled when the client leaves (`request.onClientLeave`); and at
- * most `maxPending` requests are in flight or waiting, beyond which the client
- * gets `503 upstream_busy` at once. The answers held to be judged hold at
- * most `maxBufferedBytes` together: one that does not fit is passed on as it
- * arrives, unjudged (its body piped to the client by the node:http adapter,
- * still within `timeoutMs`). Messages name the request with its credentials redacted.
+ * the request is cancelled when the client leaves (its Node response closes
+ * first); and at most `maxPending` requests are in flight or waiting, beyond
+ * which the client gets `503 upstream_busy` at once. The answers held to be
+ * judged hold at most `maxBufferedBytes` together: one that does not fit is
+ * passed on as it arrives, unjudged (its body piped to the client by the
+ * node:http adapter, still within `timeoutMs`). Messages name the request
+ * with its credentials redacted.
  */
 export function createNodeForwarder(options: ForwarderOptions): Forwarder {
   const { upstream } = options;
-  const maxJudged = options.maxJudgedBytes ?? defaultMaxJudgedBytes;
   const maxPending = options.maxPending ?? defaultMaxPending;
-  const maxBuffered = options.maxBufferedBytes ?? defaultMaxBufferedBytes;
-  const send = upstream.protocol === 'https:' ? httpsRequest : httpRequest;
-  // Connections to the upstream are kept and reused: a handshake per request would cost more than the rest.
-  const agent =
-    upstream.protocol === 'https:'
-      ? new HttpsAgent({ keepAlive: true, maxSockets })
-      : new HttpAgent({ keepAlive: true, maxSockets });
+  const state: ForwarderState = {
+    options,
+    maxJudged: options.maxJudgedBytes ?? defaultMaxJudgedBytes,
+    maxBuffered: options.maxBufferedBytes ?? defaultMaxBufferedBytes,
+    send: upstream.protocol === 'https:' ? httpsRequest : httpRequest,
+    // Connections to the upstream are kept and reused: a handshake per request would cost more than the rest.
+    agent:
+      upstream.protocol === 'https:'
+        ? new HttpsAgent({ keepAlive: true, maxSockets })
+        : new HttpAgent({ keepAlive: true, maxSockets }),
+    deadlines: new DeadlineQueue(options.timeoutMs),
+    pending: 0,
+    buffered: 0,
+  };
   const upstreamBase = upstream.pathname.replace(/\/+$/, '');
-  let pending = 0;
-  /** Bytes of answers held now, every answer together, until each is written to its client. */
-  let buffered = 0;
 
   return ({ request, body }) => {
     const below = request.path.slice(options.basePath.length);
     const path = `${upstreamBase}${below}${request.query === '' ? '' : `?${request.query}`}`;
-    // How messages name the request, its credentials redacted: built only when a message needs it.
-    let namedText: string | undefined;
-    const named = (): string => (namedText ??= `${request.method} ${redactUrl(path)}`);
     const unsafe = unforwardablePath(below);
     if (unsafe) {
       return Promise.reject(
@@ -270,280 +669,16 @@ export function createNodeForwarder(options: ForwarderOptions): Forwarder {
         ),
       );
     }
-    if (pending >= maxPending) {
+    if (state.pending >= maxPending) {
       return Promise.reject(
         new HttpError(
           'upstream_busy',
-          `the proxy already has ${pending} requests to the upstream ${upstream.origin} in flight or waiting, the most it holds (${maxPending}); ${named()} was not sent`,
+          `the proxy already has ${state.pending} requests to the upstream ${upstream.origin} in flight or waiting, the most it holds (${maxPending}); ${request.method} ${redactUrl(path)} was not sent`,
         ),
       );
     }
-    pending++;
-    return new Promise<ForwardedResponse>((resolve, reject) => {
-      // Set once the request is made; the deadline and an abort before then have nothing to cancel.
-      const sent: { request?: ClientRequest } = {};
-      /** Bytes of the answer's body received so far; undefined before its status line. */
-      let received: number | undefined;
-      /** How the answer says its body ends, once its status line and headers are read. */
-      let framing: Framing | undefined;
-      let settled = false;
-      /** Once the answer is passed on as it arrives: the upstream's part ends with its last byte, not at `finish`. */
-      let streaming = false;
-      /** This answer's share of `buffered`, given back once it is written (or abandoned). */
-      let held = 0;
-      const hold = (bytes: number): void => {
-        held += bytes;
-        buffered += bytes;
-      };
-      const giveBack = (): void => {
-        buffered -= held;
-        held = 0;
-      };
-      // Set once the client's leaving is listened for (the listener may run at once, before it is set).
-      const leaving: { stop?: () => void } = {};
-      const finish = (error: HttpError | undefined, answer?: ForwardedResponse): void => {
-        if (settled) return;
-        settled = true;
-        pending--;
-        if (!streaming) clearTimeout(deadline);
-        if (error) {
-          leaving.stop?.();
-          // Cancelled: the socket is destroyed, never handed back to the pool half-read.
-          sent.request?.destroy();
-          giveBack();
-          reject(error);
-          return;
-        }
-        // What was held is given back once the client has it (or has left), not when it is handed to the core.
-        whenAnswered(request, giveBack);
-        if (!streaming) leaving.stop?.();
-        resolve(answer as ForwardedResponse);
-      };
-      const deadline = setTimeout(() => {
-        if (streaming) {
-          // The status is sent: the connection is all that can say the answer was cut.
-          sent.request?.destroy();
-          return;
-        }
-        finish(
-          new HttpError(
-            'upstream_timeout',
-            `the upstream ${upstream.origin} did not answer ${named()} whole within ${options.timeoutMs} ms; the request was cancelled`,
-          ),
-        );
-      }, options.timeoutMs);
-      const onAbort = (): void => {
-        if (streaming) sent.request?.destroy();
-        finish(new HttpError('request_aborted', `the client left before the upstream answered ${named()}`));
-      };
-      leaving.stop = request.onClientLeave?.(onAbort);
-      if (settled) return;
-      /**
-       * A body cut short of what its framing announces (its Content-Length, or a chunked body's last chunk) is the
-       * deployment's answer broken, not a network fault: the error that says so, or undefined for any other end.
-       */
-      const cutShort = (): UpstreamFramingError | undefined => {
-        const size = received ?? 0;
-        const cut =
-          framing?.announced !== undefined && size < framing.announced
-            ? `it ended after ${size} of the ${framing.announced} bytes its Content-Length announces (RFC 9112 §6.3: an incomplete message)`
-            : framing?.chunked
-              ? `it ended after ${size} bytes of its chunked body, before the last chunk (RFC 9112 §7.1)`
-              : undefined;
-        return cut === undefined
-          ? undefined
-          : new UpstreamFramingError(cut, `the upstream ${upstream.origin}'s answer to ${named()} is broken: ${cut}`);
-      };
-      const protocolError = (what: string): HttpError =>
-        new HttpError('upstream_protocol_error', `the upstream ${upstream.origin} ${what} to ${named()}`);
-      const tooLarge = (): HttpError =>
-        new HttpError(
-          'upstream_unreachable',
-          `the upstream's answer to ${named()} is larger than the proxy holds (${options.maxResponseBytes} bytes)`,
-        );
-
-      const outgoing = send(
-        {
-          protocol: upstream.protocol,
-          hostname: upstream.hostname,
-          port: upstream.port,
-          method: request.method,
-          path,
-          headers: { ...forwardedHeaders(request.headers), host: upstream.host },
-          agent,
-        },
-        (incoming) => {
-          const status = incoming.statusCode ?? 0;
-          // Node waits past 100, 102 and 103 for the final answer; anything else below 200 that reaches here
-          // (a 101 Switching Protocols to a request that asked for no upgrade) is not an answer HTTP allows.
-          if (status < 200) {
-            finish(
-              protocolError(`answered ${status} ${incoming.statusMessage ?? ''}`.trimEnd() + ', not a final status,'),
-            );
-            return;
-          }
-          const announced = Number(incoming.headers['content-length']);
-          framing = {
-            status,
-            announced: incoming.headers['content-length'] === undefined ? undefined : announced,
-            chunked: /\bchunked\b/i.test(String(incoming.headers['transfer-encoding'] ?? '')),
-          };
-          if (announced > options.maxResponseBytes) {
-            finish(tooLarge());
-            return;
-          }
-          const headers = responseHeaders(incoming.headers);
-          const chunks: Buffer[] = [];
-          let size = 0;
-          received = 0;
-          // An answer that announces its length and fits beside those held is read into one buffer of that length,
-          // its share of the budget taken at once: no chunks kept, and no second copy of the body when it ends.
-          const length = framing.announced;
-          const whole =
-            length !== undefined && length > 0 && buffered + length <= maxBuffered
-              ? Buffer.allocUnsafe(length)
-              : undefined;
-          if (whole) hold(whole.length);
-          /** Beyond the budget: the bytes so far go back into the stream, which the adapter pipes to the client. */
-          const passOnUnjudged = (next: Buffer): void => {
-            streaming = true;
-            // Paused first, so that what is put back stays in the stream's buffer until the adapter pipes it.
-            incoming.off('data', onData);
-            incoming.pause();
-            incoming.unshift(next);
-            if (chunks.length > 0) incoming.unshift(Buffer.concat(chunks));
-            chunks.length = 0;
-            // Counted again as they flow to the client, the bytes put back included.
-            size = 0;
-            incoming.on('data', (chunk: Buffer) => {
-              size += chunk.length;
-              // Beyond what one answer may be: cut, as a held one would have been refused.
-              if (size > options.maxResponseBytes) sent.request?.destroy();
-            });
-            incoming.once('end', () => clearTimeout(deadline));
-            incoming.once('close', () => {
-              clearTimeout(deadline);
-              leaving.stop?.();
-            });
-            finish(undefined, {
-              status,
-              headers,
-              body: streamedBody(incoming, incoming.headers['content-length']),
-              decoded: undefined,
-              unjudged: {
-                rule: 'too-large-to-judge',
-                reason: `the proxy already held ${mebibytes(buffered)} of answers, and holds at most ${mebibytes(maxBuffered)} at once to judge them; this answer was passed on as it came, unjudged`,
-              },
-            });
-          };
-          const onData = (chunk: Buffer): void => {
-            if (whole && size + chunk.length <= whole.length) {
-              chunk.copy(whole, size);
-              size += chunk.length;
-              received = size;
-              return;
-            }
-            size += chunk.length;
-            received = size;
-            if (size > options.maxResponseBytes) {
-              finish(tooLarge());
-              return;
-            }
-            if (buffered + chunk.length > maxBuffered) {
-              passOnUnjudged(chunk);
-              return;
-            }
-            hold(chunk.length);
-            chunks.push(chunk);
-          };
-          incoming.on('data', onData);
-          const brokeOff = (): void => {
-            finish(
-              cutShort() ??
-                new HttpError(
-                  'upstream_unreachable',
-                  `the upstream ${upstream.origin} broke off its answer to ${named()} after ${size} bytes of the body`,
-                ),
-            );
-          };
-          incoming.on('error', () => {
-            if (!streaming) brokeOff();
-          });
-          incoming.on('close', () => {
-            if (!incoming.complete && !streaming) brokeOff();
-          });
-          incoming.on('end', () => {
-            if (settled || streaming) return;
-            // The upstream's part is done within the deadline; decoding to judge is the proxy's own (bounded) work.
-            clearTimeout(deadline);
-            const bytes = whole ? whole.subarray(0, size) : Buffer.concat(chunks, size);
-            chunks.length = 0;
-            const encoding = incoming.headers['content-encoding']?.trim().toLowerCase();
-            void decodeForJudging(encoding, bytes, maxJudged).then((judged) => {
-              let answer: ForwardedResponse;
-              if ('decoded' in judged && judged.decoded !== bytes && buffered + judged.decoded.length > maxBuffered) {
-                // Inflated, it does not fit beside the answers already held: not judged.
-                answer = {
-                  status,
-                  headers,
-                  body: bytes,
-                  decoded: undefined,
-                  unjudged: {
-                    rule: 'too-large-to-judge',
-                    reason: `the proxy already held ${mebibytes(buffered)} of answers, and holds at most ${mebibytes(maxBuffered)} at once to judge them; this answer was passed on unjudged`,
-                  },
-                };
-              } else {
-                if ('decoded' in judged && judged.decoded !== bytes) hold(judged.decoded.length);
-                answer = {
-                  status,
-                  headers,
-                  body: bytes,
-                  ...('decoded' in judged
-                    ? { decoded: judged.decoded }
-                    : { decoded: undefined, unjudged: judged.unjudged }),
-                };
-              }
-              finish(undefined, answer);
-            });
-          });
-        },
-      );
-      sent.request = outgoing;
-      // A 101 Node recognises as an upgrade comes here, not to the response callback.
-      outgoing.on('upgrade', (_incoming, socket) => {
-        socket.destroy();
-        finish(protocolError('answered 101 Switching Protocols, though the request asked for no upgrade,'));
-      });
-      outgoing.on('error', (error: NodeJS.ErrnoException) => {
-        const cause = error.code ?? error.message;
-        // Node's parser refused what came after the status line: the answer's framing is broken (its body longer
-        // than its Content-Length, bad chunks, a body where there is none), whatever bytes were counted so far.
-        if (framing && cause.startsWith('HPE_')) {
-          const problem = framingProblem(request.method, framing, cause);
-          finish(
-            new UpstreamFramingError(
-              problem,
-              `the upstream ${upstream.origin}'s answer to ${named()} is broken: ${problem}`,
-            ),
-          );
-          return;
-        }
-        const cut = framing ? cutShort() : undefined;
-        if (cut) {
-          finish(cut);
-          return;
-        }
-        finish(
-          new HttpError(
-            'upstream_unreachable',
-            received === undefined
-              ? `the upstream ${upstream.origin} cannot be reached: ${cause}`
-              : `the upstream ${upstream.origin} broke off its answer to ${named()} after ${received} bytes of the body (${cause})`,
-          ),
-        );
-      });
-      outgoing.end(body);
-    });
+    return new Promise<ForwardedResponse>((resolve, reject) =>
+      new UpstreamExchange(state, request, path, resolve, reject).send(body),
+    );
   };
 }

@@ -18,14 +18,6 @@ export interface PlainRequest {
   headers: Readonly<Record<string, string | string[] | undefined>>;
   /** The body: its bytes, or a reader for them; absent when the request has none. */
   body?: Uint8Array | BodyReader;
-  /**
-   * Calls `listener` once if the client leaves before its answer is written
-   * (at once if it already has), and returns what stops listening; the node
-   * adapter has it, and the proxy cancels its upstream request then. A plain
-   * hook rather than an `AbortSignal`, which costs several microseconds a
-   * request on Node 20.
-   */
-  onClientLeave?(listener: () => void): () => void;
 }
 
 /**
