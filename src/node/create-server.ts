@@ -149,10 +149,21 @@ interface LastClient extends Client {
   session: string | string[] | undefined;
 }
 
-const lastClient = Symbol("the client of the connection's last request");
+/** What the server keeps of one connection: the requests it served, and the client its last request was. */
+interface ConnectionState {
+  served: number;
+  last: LastClient | undefined;
+}
+
+const connectionState = Symbol('what the server keeps of this connection');
 const countedShare = Symbol('the names a request is counted under, until it ends');
 
-type SharedSocket = IncomingMessage['socket'] & { [lastClient]?: LastClient };
+type SharedSocket = IncomingMessage['socket'] & { [connectionState]?: ConnectionState };
+
+/** The connection's state, made with its first request. */
+function stateOf(socket: SharedSocket): ConnectionState {
+  return (socket[connectionState] ??= { served: 0, last: undefined });
+}
 type CountedResponse = ServerResponse & { [countedShare]?: { inFlight: Map<string, number>; names: string[] } };
 
 /**
@@ -163,10 +174,9 @@ type CountedResponse = ServerResponse & { [countedShare]?: { inFlight: Map<strin
  * A connection whose request sends the same two headers as its last one is
  * the same client (the comparison tells nothing of any key).
  */
-function clientOf(request: IncomingMessage, keys: readonly string[]): Client {
-  const socket = request.socket as SharedSocket;
+function clientOf(request: IncomingMessage, connection: ConnectionState, keys: readonly string[]): Client {
   const { authorization, 'petstore-session': session } = request.headers;
-  const last = socket[lastClient];
+  const last = connection.last;
   if (last && last.authorization === authorization && last.session === session) return last;
   const token = authorization === undefined ? undefined : /^bearer[ \t]+(\S+)\s*$/i.exec(authorization)?.[1];
   let client: Client = { client: `address ${request.socket.remoteAddress ?? '?'}` };
@@ -179,7 +189,7 @@ function clientOf(request: IncomingMessage, keys: readonly string[]): Client {
       client = { client: `key ${found} session ${name}`, key: `key ${found}` };
     }
   }
-  socket[lastClient] = { ...client, authorization, session };
+  connection.last = { ...client, authorization, session };
   return client;
 }
 
@@ -199,11 +209,12 @@ function releaseShare(this: CountedResponse): void {
 function overShare(
   request: IncomingMessage,
   response: CountedResponse,
+  connection: ConnectionState,
   inFlight: Map<string, number>,
   settings: Settings,
 ): string | undefined {
   if (answeredAtOnce(request)) return undefined;
-  const { client, key } = clientOf(request, settings.clientKeys);
+  const { client, key } = clientOf(request, connection, settings.clientKeys);
   const used = inFlight.get(client) ?? 0;
   if (used >= settings.maxRequestsPerClient) {
     return key
@@ -251,6 +262,14 @@ export function createServer(app: RequestListener, limits: ServerLimits = {}): S
       requireHostHeader: false,
     },
     (request, response) => {
+      const socket = request.socket;
+      const connection = stateOf(socket);
+      // Node only announces `Connection: close` at the limit and waits for the client to hang up; a hostile client
+      // would not, so the server closes its side once the last allowed response is sent.
+      connection.served++;
+      if (settings.maxRequestsPerSocket > 0 && connection.served >= settings.maxRequestsPerSocket) {
+        response.once('finish', () => closeConnection(socket));
+      }
       if (request.headers.host === undefined && request.httpVersion === '1.1') {
         const body = JSON.stringify(errorBody(missingHost()));
         response.writeHead(400, {
@@ -262,7 +281,7 @@ export function createServer(app: RequestListener, limits: ServerLimits = {}): S
         response.end(body);
         return;
       }
-      const over = overShare(request, response, inFlight, settings);
+      const over = overShare(request, response, connection, inFlight, settings);
       if (over) {
         // Closed after the answer, so that the connection slot is free at once; what the client still sends is dropped.
         const body = JSON.stringify(errorBodyFor('too_many_requests', over));
@@ -285,17 +304,6 @@ export function createServer(app: RequestListener, limits: ServerLimits = {}): S
   server.maxRequestsPerSocket = settings.maxRequestsPerSocket;
   server.maxConnections = settings.maxConnections;
   server.timeout = settings.idleTimeout;
-  // Node only announces `Connection: close` at the limit and waits for the client to hang up; a hostile client would
-  // not, so the server closes its side once the last allowed response is sent.
-  const served = new WeakMap<object, number>();
-  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    const socket = request.socket;
-    const count = (served.get(socket) ?? 0) + 1;
-    served.set(socket, count);
-    if (settings.maxRequestsPerSocket > 0 && count >= settings.maxRequestsPerSocket) {
-      response.once('finish', () => closeConnection(socket));
-    }
-  });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
     if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
