@@ -40,6 +40,7 @@ export interface JournalEntry {
 }
 
 interface Kept {
+  /** As recorded (the object given, unless a body was cut: then a copy with the bodies as kept). */
   exchange: Exchange;
   bodyTruncated: boolean;
   responseBodyTruncated: boolean;
@@ -167,10 +168,9 @@ export interface JournalRead {
   maxReadBytes: number;
 }
 
-function cut(bytes: Uint8Array | undefined, limit: number): [Uint8Array | undefined, boolean] {
-  if (bytes === undefined || bytes.length <= limit) return [bytes, false];
-  // A copy, so that the journal never holds on to the rest of a large body.
-  return [bytes.slice(0, limit), true];
+/** The bytes kept of a body: all of it, or a copy of its first `limit` bytes (never a view of the rest). */
+function cut(bytes: Uint8Array | undefined, limit: number): Uint8Array | undefined {
+  return bytes === undefined || bytes.length <= limit ? bytes : bytes.slice(0, limit);
 }
 
 /** Text when the bytes are UTF-8 (a character cut at the end is left out), base64 otherwise. */
@@ -212,11 +212,18 @@ export class RequestJournal {
     this.budget = budget;
   }
 
+  /**
+   * Keeps `exchange` itself, not a copy, unless a body is longer than
+   * `bodyLimit` (then a copy with the bodies cut, so that the rest is not
+   * held): the caller hands it over and never changes it.
+   */
   record(exchange: Exchange): void {
-    const [body, bodyTruncated] = cut(exchange.body, this.bodyLimit);
-    const [responseBody, responseBodyTruncated] = cut(exchange.responseBody, this.bodyLimit);
+    const body = cut(exchange.body, this.bodyLimit);
+    const responseBody = cut(exchange.responseBody, this.bodyLimit);
+    const bodyTruncated = body !== exchange.body;
+    const responseBodyTruncated = responseBody !== exchange.responseBody;
     const kept: Kept = {
-      exchange: { ...exchange, body, responseBody },
+      exchange: bodyTruncated || responseBodyTruncated ? { ...exchange, body, responseBody } : exchange,
       bodyTruncated,
       responseBodyTruncated,
       bytes: entryBytes(exchange, body, responseBody),
