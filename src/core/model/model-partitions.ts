@@ -1,6 +1,8 @@
 import { headerValue, type PlainRequest } from '../http/plain-http.js';
 import type { CompiledDocument } from '../openapi/compile-document.js';
 import { sessionHeader } from '../sessions/session-registry.js';
+import type { ClassifiedRequest } from '../oracle/classify-request.js';
+import type { Finding } from '../oracle/finding.js';
 import { ReferenceModel } from './reference-model.js';
 
 export interface ModelPartitionsOptions {
@@ -19,6 +21,8 @@ export interface ModelPartitionsOptions {
   maxPartitions?: number;
 }
 
+const nothing: readonly Finding[] = Object.freeze([]);
+
 /** A partition's key, at most this long (a longer header value is a partition of its own all the same, cut). */
 const maxKeyLength = 512;
 
@@ -35,6 +39,10 @@ export class ModelPartitions {
   readonly #options: ModelPartitionsOptions;
   /** Partitions, the least recently used first (a Map keeps insertion order). */
   readonly #models = new Map<string, ReferenceModel>();
+  /** The key of the partition used last (the last of `#models`). */
+  #lastKey: string | undefined;
+  /** Each partition's last list answer that showed nothing, and the model's revision right after it. */
+  readonly #lastPage = new WeakMap<ReferenceModel, { body: object; revision: number }>();
 
   constructor(options: ModelPartitionsOptions) {
     this.#options = options;
@@ -67,6 +75,12 @@ export class ModelPartitions {
   modelFor(request: PlainRequest): ReferenceModel {
     const key = this.keyOf(request);
     let model = this.#models.get(key);
+    if (model && key === this.#lastKey) {
+      // The most recently used already: only the bounds to keep, should another partition be over them.
+      if (this.#models.size > 1) this.#trim(model);
+      return model;
+    }
+    this.#lastKey = key;
     if (model) {
       this.#models.delete(key);
     } else {
@@ -79,6 +93,34 @@ export class ModelPartitions {
     this.#models.set(key, model);
     this.#trim(model);
     return model;
+  }
+
+  /**
+   * Judges an exchange against what its partition showed, then remembers it
+   * (`ReferenceModel.observe`). A list answered again with the same page (the
+   * same parsed body: the judged answers' cache hands back one object for the
+   * same bytes) when nothing was observed in the partition since that page
+   * showed nothing is not walked again: it would show nothing again, and leave
+   * the model as it is (its items are the same objects, and those it touched
+   * are the last touched already, in that order). Only their `seenAt` is not
+   * moved on, which the proxy never reads. A client polling a list costs one walk.
+   */
+  observe(
+    request: PlainRequest,
+    classified: ClassifiedRequest,
+    status: number,
+    body: unknown,
+    now: number,
+  ): readonly Finding[] {
+    const model = this.modelFor(request);
+    const page = Array.isArray(body) && status >= 200 && status < 300 ? body : undefined;
+    const last = page ? this.#lastPage.get(model) : undefined;
+    if (last && last.body === page && last.revision === model.revision) return nothing;
+    const found = model.observe(classified, status, body, now);
+    if (page && found.length === 0 && model.api.of(classified.operation).kind === 'list') {
+      this.#lastPage.set(model, { body: page, revision: model.revision });
+    }
+    return found;
   }
 
   /** Forgets the least recently used partitions beyond the bounds (never the one in use). */

@@ -160,6 +160,72 @@ function documentsRefusal(operation: CompiledOperation): boolean {
  * suite and the proxy agree on what a request is.
  */
 export function classifyRequest(request: RequestToClassify): ClassifiedRequest {
+  const key = memoKey(request);
+  const memo = key === undefined ? undefined : memoOf(request.operation);
+  const known = key === undefined ? undefined : memo?.get(key);
+  if (known) return known;
+  const classified = classifyAnew(request);
+  if (memo && key !== undefined && classified.validity === 'valid') {
+    if (memo.size >= maxMemoised) memo.delete(memo.keys().next().value as string);
+    memo.set(key, frozen(classified));
+  }
+  return classified;
+}
+
+/**
+ * Valid requests without a body, classified, by operation and by what the
+ * classification reads of them (path parameters, query, Authorization, the
+ * conditional headers, header parameters): clients repeat the same reads,
+ * and the proxy classifies every one it passes on. At most `maxMemoised` an
+ * operation, the oldest forgotten first; each is frozen, so that no caller
+ * can change what the next one is handed.
+ */
+const memos = new WeakMap<CompiledOperation, Map<string, ClassifiedRequest>>();
+const maxMemoised = 256;
+const maxMemoKey = 2048;
+
+function memoOf(operation: CompiledOperation): Map<string, ClassifiedRequest> {
+  let memo = memos.get(operation);
+  if (!memo) {
+    memo = new Map();
+    memos.set(operation, memo);
+  }
+  return memo;
+}
+
+/** A header's value as a memo key part, told apart from any other (absent, or sent several times). */
+function keyPart(value: string | string[] | undefined): string {
+  return value === undefined ? '\u0001' : Array.isArray(value) ? `\u0002${value.join('\u0002')}` : value;
+}
+
+function memoKey(request: RequestToClassify): string | undefined {
+  if (request.body !== undefined && request.body.length > 0) return undefined;
+  const { headers } = request;
+  const conditional = headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined;
+  let key = `${request.query}\u0000${keyPart(headers.authorization)}\u0000${conditional ? 1 : 0}`;
+  for (const name in request.pathParams) key += `\u0000${name}=${request.pathParams[name]}`;
+  for (const parameter of request.operation.parameters) {
+    if (parameter.in === 'header') key += `\u0000${keyPart(headers[parameter.name])}`;
+  }
+  return key.length > maxMemoKey ? undefined : key;
+}
+
+/** Freezes what a classification holds (the operation is the document's, shared and never changed). */
+function frozen(classified: ClassifiedRequest): ClassifiedRequest {
+  Object.freeze(classified.findings);
+  Object.freeze(classified.pathParams);
+  const { valid } = classified;
+  if (valid) {
+    for (const values of [valid.path, valid.query, valid.header]) {
+      for (const value of Object.values(values)) if (typeof value === 'object' && value !== null) Object.freeze(value);
+      Object.freeze(values);
+    }
+    Object.freeze(valid);
+  }
+  return Object.freeze(classified);
+}
+
+function classifyAnew(request: RequestToClassify): ClassifiedRequest {
   const { operation, headers } = request;
   const conditional =
     operation.method === 'GET' &&

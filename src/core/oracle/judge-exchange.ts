@@ -16,7 +16,8 @@ export interface ExchangeResponse extends ReceivedResponse {
 }
 
 export interface JudgedExchange {
-  findings: Finding[];
+  /** Shared with later judgements of the same exchange: never changed. */
+  findings: readonly Finding[];
   /** The body, parsed exactly; undefined when there is none or it is not JSON. */
   body: unknown;
 }
@@ -243,6 +244,40 @@ export function judgeExchange(
       body,
     };
   }
+  // The same request (a memoised classification is the same object) answered the same (the judged answers' cache
+  // hands back the same parsed body for the same bytes), with the same headers the rules read: the same findings.
+  const read = typeof body === 'object' && body !== null ? readHeaders(response.headers) : undefined;
+  const before = read === undefined ? undefined : judgedBefore.get(body as object);
+  if (before && before.request === request && before.status === status && before.headers === read) {
+    return { findings: before.findings, body };
+  }
+  const findings = Object.freeze(judgeWithRequest(compiled, request, response, judged));
+  if (read !== undefined) judgedBefore.set(body as object, { request, status, headers: read, findings });
+  return { findings, body };
+}
+
+/** The last exchange judged with each parsed body: its request, status, the headers read, and what was found. */
+const judgedBefore = new WeakMap<
+  object,
+  { request: ClassifiedRequest; status: number; headers: string; findings: readonly Finding[] }
+>();
+
+/** The headers the rules below read, as one text. */
+function readHeaders(headers: PlainRequest['headers']): string {
+  return `${header(headers, 'www-authenticate') ?? '\u0001'}\u0000${header(headers, 'retry-after') ?? '\u0001'}\u0000${header(headers, 'deprecation') ?? '\u0001'}\u0000${header(headers, 'sunset') ?? '\u0001'}`;
+}
+
+/** The rules that depend on the request, after those of the response alone (`judged`). */
+function judgeWithRequest(
+  compiled: CompiledDocument,
+  request: ClassifiedRequest,
+  response: ExchangeResponse,
+  judged: JudgedExchange,
+): Finding[] {
+  const { operation } = request;
+  const { status } = response;
+  const { body } = judged;
+  const at = (rule: RuleId, message: string) => finding(rule, message, undefined, compiled);
   const findings = [...judged.findings];
   const name = operation.operationId;
   const documented = operation.responses.has(String(status)) || operation.responses.has('default');
@@ -258,7 +293,7 @@ export function judgeExchange(
         `${name} answered ${status}${retryAfter === undefined ? ' without Retry-After' : ` with Retry-After: ${retryAfter}`}`,
       ),
     );
-    return { findings, body };
+    return findings;
   }
   if (status === 304) {
     findings.push(
@@ -266,7 +301,7 @@ export function judgeExchange(
         ? at('not-modified', `${name} answered 304 to a conditional GET`)
         : at('documented-status', `${name} answered 304 to a request that was not conditional`),
     );
-    return { findings, body };
+    return findings;
   }
   const unauthenticated = request.credential === 'none' || request.credential === 'malformed';
   if (operation.secured && (unauthenticated || request.credential === 'wrong')) {
@@ -275,7 +310,7 @@ export function judgeExchange(
         at('auth-required', `${name} ${credentialWords[request.credential]} answered ${status}, expected 401`),
       );
     }
-    return { findings, body };
+    return findings;
   }
   if (status === 401) {
     if (request.credential === 'valid') {
@@ -285,7 +320,7 @@ export function judgeExchange(
           : at('auth-scheme-case', `${name} answered 401 to the valid key with the scheme written '${request.scheme}'`),
       );
     }
-    return { findings, body };
+    return findings;
   }
 
   const what = request.findings[0]?.message ?? 'the request';
@@ -344,5 +379,5 @@ export function judgeExchange(
   if (success && !findings.some((found) => found.rule === 'schema')) {
     findings.push(...judgeSuccess(compiled, request, body));
   }
-  return { findings, body };
+  return findings;
 }

@@ -90,7 +90,7 @@ function judge(
   options: ForwardingOptions,
   input: MiddleInput,
   forwarded: ForwardedResponse,
-): { findings: Finding[]; body: unknown } {
+): { findings: readonly Finding[]; body: unknown } {
   const { decoded, unjudged } = forwarded;
   if (decoded === undefined) {
     const reason = unjudged ?? { rule: 'too-large-to-judge' as const, reason: 'the answer was not decoded' };
@@ -108,15 +108,18 @@ function judge(
     return judgeReceivedResponse(options.compiled, input.operation, response, { allowUndocumentedStatus: true });
   }
   const judged = judgeExchange(options.compiled, classified, response);
+  const unauthenticated =
+    classified.operation.secured && (classified.credential === 'none' || classified.credential === 'malformed');
+  const remembered = options.memory.observe(input.request, classified, forwarded.status, judged.body, options.now());
+  // Most exchanges find nothing: the judgement's own (shared, unchanged) findings are handed on as they are.
+  if (!unauthenticated && remembered.length === 0) return judged;
   const findings = [...judged.findings];
-  if (classified.operation.secured && (classified.credential === 'none' || classified.credential === 'malformed')) {
+  if (unauthenticated) {
     findings.push(
       finding('request-credentials', `${classified.operation.operationId} was sent without a bearer credential`),
     );
   }
-  findings.push(
-    ...options.memory.modelFor(input.request).observe(classified, forwarded.status, judged.body, options.now()),
-  );
+  findings.push(...remembered);
   return { findings, body: judged.body };
 }
 
@@ -141,7 +144,7 @@ function credentialsOf(request: PlainRequest): string[] {
   return [...found].filter((secret) => secret.length >= 4).sort((a, b) => b.length - a.length);
 }
 
-function redacted(findings: Finding[], secrets: readonly string[]): Finding[] {
+function redacted(findings: readonly Finding[], secrets: readonly string[]): readonly Finding[] {
   if (secrets.length === 0) return findings;
   const hide = (text: string) => secrets.reduce((result, secret) => result.split(secret).join('[REDACTED]'), text);
   return findings.map((found) => ({ ...found, message: hide(found.message) }));
@@ -173,12 +176,13 @@ export function createForwardingMiddle(options: ForwardingOptions): (input: Midd
       throw error;
     }
     const judged = judge(options, input, forwarded);
-    const findings =
-      judged.findings.length === 0 ? judged.findings : redacted(judged.findings, credentialsOf(input.request));
-    input.findings.push(...findings);
-    const broken = findings.find((found) => found.side === 'response' && fails(found));
-    if (options.enforce && broken) {
-      throw new HttpError('upstream_violation', `the upstream's answer breaks the document: ${broken.message}`);
+    if (judged.findings.length > 0) {
+      const findings = redacted(judged.findings, credentialsOf(input.request));
+      input.findings.push(...findings);
+      const broken = findings.find((found) => found.side === 'response' && fails(found));
+      if (options.enforce && broken) {
+        throw new HttpError('upstream_violation', `the upstream's answer breaks the document: ${broken.message}`);
+      }
     }
     return { kind: 'forwarded', response: passOn(forwarded), body: judged.body };
   };

@@ -49,6 +49,43 @@ export function matchRoute(
   pathname: string,
   sent: { basePath: string; path: string },
 ): RouteMatch {
+  const memo = memoOf(compiled);
+  const key = `${method} ${pathname}`;
+  const known = memo.get(key);
+  if (known) return known;
+  const found = matchAnew(compiled, method, pathname, sent);
+  if (key.length <= maxMemoKey) {
+    if (memo.size >= maxMemoised) memo.delete(memo.keys().next().value as string);
+    Object.freeze(found.pathParams);
+    memo.set(key, Object.freeze(found));
+  }
+  return found;
+}
+
+/**
+ * The routes matched last, by method and path: clients ask for the same
+ * paths again and again. At most `maxMemoised` a document, the oldest
+ * forgotten first, each frozen; a path no operation serves is not kept.
+ */
+const memos = new WeakMap<CompiledDocument, Map<string, RouteMatch>>();
+const maxMemoised = 512;
+const maxMemoKey = 1024;
+
+function memoOf(compiled: CompiledDocument): Map<string, RouteMatch> {
+  let memo = memos.get(compiled);
+  if (!memo) {
+    memo = new Map();
+    memos.set(compiled, memo);
+  }
+  return memo;
+}
+
+function matchAnew(
+  compiled: CompiledDocument,
+  method: string,
+  pathname: string,
+  sent: { basePath: string; path: string },
+): RouteMatch {
   const segments = splitPath(pathname, sent.path);
   let best = -1;
   let found: RouteMatch | undefined;

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ModelPartitions } from '../../../src/core/model/model-partitions.js';
 import { compileDocument } from '../../../src/core/openapi/compile-document.js';
 import { classifyRequest } from '../../../src/core/oracle/classify-request.js';
@@ -60,5 +60,39 @@ describe('ModelPartitions', () => {
       expect(partitions.items).toBeLessThanOrEqual(5);
     }
     expect(partitions.modelFor(plain({ 'petstore-session': 'big' })).size).toBe(5);
+  });
+});
+
+describe('ModelPartitions: a list answered again', () => {
+  function list() {
+    const { operation, pathParams } = matchRoute(compiled, 'GET', '/pets', { basePath: '', path: '/pets' });
+    return classifyRequest({ operation, pathParams, query: '', headers: {}, body: undefined });
+  }
+
+  it('walks the same page again once anything was observed in its partition since, and judges it anew', () => {
+    const partitions = new ModelPartitions({ compiled, settleMs: 0 });
+    const request = plain({});
+    // The same parsed page, as the judged answers' cache hands it back for the same bytes.
+    const page = [{ id: 51, name: 'Rex', categoryId: 1 }];
+    expect(partitions.observe(request, list(), 200, page, 0)).toEqual([]);
+    expect(partitions.observe(request, list(), 200, page, 1)).toEqual([]);
+    // Pet 51 is created with another name: the same page now shows a lost write.
+    partitions.observe(request, create(), 201, { id: 51, name: 'Tom', categoryId: 1 }, 2);
+    expect(partitions.observe(request, list(), 200, page, 3).map((found) => found.rule)).toEqual(['read-back-values']);
+    expect(partitions.observe(request, list(), 200, page, 4).map((found) => found.rule)).toEqual(['read-back-values']);
+  });
+
+  it('does not walk a page that showed nothing when it comes again with nothing observed in between', () => {
+    const partitions = new ModelPartitions({ compiled, settleMs: 0 });
+    const request = plain({});
+    const model = partitions.modelFor(request);
+    const page = [{ id: 7, name: 'Rex', categoryId: 1 }];
+    partitions.observe(request, list(), 200, page, 0);
+    const walked = vi.spyOn(model, 'observe');
+    partitions.observe(request, list(), 200, page, 1);
+    expect(walked).not.toHaveBeenCalled();
+    // Another page (other bytes) is walked.
+    partitions.observe(request, list(), 200, [...page], 2);
+    expect(walked).toHaveBeenCalledTimes(1);
   });
 });

@@ -42,7 +42,8 @@ function judge(sent: Sent, status: number, body: unknown, headers: Record<string
   }).findings;
 }
 
-const rulesOf = (findings: Array<{ rule: string; level: string }>) => findings.map((f) => `${f.level} ${f.rule}`);
+const rulesOf = (findings: ReadonlyArray<{ rule: string; level: string }>) =>
+  findings.map((f) => `${f.level} ${f.rule}`);
 const error = (status: number, code = 'x') => ({ code, message: 'no', status });
 const pet = (id: number | string, extra: Record<string, unknown> = {}) => ({
   id,
@@ -294,5 +295,37 @@ describe('judgeExchange: what a success holds', () => {
       headers: {},
     }).findings;
     expect(rulesOf(found)).toEqual(['warn deprecation-header']);
+  });
+});
+
+describe('judgeExchange: the same exchange judged again', () => {
+  it('judges the same answer to the same request again by the headers it carries this time', () => {
+    const sent = request({ path: '/pets', credential: 'valid' });
+    const text = JSON.stringify(error(401));
+    const answer = (headers: Record<string, string>) => ({
+      status: 401,
+      contentType: 'application/json',
+      body: text,
+      headers,
+    });
+    expect(rulesOf(judgeExchange(compiled, sent, answer({ 'www-authenticate': 'Bearer' })).findings)).toEqual([
+      'fail valid-key-accepted',
+    ]);
+    // The same bytes to the same request, now without the challenge: the rule that reads the header is asked again.
+    expect(rulesOf(judgeExchange(compiled, sent, answer({})).findings)).toEqual([
+      'warn www-authenticate',
+      'fail valid-key-accepted',
+    ]);
+  });
+
+  it('judges the same answer to another request anew, and hands back findings no caller can change', () => {
+    const page = JSON.stringify(pets(3));
+    const answer = { status: 200, contentType: 'application/json', body: page, headers: {} };
+    const first = judgeExchange(compiled, request({ path: '/pets', query: 'limit=5' }), answer).findings;
+    expect(first).toEqual([]);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(rulesOf(judgeExchange(compiled, request({ path: '/pets', query: 'limit=2' }), answer).findings)).toEqual([
+      'fail page-within-limit',
+    ]);
   });
 });

@@ -17,7 +17,7 @@ const createPet = operation('createPet');
 
 const received = (status: number, text: string, contentType: string | undefined = 'application/json') =>
   judgeReceivedResponse(compiled, getPet, { status, contentType, body: text });
-const rules = (violations: Array<Pick<Finding, 'rule'>>) => violations.map((v) => v.rule);
+const rules = (violations: ReadonlyArray<Pick<Finding, 'rule'>>) => violations.map((v) => v.rule);
 
 describe('judgeReceivedResponse', () => {
   it('finds nothing wrong with a documented status, JSON and a valid body', () => {
@@ -170,8 +170,8 @@ describe('judgeReceivedResponse, judging an answer it judged before', () => {
     expect(rules(first.findings)).toEqual(['schema']);
     const again = judge(200, broken);
     expect(again).toEqual(first);
-    // The findings are the caller's own array: adding to it changes no later verdict.
-    again.findings.push(again.findings[0] as Finding);
+    // The findings are shared with later judgements of the same text, and frozen: no caller can add to them.
+    expect(() => (again.findings as Finding[]).push(again.findings[0] as Finding)).toThrow(TypeError);
     expect(judge(200, good).findings).toEqual([]);
     expect(rules(judge(200, broken).findings)).toEqual(['schema']);
     // Another status or media type of the same text is another judgement.

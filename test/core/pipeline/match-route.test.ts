@@ -112,4 +112,13 @@ describe('matchRoute', () => {
       expect(refusal('POST', '/pets/mine', withLiteral).headers).toEqual({ allow: 'GET' });
     });
   });
+
+  it('answers a path asked for again from what it matched before, frozen, and another method anew', () => {
+    const first = matchRoute(compiled, 'GET', '/pets/7');
+    expect(matchRoute(compiled, 'GET', '/pets/7')).toBe(first);
+    expect(Object.isFrozen(first.pathParams)).toBe(true);
+    expect(matchRoute(compiled, 'GET', '/pets/8').pathParams).toEqual({ petId: '8' });
+    expect(refusal('DELETE', '/pets/7').code).toBe('method_not_allowed');
+    expect(matchRoute(compiled, 'POST', '/pets').operation.operationId).toBe('createPet');
+  });
 });
