@@ -164,7 +164,19 @@ type SharedSocket = IncomingMessage['socket'] & { [connectionState]?: Connection
 function stateOf(socket: SharedSocket): ConnectionState {
   return (socket[connectionState] ??= { served: 0, last: undefined });
 }
-type CountedResponse = ServerResponse & { [countedShare]?: { inFlight: Map<string, number>; names: string[] } };
+/** What a request is counted under until it ends: its client's name, and its key's (when it has one). */
+interface CountedShare {
+  inFlight: Map<string, number>;
+  client: string;
+  key: string | undefined;
+}
+type CountedResponse = ServerResponse & { [countedShare]?: CountedShare };
+
+function release(inFlight: Map<string, number>, name: string): void {
+  const left = (inFlight.get(name) ?? 1) - 1;
+  if (left === 0) inFlight.delete(name);
+  else inFlight.set(name, left);
+}
 
 /**
  * Who a request is, for its share of the server: its key (by its place in
@@ -198,11 +210,8 @@ function releaseShare(this: CountedResponse): void {
   const counted = this[countedShare];
   if (!counted) return;
   this[countedShare] = undefined;
-  for (const name of counted.names) {
-    const left = (counted.inFlight.get(name) ?? 1) - 1;
-    if (left === 0) counted.inFlight.delete(name);
-    else counted.inFlight.set(name, left);
-  }
+  release(counted.inFlight, counted.client);
+  if (counted.key !== undefined) release(counted.inFlight, counted.key);
 }
 
 /** The share a client has used up, or `undefined` when the request may go on (then it is counted until it ends). */
@@ -227,7 +236,7 @@ function overShare(
   }
   inFlight.set(client, used + 1);
   if (key) inFlight.set(key, usedByKey + 1);
-  response[countedShare] = { inFlight, names: key ? [client, key] : [client] };
+  response[countedShare] = { inFlight, client, key };
   response.on('close', releaseShare);
   return undefined;
 }
