@@ -312,10 +312,11 @@ class UpstreamExchange implements AnswerWatcher, Expiring {
   /** This answer's share of `buffered`, given back once it is written (or abandoned). */
   #held = 0;
   /** The answer's chunks, when it is not read into one buffer of its announced length. */
-  #chunks: Buffer[] = [];
+  #chunks: Buffer[] | undefined;
   #size = 0;
   #whole: Buffer | undefined;
-  #headers: Record<string, string | string[]> = {};
+  /** The answer's headers as passed on, once they are read. */
+  #headers: Record<string, string | string[]> | undefined;
   #namedText: string | undefined;
 
   constructor(
@@ -496,7 +497,7 @@ class UpstreamExchange implements AnswerWatcher, Expiring {
       return;
     }
     this.#hold(chunk.length);
-    this.#chunks.push(chunk);
+    (this.#chunks ??= []).push(chunk);
   }
 
   /** Beyond the budget: the bytes so far go back into the stream, which the adapter pipes to the client. */
@@ -507,15 +508,15 @@ class UpstreamExchange implements AnswerWatcher, Expiring {
     incoming.off('data', incomingData);
     incoming.pause();
     incoming.unshift(next);
-    if (this.#chunks.length > 0) incoming.unshift(Buffer.concat(this.#chunks));
-    this.#chunks.length = 0;
+    if (this.#chunks !== undefined && this.#chunks.length > 0) incoming.unshift(Buffer.concat(this.#chunks));
+    this.#chunks = undefined;
     // Counted again as they flow to the client, the bytes put back included.
     this.#size = 0;
     incoming.on('data', incomingStreamed);
     const { buffered, maxBuffered } = this.state;
     this.finish(undefined, {
       status: this.#framing?.status ?? 0,
-      headers: this.#headers,
+      headers: this.#headers ?? {},
       body: streamedBody(incoming, incoming.headers['content-length']),
       decoded: undefined,
       unjudged: {
@@ -552,8 +553,8 @@ class UpstreamExchange implements AnswerWatcher, Expiring {
     // The upstream's part is done within the deadline; decoding to judge is the proxy's own (bounded) work.
     this.deadline.cancel();
     const size = this.#size;
-    const bytes = this.#whole ? this.#whole.subarray(0, size) : Buffer.concat(this.#chunks, size);
-    this.#chunks.length = 0;
+    const bytes = this.#whole ? this.#whole.subarray(0, size) : Buffer.concat(this.#chunks ?? [], size);
+    this.#chunks = undefined;
     const encoding = this.#incoming?.headers['content-encoding']?.trim().toLowerCase();
     const decoded = decodeForJudging(encoding, bytes, this.state.maxJudged);
     if (decoded instanceof Promise) void decoded.then((judged) => this.#judged(bytes, judged));
@@ -562,7 +563,7 @@ class UpstreamExchange implements AnswerWatcher, Expiring {
 
   #judged(bytes: Buffer, judged: Decoded): void {
     const status = this.#framing?.status ?? 0;
-    const headers = this.#headers;
+    const headers = this.#headers ?? {};
     const { buffered, maxBuffered } = this.state;
     if ('decoded' in judged && judged.decoded !== bytes && buffered + judged.decoded.length > maxBuffered) {
       // Inflated, it does not fit beside the answers already held: not judged.

@@ -246,25 +246,48 @@ export function judgeExchange(
   }
   // The same request (a memoised classification is the same object) answered the same (the judged answers' cache
   // hands back the same parsed body for the same bytes), with the same headers the rules read: the same findings.
-  const read = typeof body === 'object' && body !== null ? readHeaders(response.headers) : undefined;
-  const before = read === undefined ? undefined : judgedBefore.get(body as object);
-  if (before && before.request === request && before.status === status && before.headers === read) {
+  const memoised = typeof body === 'object' && body !== null;
+  const before = memoised ? judgedBefore.get(body) : undefined;
+  if (before && before.request === request && before.status === status && sameHeadersRead(before, response.headers)) {
     return { findings: before.findings, body };
   }
   const findings = Object.freeze(judgeWithRequest(compiled, request, response, judged));
-  if (read !== undefined) judgedBefore.set(body as object, { request, status, headers: read, findings });
+  if (memoised) {
+    const { headers } = response;
+    judgedBefore.set(body, {
+      request,
+      status,
+      findings,
+      challenge: header(headers, 'www-authenticate'),
+      retryAfter: header(headers, 'retry-after'),
+      deprecation: header(headers, 'deprecation'),
+      sunset: header(headers, 'sunset'),
+    });
+  }
   return { findings, body };
+}
+
+/** The headers the rules below read, as an answer carried them. */
+interface HeadersRead {
+  challenge: string | undefined;
+  retryAfter: string | undefined;
+  deprecation: string | undefined;
+  sunset: string | undefined;
 }
 
 /** The last exchange judged with each parsed body: its request, status, the headers read, and what was found. */
 const judgedBefore = new WeakMap<
   object,
-  { request: ClassifiedRequest; status: number; headers: string; findings: readonly Finding[] }
+  HeadersRead & { request: ClassifiedRequest; status: number; findings: readonly Finding[] }
 >();
 
-/** The headers the rules below read, as one text. */
-function readHeaders(headers: PlainRequest['headers']): string {
-  return `${header(headers, 'www-authenticate') ?? '\u0001'}\u0000${header(headers, 'retry-after') ?? '\u0001'}\u0000${header(headers, 'deprecation') ?? '\u0001'}\u0000${header(headers, 'sunset') ?? '\u0001'}`;
+function sameHeadersRead(before: HeadersRead, headers: PlainRequest['headers']): boolean {
+  return (
+    before.challenge === header(headers, 'www-authenticate') &&
+    before.retryAfter === header(headers, 'retry-after') &&
+    before.deprecation === header(headers, 'deprecation') &&
+    before.sunset === header(headers, 'sunset')
+  );
 }
 
 /** The rules that depend on the request, after those of the response alone (`judged`). */
