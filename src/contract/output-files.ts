@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, rmSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { outputFileProblem } from '../node/output-file-problem.js';
 
 /**
  * Makes ready the files a run is asked to write (`--junit`, `--json`), before
@@ -24,27 +23,21 @@ export function prepareOutputFiles(
   return undefined;
 }
 
+/** Why a run could not write `file`, in the words of the suite's start-up check. */
 function cannotWrite(file: string): string | undefined {
-  const folder = dirname(file);
-  const code = (error: unknown) => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-  try {
-    mkdirSync(folder, { recursive: true });
-  } catch (error) {
-    return `its folder ${folder} cannot be created (${code(error)})`;
+  const problem = outputFileProblem(file, { makeFolder: true, probePrefix: 'petstore-contract-check' });
+  if (!problem) return undefined;
+  switch (problem.kind) {
+    case 'folder-not-made':
+      return `its folder ${problem.folder} cannot be created (${problem.code})`;
+    case 'folder-refuses-files':
+      return `its folder ${problem.folder} does not take new files (${problem.code})`;
+    case 'is-a-folder':
+      return 'it is a folder';
+    case 'not-writable':
+      return `it exists and cannot be written (${problem.code})`;
+    default:
+      // The folder is made first: it is never missing, nor a file it could not make.
+      return `its folder ${problem.folder} cannot be used`;
   }
-  const probe = join(folder, `.petstore-contract-check-${process.pid}-${randomBytes(4).toString('hex')}`);
-  try {
-    closeSync(openSync(probe, 'wx'));
-  } catch (error) {
-    return `its folder ${folder} does not take new files (${code(error)})`;
-  } finally {
-    rmSync(probe, { force: true });
-  }
-  try {
-    if (statSync(file).isDirectory()) return 'it is a folder';
-    closeSync(openSync(file, 'r+'));
-  } catch (error) {
-    if (code(error) !== 'ENOENT') return `it exists and cannot be written (${code(error)})`;
-  }
-  return undefined;
 }

@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { pino } from 'pino';
 import {
   accessLines,
@@ -15,6 +14,7 @@ import { parseFlags, UsageError } from '../config/usage-error.js';
 import { createServer } from '../node/create-server.js';
 import { loadWebPages } from '../node/web-pages.js';
 import { whenToldToStop } from '../node/when-told-to-stop.js';
+import { outputFileProblem } from '../node/output-file-problem.js';
 import { checkUpstream, createProxy, defaultSettleMs, type Proxy } from './create-proxy.js';
 import { type FailOn, failOnChoices } from './proxy-report.js';
 import { RecordingError } from './item-recording.js';
@@ -244,30 +244,23 @@ export function parseProxyOptions(argv: readonly string[], env: NodeJS.ProcessEn
  * system), and an existing file must be a file that opens for writing.
  */
 export function cannotWrite(file: string): string | undefined {
-  const folder = dirname(file);
-  const code = (error: unknown) => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-  try {
-    if (!statSync(folder).isDirectory()) return `${folder} is not a folder`;
-  } catch (error) {
-    return code(error) === 'ENOENT'
-      ? `the folder ${folder} does not exist`
-      : `the folder ${folder} cannot be read (${code(error)})`;
+  const problem = outputFileProblem(file, { makeFolder: false, probePrefix: 'petstore-proxy-check' });
+  if (!problem) return undefined;
+  switch (problem.kind) {
+    case 'folder-missing':
+      return `the folder ${problem.folder} does not exist`;
+    case 'not-a-folder':
+      return `${problem.folder} is not a folder`;
+    case 'folder-unreadable':
+      return `the folder ${problem.folder} cannot be read (${problem.code})`;
+    case 'folder-not-made':
+    case 'folder-refuses-files':
+      return `the folder ${problem.folder} does not take new files (${problem.code})`;
+    case 'is-a-folder':
+      return `${file} is a folder`;
+    case 'not-writable':
+      return `${file} exists and cannot be written (${problem.code})`;
   }
-  const probe = join(folder, `.petstore-proxy-check-${process.pid}-${randomBytes(4).toString('hex')}`);
-  try {
-    closeSync(openSync(probe, 'wx'));
-  } catch (error) {
-    return `the folder ${folder} does not take new files (${code(error)})`;
-  } finally {
-    rmSync(probe, { force: true });
-  }
-  try {
-    if (statSync(file).isDirectory()) return `${file} is a folder`;
-    closeSync(openSync(file, 'r+'));
-  } catch (error) {
-    if (code(error) !== 'ENOENT') return `${file} exists and cannot be written (${code(error)})`;
-  }
-  return undefined;
 }
 
 /**
