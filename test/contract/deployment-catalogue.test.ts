@@ -195,7 +195,8 @@ describe('the validating proxy around the contract suite, against the catalogue 
         expect(report?.failed).toBe(false);
         expect(report?.client.fail).toBeGreaterThan(0);
         // Through the proxy, the suite still passes: the proxy passes the traffic on unchanged.
-        expect(resultOf(throughProxy, id).code).toBe(0);
+        const proxied = resultOf(throughProxy, id);
+        expect(proxied.code, proxied.output).toBe(0);
       });
     } else if (entry.proxy === 'passes') {
       it(`cannot see in the suite's traffic that ${describeEntry(entry)} (${id}): a documented gap`, () => {
