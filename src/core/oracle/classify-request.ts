@@ -1,3 +1,4 @@
+import { BoundedMaps } from '../bounded-map.js';
 import { HttpError } from '../errors/http-error.js';
 import type { ValidRequest } from '../handlers/handler-types.js';
 import type { PlainRequest } from '../http/plain-http.js';
@@ -161,14 +162,11 @@ function documentsRefusal(operation: CompiledOperation): boolean {
  */
 export function classifyRequest(request: RequestToClassify): ClassifiedRequest {
   const key = memoKey(request);
-  const memo = key === undefined ? undefined : memoOf(request.operation);
+  const memo = key === undefined ? undefined : memos.of(request.operation);
   const known = key === undefined ? undefined : memo?.get(key);
   if (known) return known;
   const classified = classifyAnew(request);
-  if (memo && key !== undefined && classified.validity === 'valid') {
-    if (memo.size >= maxMemoised) memo.delete(memo.keys().next().value as string);
-    memo.set(key, frozen(classified));
-  }
+  if (memo && key !== undefined && classified.validity === 'valid') memo.set(key, frozen(classified));
   return classified;
 }
 
@@ -176,22 +174,12 @@ export function classifyRequest(request: RequestToClassify): ClassifiedRequest {
  * Valid requests without a body, classified, by operation and by what the
  * classification reads of them (path parameters, query, Authorization, the
  * conditional headers, header parameters): clients repeat the same reads,
- * and the proxy classifies every one it passes on. At most `maxMemoised` an
+ * and the proxy classifies every one it passes on. At most 256 an
  * operation, the oldest forgotten first; each is frozen, so that no caller
  * can change what the next one is handed.
  */
-const memos = new WeakMap<CompiledOperation, Map<string, ClassifiedRequest>>();
-const maxMemoised = 256;
+const memos = new BoundedMaps<CompiledOperation, string, ClassifiedRequest>(256);
 const maxMemoKey = 2048;
-
-function memoOf(operation: CompiledOperation): Map<string, ClassifiedRequest> {
-  let memo = memos.get(operation);
-  if (!memo) {
-    memo = new Map();
-    memos.set(operation, memo);
-  }
-  return memo;
-}
 
 /** A header's value as a memo key part, told apart from any other (absent, or sent several times). */
 function keyPart(value: string | string[] | undefined): string {

@@ -1,3 +1,4 @@
+import { BoundedMaps } from '../bounded-map.js';
 import { describeDetail, fromAjvErrors } from '../errors/from-ajv-errors.js';
 import { isJsonMediaType, mediaTypeEssence } from '../http/media-type.js';
 import { JsonSyntaxError, parseExactJson } from '../json/exact-json.js';
@@ -183,7 +184,7 @@ export function judgeReceivedResponse(
 ): { findings: readonly Finding[]; body: unknown } {
   // The same bytes, for the same operation, status and media type, are judged the same: a client that polls a list
   // the deployment answers unchanged costs one judgement. Only the last answer of each is kept, and only a short one.
-  const cache = judgedCache(compiled);
+  const cache = judgedCaches.of(compiled);
   const key = `${operation?.operationId ?? ''}\u0000${response.status}\u0000${response.contentType ?? ''}\u0000${options.allowUndocumentedStatus === true}`;
   const cached = cache.get(key);
   // What is found is shared with later judgements of the same answer: never changed.
@@ -192,10 +193,8 @@ export function judgeReceivedResponse(
   const judged = judgeText(compiled, operation, response, decoded, options);
   Object.freeze(judged.findings);
   if (decoded.problem === undefined && response.body.length <= maxCachedBody) {
-    cache.delete(key);
     // A copy (a Buffer's `slice` would be a view): the caller's bytes may be a view of a buffer it reuses.
     cache.set(key, { body: typeof response.body === 'string' ? response.body : new Uint8Array(response.body), judged });
-    if (cache.size > maxCachedAnswers) cache.delete(cache.keys().next().value as string);
   }
   return judged;
 }
@@ -218,19 +217,9 @@ function sameBody(kept: Uint8Array | string, body: Uint8Array | string): boolean
   return true;
 }
 
-/** Answers kept per document, and the longest body kept (so that the cache holds at most 8 MiB of bodies). */
-const maxCachedAnswers = 128;
+/** Answers kept per document (128), and the longest body kept: the cache holds at most 8 MiB of bodies. */
 const maxCachedBody = 64 * 1024;
-const judgedCaches = new WeakMap<CompiledDocument, Map<string, JudgedAnswer>>();
-
-function judgedCache(compiled: CompiledDocument): Map<string, JudgedAnswer> {
-  let cache = judgedCaches.get(compiled);
-  if (!cache) {
-    cache = new Map();
-    judgedCaches.set(compiled, cache);
-  }
-  return cache;
-}
+const judgedCaches = new BoundedMaps<CompiledDocument, string, JudgedAnswer>(128);
 
 /** `judgeReceivedResponse` for a text not judged before. */
 function judgeText(

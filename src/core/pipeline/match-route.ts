@@ -1,3 +1,4 @@
+import { BoundedMaps } from '../bounded-map.js';
 import { HttpError } from '../errors/http-error.js';
 import type { CompiledDocument, CompiledOperation } from '../openapi/compile-document.js';
 
@@ -49,13 +50,12 @@ export function matchRoute(
   pathname: string,
   sent: { basePath: string; path: string },
 ): RouteMatch {
-  const memo = memoOf(compiled);
+  const memo = memos.of(compiled);
   const key = `${method} ${pathname}`;
   const known = memo.get(key);
   if (known) return known;
   const found = matchAnew(compiled, method, pathname, sent);
   if (key.length <= maxMemoKey) {
-    if (memo.size >= maxMemoised) memo.delete(memo.keys().next().value as string);
     Object.freeze(found.pathParams);
     memo.set(key, Object.freeze(found));
   }
@@ -64,21 +64,11 @@ export function matchRoute(
 
 /**
  * The routes matched last, by method and path: clients ask for the same
- * paths again and again. At most `maxMemoised` a document, the oldest
- * forgotten first, each frozen; a path no operation serves is not kept.
+ * paths again and again. At most 512 a document, the oldest forgotten
+ * first, each frozen; a path no operation serves is not kept.
  */
-const memos = new WeakMap<CompiledDocument, Map<string, RouteMatch>>();
-const maxMemoised = 512;
+const memos = new BoundedMaps<CompiledDocument, string, RouteMatch>(512);
 const maxMemoKey = 1024;
-
-function memoOf(compiled: CompiledDocument): Map<string, RouteMatch> {
-  let memo = memos.get(compiled);
-  if (!memo) {
-    memo = new Map();
-    memos.set(compiled, memo);
-  }
-  return memo;
-}
 
 function matchAnew(
   compiled: CompiledDocument,

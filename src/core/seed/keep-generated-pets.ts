@@ -1,10 +1,10 @@
+import { BoundedMap } from '../bounded-map.js';
 import type { GeneratePets } from '../scenarios/scenario-catalogue.js';
 import type { ExactPet } from '../types/api-types.js';
 import type { GeneratePetsOptions } from './generate-pets.js';
 
-/** The lists the kit's generator made, by what it was asked; the oldest goes beyond `maxLists`. */
-const made = new Map<string, readonly ExactPet[]>();
-const maxLists = 16;
+/** The lists the kit's generator made, by what it was asked; the oldest goes beyond 16. */
+const made = new BoundedMap<string, readonly ExactPet[]>(16);
 /** A longer list is not kept: a mock of a million pets holds them itself, and nothing else should pin them. */
 const maxPetsKept = 10_000;
 
@@ -23,9 +23,7 @@ function keyOf(options: GeneratePetsOptions): string {
 function keep(key: string, pets: readonly ExactPet[]): ExactPet[] {
   if (pets.length > maxPetsKept) return pets as ExactPet[];
   const frozen = Object.freeze(pets.map((pet) => (Object.isFrozen(pet) ? pet : Object.freeze({ ...pet }))));
-  made.delete(key);
   made.set(key, frozen);
-  if (made.size > maxLists) made.delete(made.keys().next().value as string);
   return frozen as ExactPet[];
 }
 

@@ -1,0 +1,47 @@
+/**
+ * A map of at most `capacity` entries, the oldest set forgotten first (a Map
+ * keeps insertion order; setting a key again makes it the newest). The
+ * memos and caches of the hot path are bounded with it, so that no client
+ * can grow them.
+ */
+export class BoundedMap<K, V> {
+  readonly capacity: number;
+  readonly #entries = new Map<K, V>();
+
+  constructor(capacity: number) {
+    this.capacity = capacity;
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  get(key: K): V | undefined {
+    return this.#entries.get(key);
+  }
+
+  set(key: K, value: V): void {
+    this.#entries.delete(key);
+    this.#entries.set(key, value);
+    if (this.#entries.size > this.capacity) this.#entries.delete(this.#entries.keys().next().value as K);
+  }
+}
+
+/** One `BoundedMap` per owner (a compiled document, an operation), made on first use, gone with its owner. */
+export class BoundedMaps<O extends object, K, V> {
+  readonly #capacity: number;
+  readonly #maps = new WeakMap<O, BoundedMap<K, V>>();
+
+  constructor(capacity: number) {
+    this.#capacity = capacity;
+  }
+
+  of(owner: O): BoundedMap<K, V> {
+    let map = this.#maps.get(owner);
+    if (!map) {
+      map = new BoundedMap(this.#capacity);
+      this.#maps.set(owner, map);
+    }
+    return map;
+  }
+}
