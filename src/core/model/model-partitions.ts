@@ -3,7 +3,7 @@ import type { CompiledDocument } from '../openapi/compile-document.js';
 import { sessionHeader } from '../sessions/session-registry.js';
 import type { ClassifiedRequest } from '../oracle/classify-request.js';
 import type { Finding } from '../oracle/finding.js';
-import { ReferenceModel } from './reference-model.js';
+import { none, ReferenceModel } from './reference-model.js';
 
 export interface ModelPartitionsOptions {
   compiled: CompiledDocument;
@@ -20,8 +20,6 @@ export interface ModelPartitionsOptions {
   /** Partitions remembered at most; beyond, the least recently used is forgotten. Default 1,000. */
   maxPartitions?: number;
 }
-
-const nothing: readonly Finding[] = Object.freeze([]);
 
 /** A partition's key, at most this long (a longer header value is a partition of its own all the same, cut). */
 const maxKeyLength = 512;
@@ -115,7 +113,7 @@ export class ModelPartitions {
     const model = this.modelFor(request);
     const page = Array.isArray(body) && status >= 200 && status < 300 ? body : undefined;
     const last = page ? this.#lastPage.get(model) : undefined;
-    if (last && last.body === page && last.revision === model.revision) return nothing;
+    if (last && last.body === page && last.revision === model.revision) return none;
     const found = model.observe(classified, status, body, now);
     if (page && found.length === 0 && model.api.of(classified.operation).kind === 'list') {
       this.#lastPage.set(model, { body: page, revision: model.revision });

@@ -55,8 +55,8 @@ const pastTense: Record<WriteKind, string> = {
   delete: 'deleted',
 };
 
-/** What a judgement that shows nothing returns, shared rather than a new array per item. */
-const none: readonly Finding[] = [];
+/** What a judgement that shows nothing returns: one frozen array, shared rather than a new one per item. */
+export const none: readonly Finding[] = Object.freeze([]);
 
 function same(a: unknown, b: unknown): boolean {
   return a !== undefined && b !== undefined && stringifyJson(a) === stringifyJson(b);
