@@ -244,6 +244,8 @@ interface ForwarderState {
   maxBuffered: number;
   send: typeof httpRequest;
   agent: HttpAgent | HttpsAgent;
+  /** Where to connect: the upstream's host (an IPv6 address without its brackets, as Node takes it) and port. */
+  connectTo: { host: string; port: string };
   deadlines: DeadlineQueue;
   /** Requests in flight or waiting for a connection. */
   pending: number;
@@ -343,15 +345,15 @@ class UpstreamExchange implements AnswerWatcher, Expiring {
   send(body: Uint8Array | undefined): void {
     // The client left before anything was sent.
     if (this.#settled) return;
-    const { options, agent } = this.state;
-    const { upstream } = options;
+    const { options, agent, connectTo } = this.state;
+    // The options Node's own request reads and no more (the agent knows the protocol): each one more makes Node's
+    // copies of them slower dictionaries.
     const outgoing: Tagged<ClientRequest> = this.state.send({
-      protocol: upstream.protocol,
-      hostname: upstream.hostname,
-      port: upstream.port,
+      host: connectTo.host,
+      port: connectTo.port,
       method: this.request.method,
       path: this.path,
-      headers: forwardedHeaders(this.request.headers, upstream.host),
+      headers: forwardedHeaders(this.request.headers, options.upstream.host),
       agent,
     });
     this.#outgoing = outgoing;
@@ -652,6 +654,10 @@ export function createNodeForwarder(options: ForwarderOptions): Forwarder {
       upstream.protocol === 'https:'
         ? new HttpsAgent({ keepAlive: true, maxSockets })
         : new HttpAgent({ keepAlive: true, maxSockets }),
+    connectTo: {
+      host: upstream.hostname.startsWith('[') ? upstream.hostname.slice(1, -1) : upstream.hostname,
+      port: upstream.port,
+    },
     deadlines: new DeadlineQueue(options.timeoutMs),
     pending: 0,
     buffered: 0,

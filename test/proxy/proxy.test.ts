@@ -7,6 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockLogger } from '../../src/core/mock-logger.js';
 import { createNodeMock } from '../../src/node/create-node-mock.js';
+import { createNodeListener } from '../../src/node/node-listener.js';
 import { createProxy, type Proxy } from '../../src/proxy/create-proxy.js';
 import { startReferenceServer, type Breakage } from '../contract/support/reference-server.js';
 import { startMock, startServer, type RunningServer } from '../support/start-server.js';
@@ -262,6 +263,27 @@ describe('the proxy when the upstream fails', () => {
       });
     } finally {
       await server.close();
+    }
+  });
+
+  it('reaches an upstream at an IPv6 address, connecting to it without the brackets of its URL', async (context) => {
+    const mock = createNodeMock({ keys: [key] });
+    const v6 = createServer(createNodeListener(mock));
+    const listening = await new Promise<boolean>((resolve) => {
+      v6.once('error', () => resolve(false));
+      v6.listen(0, '::1', () => resolve(true));
+    });
+    if (!listening) context.skip('this machine has no IPv6 loopback');
+    const port = (v6.address() as AddressInfo).port;
+    const { server, proxy } = await startProxy(`http://[::1]:${port}/v1`);
+    try {
+      const response = await send(`${server.baseUrl}/pets?limit=2`, { headers: auth });
+      expect(response.status).toBe(200);
+      expect(JSON.parse(response.body.toString())).toHaveLength(2);
+      expect(proxy.report.toJson().deployment.fail).toBe(0);
+    } finally {
+      await server.close();
+      await new Promise<void>((resolve) => v6.close(() => resolve()));
     }
   });
 
