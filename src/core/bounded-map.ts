@@ -4,9 +4,16 @@
  * memos and caches of the hot path are bounded with it, so that no client
  * can grow them.
  */
-export class BoundedMap<K, V> {
+export class BoundedMap<K, V, R = never> {
   readonly capacity: number;
   readonly #entries = new Map<K, V>();
+  /**
+   * The entry handed out last, with what it was asked for by, for the caller
+   * to compare part by part before it builds a key: clients repeat the same
+   * request, and a key costs a new string, its hash and a lookup, which under
+   * load (caches cold between requests) cost more than the comparison.
+   */
+  recent: R | undefined;
 
   constructor(capacity: number) {
     this.capacity = capacity;
@@ -28,18 +35,18 @@ export class BoundedMap<K, V> {
 }
 
 /** One `BoundedMap` per owner (a compiled document, an operation), made on first use, gone with its owner. */
-export class BoundedMaps<O extends object, K, V> {
+export class BoundedMaps<O extends object, K, V, R = never> {
   readonly #capacity: number;
-  readonly #maps = new WeakMap<O, BoundedMap<K, V>>();
+  readonly #maps = new WeakMap<O, BoundedMap<K, V, R>>();
 
   constructor(capacity: number) {
     this.#capacity = capacity;
   }
 
-  of(owner: O): BoundedMap<K, V> {
+  of(owner: O): BoundedMap<K, V, R> {
     let map = this.#maps.get(owner);
     if (!map) {
-      map = new BoundedMap(this.#capacity);
+      map = new BoundedMap<K, V, R>(this.#capacity);
       this.#maps.set(owner, map);
     }
     return map;

@@ -161,13 +161,70 @@ function documentsRefusal(operation: CompiledOperation): boolean {
  * suite and the proxy agree on what a request is.
  */
 export function classifyRequest(request: RequestToClassify): ClassifiedRequest {
-  const key = memoKey(request);
-  const memo = key === undefined ? undefined : memos.of(request.operation);
+  const bodiless = request.body === undefined || request.body.length === 0;
+  const memo = bodiless ? memos.of(request.operation) : undefined;
+  const recent = memo?.recent;
+  if (recent !== undefined && sameAsRecent(recent, request)) return recent.classified;
+  const key = memo && memoKey(request);
   const known = key === undefined ? undefined : memo?.get(key);
-  if (known) return known;
+  if (known) {
+    if (memo) memo.recent = recentOf(request, known);
+    return known;
+  }
   const classified = classifyAnew(request);
-  if (memo && key !== undefined && classified.validity === 'valid') memo.set(key, frozen(classified));
+  if (memo && key !== undefined && classified.validity === 'valid') {
+    const kept = frozen(classified);
+    memo.set(key, kept);
+    memo.recent = recentOf(request, kept);
+    return kept;
+  }
   return classified;
+}
+
+/** The request classified last (valid, without a body), by what its classification read, for `sameAsRecent`. */
+interface RecentRequest {
+  query: string;
+  authorization: string | string[] | undefined;
+  conditional: boolean;
+  pathParams: Record<string, string>;
+  /** The values of the operation's header parameters, in the document's order. */
+  headerValues: Array<string | string[] | undefined>;
+  classified: ClassifiedRequest;
+}
+
+function conditionalOf(headers: PlainRequest['headers']): boolean {
+  return headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined;
+}
+
+function recentOf(request: RequestToClassify, classified: ClassifiedRequest): RecentRequest {
+  const headerValues: RecentRequest['headerValues'] = [];
+  for (const parameter of request.operation.parameters) {
+    if (parameter.in === 'header') headerValues.push(request.headers[parameter.name]);
+  }
+  return {
+    query: request.query,
+    authorization: request.headers.authorization,
+    conditional: conditionalOf(request.headers),
+    pathParams: request.pathParams,
+    headerValues,
+    classified,
+  };
+}
+
+/** Whether a request without a body reads as the recent one: the same `memoKey` parts, compared one by one. */
+function sameAsRecent(recent: RecentRequest, request: RequestToClassify): boolean {
+  const { headers } = request;
+  if (recent.query !== request.query || recent.authorization !== headers.authorization) return false;
+  if (recent.conditional !== conditionalOf(headers)) return false;
+  // A route's parameters are one frozen object per path (the route memo's), so mostly the same object.
+  if (recent.pathParams !== request.pathParams) {
+    for (const name in request.pathParams) if (recent.pathParams[name] !== request.pathParams[name]) return false;
+  }
+  let at = 0;
+  for (const parameter of request.operation.parameters) {
+    if (parameter.in === 'header' && recent.headerValues[at++] !== headers[parameter.name]) return false;
+  }
+  return true;
 }
 
 /**
@@ -178,7 +235,7 @@ export function classifyRequest(request: RequestToClassify): ClassifiedRequest {
  * operation, the oldest forgotten first; each is frozen, so that no caller
  * can change what the next one is handed.
  */
-const memos = new BoundedMaps<CompiledOperation, string, ClassifiedRequest>(256);
+const memos = new BoundedMaps<CompiledOperation, string, ClassifiedRequest, RecentRequest>(256);
 const maxMemoKey = 2048;
 
 /** A header's value as a memo key part, told apart from any other (absent, or sent several times). */
@@ -187,10 +244,8 @@ function keyPart(value: string | string[] | undefined): string {
 }
 
 function memoKey(request: RequestToClassify): string | undefined {
-  if (request.body !== undefined && request.body.length > 0) return undefined;
   const { headers } = request;
-  const conditional = headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined;
-  let key = `${request.query}\u0000${keyPart(headers.authorization)}\u0000${conditional ? 1 : 0}`;
+  let key = `${request.query}\u0000${keyPart(headers.authorization)}\u0000${conditionalOf(headers) ? 1 : 0}`;
   for (const name in request.pathParams) key += `\u0000${name}=${request.pathParams[name]}`;
   for (const parameter of request.operation.parameters) {
     if (parameter.in === 'header') key += `\u0000${keyPart(headers[parameter.name])}`;

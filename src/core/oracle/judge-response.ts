@@ -185,16 +185,34 @@ export function judgeReceivedResponse(
   // The same bytes, for the same operation, status and media type, are judged the same: a client that polls a list
   // the deployment answers unchanged costs one judgement. Only the last answer of each is kept, and only a short one.
   const cache = judgedCaches.of(compiled);
-  const key = `${operation?.operationId ?? ''}\u0000${response.status}\u0000${response.contentType ?? ''}\u0000${options.allowUndocumentedStatus === true}`;
-  const cached = cache.get(key);
+  const allowUndocumented = options.allowUndocumentedStatus === true;
+  const recent = cache.recent;
   // What is found is shared with later judgements of the same answer: never changed.
-  if (cached && sameBody(cached.body, response.body)) return cached.judged;
+  if (
+    recent !== undefined &&
+    recent.operation === operation &&
+    recent.status === response.status &&
+    recent.contentType === response.contentType &&
+    recent.allowUndocumented === allowUndocumented &&
+    sameBody(recent.answer.body, response.body)
+  ) {
+    return recent.answer.judged;
+  }
+  const key = `${operation?.operationId ?? ''}\u0000${response.status}\u0000${response.contentType ?? ''}\u0000${allowUndocumented}`;
+  const cached = cache.get(key);
+  const { status, contentType } = response;
+  if (cached && sameBody(cached.body, response.body)) {
+    cache.recent = { operation, status, contentType, allowUndocumented, answer: cached };
+    return cached.judged;
+  }
   const decoded = bodyText(response.body);
   const judged = judgeText(compiled, operation, response, decoded, options);
   Object.freeze(judged.findings);
   if (decoded.problem === undefined && response.body.length <= maxCachedBody) {
     // A copy (a Buffer's `slice` would be a view): the caller's bytes may be a view of a buffer it reuses.
-    cache.set(key, { body: typeof response.body === 'string' ? response.body : new Uint8Array(response.body), judged });
+    const answer = { body: typeof response.body === 'string' ? response.body : new Uint8Array(response.body), judged };
+    cache.set(key, answer);
+    cache.recent = { operation, status, contentType, allowUndocumented, answer };
   }
   return judged;
 }
@@ -219,7 +237,16 @@ function sameBody(kept: Uint8Array | string, body: Uint8Array | string): boolean
 
 /** Answers kept per document (128), and the longest body kept: the cache holds at most 8 MiB of bodies. */
 const maxCachedBody = 64 * 1024;
-const judgedCaches = new BoundedMaps<CompiledDocument, string, JudgedAnswer>(128);
+const judgedCaches = new BoundedMaps<CompiledDocument, string, JudgedAnswer, RecentAnswer>(128);
+
+/** The answer judged (or found in the cache) last, with what its key is made of. */
+interface RecentAnswer {
+  operation: CompiledOperation | undefined;
+  status: number;
+  contentType: string | undefined;
+  allowUndocumented: boolean;
+  answer: JudgedAnswer;
+}
 
 /** `judgeReceivedResponse` for a text not judged before. */
 function judgeText(

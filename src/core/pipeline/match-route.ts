@@ -51,13 +51,19 @@ export function matchRoute(
   sent: { basePath: string; path: string },
 ): RouteMatch {
   const memo = memos.of(compiled);
+  const recent = memo.recent;
+  if (recent !== undefined && recent.pathname === pathname && recent.method === method) return recent.found;
   const key = `${method} ${pathname}`;
   const known = memo.get(key);
-  if (known) return known;
+  if (known) {
+    memo.recent = { method, pathname, found: known };
+    return known;
+  }
   const found = matchAnew(compiled, method, pathname, sent);
   if (key.length <= maxMemoKey) {
     Object.freeze(found.pathParams);
     memo.set(key, Object.freeze(found));
+    memo.recent = { method, pathname, found };
   }
   return found;
 }
@@ -67,7 +73,14 @@ export function matchRoute(
  * paths again and again. At most 512 a document, the oldest forgotten
  * first, each frozen; a path no operation serves is not kept.
  */
-const memos = new BoundedMaps<CompiledDocument, string, RouteMatch>(512);
+const memos = new BoundedMaps<CompiledDocument, string, RouteMatch, RecentRoute>(512);
+
+/** The route matched last, and the method and path it was matched for. */
+interface RecentRoute {
+  method: string;
+  pathname: string;
+  found: RouteMatch;
+}
 const maxMemoKey = 1024;
 
 function matchAnew(

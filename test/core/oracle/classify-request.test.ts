@@ -41,6 +41,39 @@ describe('classifyRequest: the same request classified again', () => {
     expect(base.conditional).toBe(false);
   });
 
+  it('tells a request from the one just before it by any one part: the key, the query, a path parameter, a condition', () => {
+    // Each request follows one that differs from it in that part alone, so the last one classified must not be taken.
+    const listed = classify('/pets', 'limit=5', { authorization: 'Bearer a' });
+    expect(classify('/pets', 'limit=5', { authorization: 'Bearer a' })).toBe(listed);
+    expect(classify('/pets', 'limit=5', { authorization: 'Bearer a', 'if-none-match': '"x"' }).conditional).toBe(true);
+    expect(classify('/pets', 'limit=5', { authorization: 'Bearer a' }).conditional).toBe(false);
+    expect(classify('/pets', 'limit=5', { authorization: 'Bearer b' }).credential).toBe('bearer');
+    expect(classify('/pets', 'limit=5', {}).credential).toBe('none');
+    expect(classify('/pets', 'limit=5', { authorization: 'Bearer a' }).valid?.query.limit).toBe(5);
+    expect(classify('/pets', 'limit=7', { authorization: 'Bearer a' }).valid?.query.limit).toBe(7);
+    const seven = classify('/pets/7', '', { authorization: 'Bearer a' });
+    expect(seven.valid?.path.petId).toBe(7);
+    // The same parameters in another object (a route matched anew) are the same request.
+    const sevenAgain = classifyRequest({
+      ...seven,
+      operation: seven.operation,
+      pathParams: { petId: '7' },
+      query: '',
+      headers: { authorization: 'Bearer a' },
+      body: undefined,
+    });
+    expect(sevenAgain).toBe(seven);
+    expect(
+      classifyRequest({
+        operation: seven.operation,
+        pathParams: { petId: '8' },
+        query: '',
+        headers: { authorization: 'Bearer a' },
+        body: undefined,
+      }).valid?.path.petId,
+    ).toBe(8);
+  });
+
   it('classifies an invalid request and a request with a body anew each time, as the caller may add to them', () => {
     const invalid = classify('/pets', 'limit=0', { authorization: 'Bearer a' });
     expect(invalid.validity).toBe('open');

@@ -178,4 +178,20 @@ describe('judgeReceivedResponse, judging an answer it judged before', () => {
     expect(rules(judge(201, good).findings)).toEqual(['documented-status']);
     expect(rules(judge(200, good, 'text/plain').findings)).toEqual(['media-type']);
   });
+
+  it('judges the same text anew right after itself when one other part differs: status, media type, operation, options', () => {
+    const good = '[{"id":1,"name":"Rex","categoryId":1}]';
+    const pet = '{"id":1,"name":"Rex","categoryId":1}';
+    expect(judge(200, good).findings).toEqual([]);
+    expect(rules(judge(201, good).findings)).toEqual(['documented-status']);
+    expect(judge(200, good).findings).toEqual([]);
+    expect(rules(judge(200, good, 'text/plain').findings)).toEqual(['media-type']);
+    expect(judgeReceivedResponse(compiled, getPet, answer(200, pet)).findings).toEqual([]);
+    expect(rules(judgeReceivedResponse(compiled, listPets, answer(200, pet)).findings)).toEqual(['schema']);
+    const undocumented = judgeReceivedResponse(compiled, listPets, answer(201, good), {
+      allowUndocumentedStatus: true,
+    });
+    expect(rules(undocumented.findings)).not.toContain('documented-status');
+    expect(rules(judgeReceivedResponse(compiled, listPets, answer(201, good)).findings)).toEqual(['documented-status']);
+  });
 });

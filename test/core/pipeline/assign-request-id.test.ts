@@ -20,6 +20,19 @@ describe('assignRequestId', () => {
     for (const id of ids) expect(id).toMatch(uuid);
   });
 
+  it('keeps making distinct version 4 UUIDs, random in every position but the version and variant, beyond one draw of random bytes', () => {
+    // 1,000 ids take the pool of random bytes (256 ids) four times over.
+    const ids = Array.from({ length: 1000 }, () => withId(undefined));
+    expect(new Set(ids).size).toBe(1000);
+    for (const id of ids) expect(id).toMatch(uuid);
+    const digits = ids.map((id) => id.replaceAll('-', ''));
+    for (let position = 0; position < 32; position++) {
+      const seen = new Set(digits.map((hex) => hex[position]));
+      // The version digit is always 4; the variant digit one of 8, 9, a, b; any other takes all 16 values in 1,000 ids.
+      expect(seen.size, `hex digit ${position}`).toBe(position === 12 ? 1 : position === 16 ? 4 : 16);
+    }
+  });
+
   it('reads a header sent twice as one value, which is then no sane id', () => {
     expect(withId(['a', 'b'])).toMatch(uuid);
   });
