@@ -112,6 +112,19 @@ describe('createHostCheck', () => {
     expect(answers(options, '10.0.0.6')).toBe(false);
   });
 
+  it('judges each request by its own Host, whatever the one before it was', () => {
+    const check = createHostCheck({});
+    const refused = (host: string | undefined) => caught(HttpError, () => check(withHost(host)), String(host));
+    check(withHost('localhost:4010'));
+    check(withHost('localhost:4010'));
+    expect(refused('rebind.test:4010').code).toBe('host_not_allowed');
+    check(withHost('localhost:4010'));
+    expect(refused(undefined).code).toBe('host_required');
+    expect(refused('localhost.evil.example').code).toBe('host_not_allowed');
+    check(withHost('127.0.0.1:4010'));
+    expect(refused('').code).toBe('host_required');
+  });
+
   it('answers any IP address when listening on every address, but still no name', () => {
     expect(answers({ anyAddress: true }, '192.168.1.20:4010')).toBe(true);
     expect(answers({ anyAddress: true }, '[fe80::1]:4010')).toBe(true);
