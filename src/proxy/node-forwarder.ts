@@ -306,15 +306,15 @@ class UpstreamExchange implements AnswerWatcher, Expiring {
   /** Whether the client's Node response is watched: what is held is given back when it closes. */
   readonly #watched: boolean;
   #outgoing: Tagged<ClientRequest> | undefined;
+  /** The upstream's answer, once its status line and headers are read. */
   #incoming: Tagged<IncomingMessage> | undefined;
-  /** Bytes of the answer's body received so far; undefined before its status line. */
-  #received: number | undefined;
   /** How the answer says its body ends, once its status line and headers are read. */
   #framing: Framing | undefined;
   /** This answer's share of `buffered`, given back once it is written (or abandoned). */
   #held = 0;
   /** The answer's chunks, when it is not read into one buffer of its announced length. */
   #chunks: Buffer[] | undefined;
+  /** Bytes of the answer's body received so far (once passed on as it arrives: bytes passed on). */
   #size = 0;
   #whole: Buffer | undefined;
   /** The answer's headers as passed on, once they are read. */
@@ -432,7 +432,7 @@ class UpstreamExchange implements AnswerWatcher, Expiring {
    * deployment's answer broken, not a network fault: the error that says so, or undefined for any other end.
    */
   #cutShort(): UpstreamFramingError | undefined {
-    const size = this.#received ?? 0;
+    const size = this.#size;
     const framing = this.#framing;
     const cut =
       framing?.announced !== undefined && size < framing.announced
@@ -466,7 +466,6 @@ class UpstreamExchange implements AnswerWatcher, Expiring {
     }
     this.#incoming = incoming;
     this.#headers = responseHeaders(incoming.headers);
-    this.#received = 0;
     // An answer that announces its length and fits beside those held is read into one buffer of that length,
     // its share of the budget taken at once: no chunks kept, and no second copy of the body when it ends.
     if (announced !== undefined && announced > 0 && this.state.buffered + announced <= this.state.maxBuffered) {
@@ -485,11 +484,9 @@ class UpstreamExchange implements AnswerWatcher, Expiring {
     if (whole && this.#size + chunk.length <= whole.length) {
       chunk.copy(whole, this.#size);
       this.#size += chunk.length;
-      this.#received = this.#size;
       return;
     }
     this.#size += chunk.length;
-    this.#received = this.#size;
     if (this.#size > this.state.options.maxResponseBytes) {
       this.finish(this.#tooLarge());
       return;
@@ -613,9 +610,9 @@ class UpstreamExchange implements AnswerWatcher, Expiring {
     this.finish(
       new HttpError(
         'upstream_unreachable',
-        this.#received === undefined
+        this.#incoming === undefined
           ? `the upstream ${this.origin} cannot be reached: ${cause}`
-          : `the upstream ${this.origin} broke off its answer to ${this.named} after ${this.#received} bytes of the body (${cause})`,
+          : `the upstream ${this.origin} broke off its answer to ${this.named} after ${this.#size} bytes of the body (${cause})`,
       ),
     );
   }

@@ -161,34 +161,38 @@ function documentsRefusal(operation: CompiledOperation): boolean {
  * suite and the proxy agree on what a request is.
  */
 export function classifyRequest(request: RequestToClassify): ClassifiedRequest {
-  const bodiless = request.body === undefined || request.body.length === 0;
-  const memo = bodiless ? memos.of(request.operation) : undefined;
-  const recent = memo?.recent;
+  // A request with a body is classified anew each time.
+  if (request.body !== undefined && request.body.length > 0) return classifyAnew(request);
+  const memo = memos.of(request.operation);
+  const recent = memo.recent;
   if (recent !== undefined && sameAsRecent(recent, request)) return recent.classified;
-  const key = memo && memoKey(request);
-  const known = key === undefined ? undefined : memo?.get(key);
+  const parts = partsOf(request);
+  const key = memoKey(parts);
+  const known = key === undefined ? undefined : memo.get(key);
   if (known) {
-    if (memo) memo.recent = recentOf(request, known);
+    memo.recent = { ...parts, classified: known };
     return known;
   }
   const classified = classifyAnew(request);
-  if (memo && key !== undefined && classified.validity === 'valid') {
-    const kept = frozen(classified);
-    memo.set(key, kept);
-    memo.recent = recentOf(request, kept);
-    return kept;
-  }
-  return classified;
+  if (key === undefined || classified.validity !== 'valid') return classified;
+  const kept = frozen(classified);
+  memo.set(key, kept);
+  memo.recent = { ...parts, classified: kept };
+  return kept;
 }
 
-/** The request classified last (valid, without a body), by what its classification read, for `sameAsRecent`. */
-interface RecentRequest {
+/** What the classification of a request without a body reads of it: its memo key is made of these. */
+interface RequestParts {
   query: string;
   authorization: string | string[] | undefined;
   conditional: boolean;
   pathParams: Record<string, string>;
   /** The values of the operation's header parameters, in the document's order. */
   headerValues: Array<string | string[] | undefined>;
+}
+
+/** The request classified last, by its parts, for `sameAsRecent`. */
+interface RecentRequest extends RequestParts {
   classified: ClassifiedRequest;
 }
 
@@ -196,8 +200,8 @@ function conditionalOf(headers: PlainRequest['headers']): boolean {
   return headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined;
 }
 
-function recentOf(request: RequestToClassify, classified: ClassifiedRequest): RecentRequest {
-  const headerValues: RecentRequest['headerValues'] = [];
+function partsOf(request: RequestToClassify): RequestParts {
+  const headerValues: RequestParts['headerValues'] = [];
   for (const parameter of request.operation.parameters) {
     if (parameter.in === 'header') headerValues.push(request.headers[parameter.name]);
   }
@@ -207,11 +211,13 @@ function recentOf(request: RequestToClassify, classified: ClassifiedRequest): Re
     conditional: conditionalOf(request.headers),
     pathParams: request.pathParams,
     headerValues,
-    classified,
   };
 }
 
-/** Whether a request without a body reads as the recent one: the same `memoKey` parts, compared one by one. */
+/**
+ * Whether a request reads as the recent one: `partsOf` compared part by part
+ * on the request itself, so that a repeated request costs no key (change both together).
+ */
 function sameAsRecent(recent: RecentRequest, request: RequestToClassify): boolean {
   const { headers } = request;
   if (recent.query !== request.query || recent.authorization !== headers.authorization) return false;
@@ -243,13 +249,10 @@ function keyPart(value: string | string[] | undefined): string {
   return value === undefined ? '\u0001' : Array.isArray(value) ? `\u0002${value.join('\u0002')}` : value;
 }
 
-function memoKey(request: RequestToClassify): string | undefined {
-  const { headers } = request;
-  let key = `${request.query}\u0000${keyPart(headers.authorization)}\u0000${conditionalOf(headers) ? 1 : 0}`;
-  for (const name in request.pathParams) key += `\u0000${name}=${request.pathParams[name]}`;
-  for (const parameter of request.operation.parameters) {
-    if (parameter.in === 'header') key += `\u0000${keyPart(headers[parameter.name])}`;
-  }
+function memoKey(parts: RequestParts): string | undefined {
+  let key = `${parts.query}\u0000${keyPart(parts.authorization)}\u0000${parts.conditional ? 1 : 0}`;
+  for (const name in parts.pathParams) key += `\u0000${name}=${parts.pathParams[name]}`;
+  for (const value of parts.headerValues) key += `\u0000${keyPart(value)}`;
   return key.length > maxMemoKey ? undefined : key;
 }
 

@@ -186,21 +186,21 @@ export function judgeReceivedResponse(
   // the deployment answers unchanged costs one judgement. Only the last answer of each is kept, and only a short one.
   const cache = judgedCaches.of(compiled);
   const allowUndocumented = options.allowUndocumentedStatus === true;
+  const { status, contentType } = response;
   const recent = cache.recent;
   // What is found is shared with later judgements of the same answer: never changed.
   if (
     recent !== undefined &&
     recent.operation === operation &&
-    recent.status === response.status &&
-    recent.contentType === response.contentType &&
+    recent.status === status &&
+    recent.contentType === contentType &&
     recent.allowUndocumented === allowUndocumented &&
     sameBody(recent.answer.body, response.body)
   ) {
     return recent.answer.judged;
   }
-  const key = `${operation?.operationId ?? ''}\u0000${response.status}\u0000${response.contentType ?? ''}\u0000${allowUndocumented}`;
+  const key = `${operation?.operationId ?? ''}\u0000${status}\u0000${contentType ?? ''}\u0000${allowUndocumented}`;
   const cached = cache.get(key);
-  const { status, contentType } = response;
   if (cached && sameBody(cached.body, response.body)) {
     cache.recent = { operation, status, contentType, allowUndocumented, answer: cached };
     return cached.judged;
