@@ -646,11 +646,14 @@ export function createNodeForwarder(options: ForwarderOptions): Forwarder {
     maxJudged: options.maxJudgedBytes ?? defaultMaxJudgedBytes,
     maxBuffered: options.maxBufferedBytes ?? defaultMaxBufferedBytes,
     send: upstream.protocol === 'https:' ? httpsRequest : httpRequest,
-    // Connections to the upstream are kept and reused: a handshake per request would cost more than the rest.
+    // Connections to the upstream are kept and reused: a handshake per request would cost more than the rest. With a
+    // `timeout`, Node's agent closes an idle one a second before the upstream's `Keep-Alive: timeout=N` says it
+    // will (without one it ignores the hint): a request sent on a connection the upstream is closing at that moment
+    // is reset, and a POST must not be sent again (RFC 9110 §9.2.2), so the client would get a 502.
     agent:
       upstream.protocol === 'https:'
-        ? new HttpsAgent({ keepAlive: true, maxSockets })
-        : new HttpAgent({ keepAlive: true, maxSockets }),
+        ? new HttpsAgent({ keepAlive: true, maxSockets, timeout: options.timeoutMs })
+        : new HttpAgent({ keepAlive: true, maxSockets, timeout: options.timeoutMs }),
     connectTo: {
       host: upstream.hostname.startsWith('[') ? upstream.hostname.slice(1, -1) : upstream.hostname,
       port: upstream.port,

@@ -287,6 +287,32 @@ describe('the proxy when the upstream fails', () => {
     }
   });
 
+  it('closes an idle connection to the upstream before the upstream says it will, and opens a new one', async () => {
+    // The upstream announces `Keep-Alive: timeout=2`: a connection kept past it would race the upstream's close.
+    const mock = createNodeMock({ keys: [key] });
+    const upstreamServer = createServer(createNodeListener(mock));
+    upstreamServer.keepAliveTimeout = 2000;
+    let connections = 0;
+    upstreamServer.on('connection', () => connections++);
+    await new Promise<void>((resolve) => upstreamServer.listen(0, '127.0.0.1', resolve));
+    const port = (upstreamServer.address() as AddressInfo).port;
+    const { server } = await startProxy(`http://127.0.0.1:${port}/v1`);
+    try {
+      expect((await send(`${server.baseUrl}/pets?limit=1`, { headers: auth })).status).toBe(200);
+      // At once, the same connection serves again.
+      expect((await send(`${server.baseUrl}/pets?limit=1`, { headers: auth })).status).toBe(200);
+      expect(connections).toBe(1);
+      // 1.5 s later, within the upstream's 2 s but past the proxy's 1 s: a new connection.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect((await send(`${server.baseUrl}/pets?limit=1`, { headers: auth })).status).toBe(200);
+      expect(connections).toBe(2);
+    } finally {
+      await server.close();
+      upstreamServer.closeAllConnections();
+      await new Promise<void>((resolve) => upstreamServer.close(() => resolve()));
+    }
+  });
+
   it('answers 504 upstream_timeout when the upstream stays silent', async () => {
     const silent: Server = createServer(() => undefined);
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
