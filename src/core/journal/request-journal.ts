@@ -1,3 +1,4 @@
+import Denque from 'denque';
 import { redactHeaders, redactUrl } from '../http/redact-credentials.js';
 
 /** What the pipeline hands the journal after each exchange. */
@@ -17,7 +18,7 @@ export interface Exchange {
   /** A call of the admin API (not of the animals API). */
   admin: boolean;
   /** Set when the response was a network fault injected on purpose. */
-  fault?: string;
+  fault?: string | undefined;
 }
 
 /** One entry as read: credentials redacted (headers and query values, see redact-credentials.ts), bodies as text (or base64 when they are not UTF-8). */
@@ -105,9 +106,14 @@ export class JournalBudget {
   readonly maxReadBytes: number;
   #used = 0;
   #entries = 0;
-  /** Every entry recorded, oldest first; entries dropped by their journal stay until they reach the head (or a compaction). */
-  #order: Kept[] = [];
-  #head = 0;
+  /**
+   * Every entry recorded, oldest first; entries dropped by their journal stay
+   * until they reach the front (or a compaction). A queue that reuses its
+   * slots: arrays made anew every few hundred requests lived long enough for
+   * the collector to move them into the old generation, whose collections
+   * cost the proxy microseconds a request.
+   */
+  #order = new Denque<Kept>();
 
   constructor(options: JournalBudgetOptions = {}) {
     this.maxBytes = options.maxBytes ?? defaultMaxJournalBytes;
@@ -132,8 +138,9 @@ export class JournalBudget {
     this.#order.push(kept);
     this.#used += kept.bytes;
     this.#entries++;
-    while (this.#used > this.maxBytes && this.#head < this.#order.length) {
-      const oldest = this.#order[this.#head++] as Kept;
+    while (this.#used > this.maxBytes) {
+      const oldest = this.#order.shift();
+      if (!oldest) break;
       // Its journal drops it (counting it), which calls `release` below.
       oldest.journal?.dropOldestFor(oldest);
     }
@@ -149,13 +156,18 @@ export class JournalBudget {
     this.#compact();
   }
 
-  /** Drops the dropped entries from the order once they outnumber the held ones, so that it stays in proportion. */
+  /**
+   * Lets go of the dropped entries at the front of the order at once (one
+   * held there would keep its exchange alive into the old generation), and
+   * of those behind held ones once they outnumber the held ones, so that the
+   * order stays in proportion.
+   */
   #compact(): void {
-    while (this.#head < this.#order.length && !(this.#order[this.#head] as Kept).journal) this.#head++;
-    const dead = this.#order.length - this.#head - this.#entries;
-    if (this.#head > 1024 || (dead > 1024 && dead > this.#entries)) {
-      this.#order = this.#order.slice(this.#head).filter((kept) => kept.journal !== undefined);
-      this.#head = 0;
+    const order = this.#order;
+    while (order.length > 0 && (order.peekFront() as Kept).journal === undefined) order.shift();
+    const dead = order.length - this.#entries;
+    if (dead > 1024 && dead > this.#entries) {
+      this.#order = new Denque(order.toArray().filter((kept) => kept.journal !== undefined));
     }
   }
 }
@@ -198,9 +210,8 @@ export class RequestJournal {
   readonly bodyLimit: number;
   /** The bound every journal of the mock shares (its own, when made alone). */
   readonly budget: JournalBudget;
-  /** The entries held are `#entries[#head]` onwards, oldest first. */
-  #entries: Kept[] = [];
-  #head = 0;
+  /** The entries held, oldest first, in a queue that reuses its slots (see `JournalBudget.#order`). */
+  #entries = new Denque<Kept>();
   #dropped = 0;
 
   constructor(capacity = 500, bodyLimit = 16 * 1024, budget: JournalBudget = new JournalBudget()) {
@@ -236,25 +247,19 @@ export class RequestJournal {
 
   /** For the budget: drops the oldest entry, which is `kept` (the mock's oldest is its journal's oldest). */
   dropOldestFor(kept: Kept): void {
-    if (this.#entries[this.#head] === kept) this.#dropOldest();
+    if (this.#entries.peekFront() === kept) this.#dropOldest();
   }
 
   #dropOldest(): void {
-    const oldest = this.#entries[this.#head];
+    const oldest = this.#entries.shift();
     if (!oldest) return;
-    this.#entries[this.#head] = undefined as unknown as Kept;
-    this.#head++;
     this.#dropped++;
     this.budget.release(oldest);
-    if (this.#head >= 64 && this.#head * 2 >= this.#entries.length) {
-      this.#entries = this.#entries.slice(this.#head);
-      this.#head = 0;
-    }
   }
 
   /** The entries, oldest first, redacted and decoded. */
   list(): JournalEntry[] {
-    return this.#entries.slice(this.#head).map(toEntry);
+    return this.#entries.toArray().map(toEntry);
   }
 
   /**
@@ -268,8 +273,8 @@ export class RequestJournal {
     const { maxReadBytes } = this.budget;
     const requests: JournalEntry[] = [];
     let bytes = 2;
-    for (let index = this.#entries.length - 1; index >= this.#head; index--) {
-      const entry = toEntry(this.#entries[index] as Kept);
+    for (let index = this.#entries.length - 1; index >= 0; index--) {
+      const entry = toEntry(this.#entries.peekAt(index) as Kept);
       const size = JSON.stringify(entry).length + 1;
       if (requests.length > 0 && bytes + size > maxReadBytes) break;
       bytes += size;
@@ -279,7 +284,7 @@ export class RequestJournal {
   }
 
   get size(): number {
-    return this.#entries.length - this.#head;
+    return this.#entries.length;
   }
 
   get dropped(): number {
@@ -288,11 +293,8 @@ export class RequestJournal {
 
   clear(): number {
     const cleared = this.size;
-    for (let index = this.#head; index < this.#entries.length; index++) {
-      this.budget.release(this.#entries[index] as Kept);
-    }
-    this.#entries = [];
-    this.#head = 0;
+    for (const kept of this.#entries.toArray()) this.budget.release(kept);
+    this.#entries = new Denque<Kept>();
     this.#dropped = 0;
     return cleared;
   }
