@@ -23,6 +23,7 @@ import { servePublicFile, type PublicFile } from './pipeline/serve-public-file.j
 import { validateResponse } from './pipeline/validate-response.js';
 import type { Session } from './sessions/session.js';
 import type { SessionChoice } from './sessions/session-registry.js';
+import { wallClockAt } from './wall-clock-at.js';
 
 /** What the pipeline runs with: everything is built once, at start-up (see create-mock-core.ts). */
 export interface Pipeline {
@@ -92,7 +93,7 @@ interface Progress {
  */
 export async function handleRequest(pipeline: Pipeline, request: PlainRequest): Promise<PlainResponse> {
   const started = performance.now();
-  const startedAt = Date.now();
+  const startedAt = wallClockAt(started);
   const id = assignRequestId(request);
   // A Host the mock does not answer to (DNS rebinding) or an origin it does not allow is refused before anything
   // else answers, preflights and public files included: thrown first below, it takes the one error path and

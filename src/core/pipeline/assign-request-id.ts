@@ -8,9 +8,9 @@ export function assignRequestId(request: PlainRequest): string {
   return sent !== undefined && saneId.test(sent) ? sent : newUuid();
 }
 
-/** Random bytes for 256 ids, drawn at once from the platform's cryptographic source, and where the next id starts. */
-const pool = new Uint8Array(16 * 256);
-let next = pool.length;
+/** Ids written at once: the random bytes for them are drawn in one call, and the ids are written in one warm loop. */
+const batchSize = 256;
+const pool = new Uint8Array(16 * batchSize);
 /** The character codes of an id being written, reused: `String.fromCharCode` makes one flat string of them. */
 const codes: number[] = new Array<number>(36).fill(0);
 /** The two lower-case hex digits of each byte value, as character codes. */
@@ -21,20 +21,35 @@ for (let value = 0; value < 256; value++) {
   hexCodes[2 * value + 1] = digits.charCodeAt(1);
 }
 const dash = 45;
+/** The ids written and not yet handed out: `batch[taken]` onwards. */
+let batch: string[] = [];
+let taken = 0;
 
 /**
  * A version 4 UUID (RFC 9562 §5.4: 122 random bits), as `crypto.randomUUID()`
- * makes one, written in one string. Every request without a sane id of its
- * own gets one; `randomUUID` builds each id from twenty joined strings,
- * which cost the proxy more than the whole of its memos, measured under load.
+ * makes one. Every request without a sane id of its own gets one. They are
+ * written 256 at a time, in one loop: under load, a request's own call of
+ * `randomUUID` (twenty joined strings), or even writing one id, costs the
+ * proxy more than the whole of its memos, because between two requests the
+ * caches have lost the code and the tables it uses.
  */
 function newUuid(): string {
-  if (next === pool.length) {
-    crypto.getRandomValues(pool);
-    next = 0;
+  if (taken === batch.length) {
+    batch = writeBatch();
+    taken = 0;
   }
-  const start = next;
-  next += 16;
+  return batch[taken++] as string;
+}
+
+function writeBatch(): string[] {
+  crypto.getRandomValues(pool);
+  const ids = new Array<string>(batchSize);
+  for (let id = 0; id < batchSize; id++) ids[id] = writeUuid(16 * id);
+  return ids;
+}
+
+/** The UUID of the 16 random bytes at `start` in the pool, its version and variant bits set. */
+function writeUuid(start: number): string {
   pool[start + 6] = ((pool[start + 6] as number) & 0x0f) | 0x40;
   pool[start + 8] = ((pool[start + 8] as number) & 0x3f) | 0x80;
   let at = 0;
