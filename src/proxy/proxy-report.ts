@@ -104,9 +104,13 @@ export class ProxyReport {
     this.#exchanges++;
     const operationId = exchange.operationId ?? noOperation;
     if (!exchange.ownAnswer) {
-      const statuses = this.#counts.get(operationId) ?? new Map<string, number>();
-      statuses.set(String(exchange.status), (statuses.get(String(exchange.status)) ?? 0) + 1);
-      this.#counts.set(operationId, statuses);
+      let statuses = this.#counts.get(operationId);
+      if (!statuses) {
+        statuses = new Map<string, number>();
+        this.#counts.set(operationId, statuses);
+      }
+      const status = String(exchange.status);
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
     }
     if (exchange.findings.length === 0) return;
     const request = redactedRequestLine(exchange.method, exchange.path, exchange.query);

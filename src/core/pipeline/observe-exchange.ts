@@ -71,7 +71,7 @@ export function observeExchange(
       responseBody: response.body,
       durationMs,
       admin: exchange.admin,
-      ...(response.fault ? { fault: response.fault } : {}),
+      fault: response.fault,
     });
   }
   if (observers.logRequests) {
