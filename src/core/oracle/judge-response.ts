@@ -188,19 +188,18 @@ export function judgeReceivedResponse(
   const allowUndocumented = options.allowUndocumentedStatus === true;
   const { status, contentType } = response;
   const recent = cache.recent;
-  // What is found is shared with later judgements of the same answer: never changed.
-  if (
+  const sameAsRecent =
     recent !== undefined &&
     recent.operation === operation &&
     recent.status === status &&
     recent.contentType === contentType &&
-    recent.allowUndocumented === allowUndocumented &&
-    sameBody(recent.answer.body, response.body)
-  ) {
-    return recent.answer.judged;
-  }
+    recent.allowUndocumented === allowUndocumented;
+  // What is found is shared with later judgements of the same answer: never changed.
+  if (sameAsRecent && sameBody(recent.answer.body, response.body)) return recent.answer.judged;
   const key = `${operation?.operationId ?? ''}\u0000${status}\u0000${contentType ?? ''}\u0000${allowUndocumented}`;
-  const cached = cache.get(key);
+  // The recent answer is the one the cache holds under its key (both are set together): other bytes under the same
+  // key are not in the cache, and are not compared with the same bytes again.
+  const cached = sameAsRecent ? undefined : cache.get(key);
   if (cached && sameBody(cached.body, response.body)) {
     cache.recent = { operation, status, contentType, allowUndocumented, answer: cached };
     return cached.judged;
