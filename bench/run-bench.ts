@@ -1,5 +1,6 @@
 /**
- * `npm run bench [-- --quick] [-- --rounds N --seconds S] [-- --baseline DIR]`: the performance harness.
+ * `npm run bench [-- --quick] [-- --rounds N --seconds S] [-- --baseline DIR] [-- --only proxy|mock]`:
+ * the performance harness (`-- --help` prints the options).
  *
  * Starts, on 127.0.0.1, raw node:http answering a precomputed body (the floor),
  * the mock (default settings but `--log-level warn`), bare Express 5 serving a
@@ -41,8 +42,25 @@ const { values: flags } = parseArgs({
     baseline: { type: 'string' },
     only: { type: 'string' },
     'no-docs': { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
   },
 });
+if (flags.help === true) {
+  process.stdout.write(
+    [
+      'usage: npm run bench -- [options]',
+      '  --quick            one round of 2 s per route (default: 3 rounds of 5 s)',
+      '  --rounds N         alternating rounds per route and server',
+      '  --seconds S        seconds per route in each round',
+      '  --baseline DIR     also measure the mock built in DIR (DIR/dist/cli.js), in the same rounds',
+      '  --only proxy       the proxy section alone; nothing is written',
+      '  --only mock        raw node:http, the mock and the --baseline build alone, every route; nothing is written',
+      '  --no-docs          do not rewrite the table in docs/performance.md',
+      '',
+    ].join('\n'),
+  );
+  process.exit(0);
+}
 const quick = flags.quick === true;
 const rounds = Number(flags.rounds ?? (quick ? 1 : 3));
 const seconds = Number(flags.seconds ?? (quick ? 2 : 5));
@@ -68,7 +86,7 @@ function mockSpec(extraArgs: string[] = [], name = 'mock', cli = mockCli): Serve
   };
 }
 
-const servers: Array<{ spec: ServerSpec; prefix: string }> = [
+const allServers: Array<{ spec: ServerSpec; prefix: string }> = [
   {
     spec: {
       name: 'raw',
@@ -153,7 +171,7 @@ async function measureServer(
 const fmt = (value: number, digits = 0): string => (Number.isNaN(value) ? 'n/a' : value.toFixed(digits));
 const ratio = (a: number, b: number): string => (b > 0 ? `${(a / b).toFixed(2)}×` : 'n/a');
 
-async function throughput() {
+async function throughput(servers = allServers) {
   const samples = new Map<string, Array<LoadResult & { cpuMicros: number }>>();
   const startups = new Map<string, number[]>();
   const rss = new Map<string, number[]>();
@@ -553,7 +571,7 @@ function markdown(results: Awaited<ReturnType<typeof collect>>): string {
     '',
     '| Server | start-up to first 200 | RSS after load |',
     '|---|---|---|',
-    ...servers.map(
+    ...allServers.map(
       ({ spec }) => `| ${spec.name} | ${fmt(t.startupMs[spec.name]!)} ms | ${fmt(t.rssMiB[spec.name]!)} MiB |`,
     ),
     '',
@@ -648,9 +666,30 @@ async function collect() {
   };
 }
 
+if (flags.only === 'mock') {
+  // `--only mock`: the mock against raw node:http (and the --baseline build) in the same alternating rounds; nothing is written.
+  const chosen = allServers.filter(({ spec }) => ['raw', 'mock', 'before'].includes(spec.name));
+  process.stdout.write(`Mock: ${rounds} alternating round(s) × ${seconds} s per route and server\n`);
+  const t = await throughput(chosen);
+  const lines = [
+    `| Route | ${chosen.map(({ spec }) => `${spec.name} req/s | ${spec.name} CPU µs/req`).join(' | ')} | mock × raw req/s | mock × raw CPU |${baselineCli ? ' before × raw req/s | before × raw CPU | mock / before CPU |' : ''}`,
+    `|---|${chosen.map(() => '---|---').join('|')}|---|---|${baselineCli ? '---|---|---|' : ''}`,
+  ];
+  for (const row of t.table) {
+    const server = row.servers as Record<string, Row>;
+    const get = (name: string, field: keyof Row) => server[name]?.[field] ?? Number.NaN;
+    lines.push(
+      `| \`${row.route}\` | ${chosen.map(({ spec }) => `${fmt(get(spec.name, 'requestsPerSecond'))} | ${fmt(get(spec.name, 'cpuMicros'), 1)}`).join(' | ')} | ${ratio(get('mock', 'requestsPerSecond'), get('raw', 'requestsPerSecond'))} | ${ratio(get('mock', 'cpuMicros'), get('raw', 'cpuMicros'))} |${baselineCli ? ` ${ratio(get('before', 'requestsPerSecond'), get('raw', 'requestsPerSecond'))} | ${ratio(get('before', 'cpuMicros'), get('raw', 'cpuMicros'))} | ${ratio(get('mock', 'cpuMicros'), get('before', 'cpuMicros'))} |` : ''}`,
+    );
+  }
+  process.stdout.write(`\n${await format(lines.join('\n'), { parser: 'markdown', proseWrap: 'preserve' })}`);
+  process.exit(0);
+}
+
 if (flags.only !== undefined) {
   // `--only proxy`: the proxy's cost alone, for more rounds than a whole run can spend on it; nothing is written.
-  if (flags.only !== 'proxy') throw new Error(`--only: the one section that runs alone is 'proxy', got ${flags.only}`);
+  if (flags.only !== 'proxy')
+    throw new Error(`--only: the sections that run alone are 'proxy' and 'mock', got ${flags.only}`);
   process.stdout.write(`Proxy: ${rounds} alternating round(s) × ${seconds} s per path\n`);
   const table = proxyTable(await proxyCost()).join('\n');
   process.stdout.write(`\n${await format(table, { parser: 'markdown', proseWrap: 'preserve' })}`);
