@@ -10,6 +10,6 @@ export type { Fixture } from './core/scenarios/fixture.js';
 export type { ScenarioInfo } from './core/scenarios/scenario-catalogue.js';
 export type { StoreState } from './core/sessions/session.js';
 export type { JournalEntry } from './core/journal/request-journal.js';
-export type { MockLogger } from './core/mock-logger.js';
+export type { MockLogger } from './core/support/mock-logger.js';
 export type { Latency } from './core/pipeline/apply-latency.js';
 export type { FaultRequest, ScheduledFault } from './core/sessions/fault-plan.js';

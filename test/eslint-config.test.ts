@@ -40,3 +40,43 @@ describe('the lint rule that keeps the core free of any transport', () => {
     expect(await rulesBroken(code, 'src/core/x.ts')).toEqual([]);
   });
 });
+
+describe('the lint rules that keep the layers of src/core running one way', () => {
+  it('reports a folder that imports a folder of a layer above it (the oracle importing the pipeline)', async () => {
+    const code = "import { matchRoute } from '../pipeline/match-route.js';\n\nexport const match = matchRoute;\n";
+    expect(await rulesBroken(code, 'src/core/oracle/x.ts')).toEqual(['no-restricted-imports']);
+  });
+
+  it('reports a type imported from above as well (the pipeline naming a session)', async () => {
+    const code = "import type { Session } from '../sessions/session.js';\n\nexport type Seen = Session;\n";
+    expect(await rulesBroken(code, 'src/core/pipeline/x.ts')).toEqual(['no-restricted-imports']);
+  });
+
+  it('reports a folder that imports the folder beside it in its layer (the store importing the journal)', async () => {
+    const code =
+      "import { RequestJournal } from '../journal/request-journal.js';\n\nexport const J = RequestJournal;\n";
+    expect(await rulesBroken(code, 'src/core/store/x.ts')).toEqual(['no-restricted-imports']);
+  });
+
+  it('reports a folder that imports a file at the top of src/core, or generated data', async () => {
+    const top = "import { createMockCore } from '../create-mock-core.js';\n\nexport const make = createMockCore;\n";
+    expect(await rulesBroken(top, 'src/core/admin/x.ts')).toEqual(['no-restricted-imports']);
+    const data =
+      "import { defaultDocument } from '../../generated/default-document.js';\n\nexport const d = defaultDocument;\n";
+    expect(await rulesBroken(data, 'src/core/admin/x.ts')).toEqual(['no-restricted-imports']);
+  });
+
+  it('lets a folder import the layers below it, and the top of src/core import any folder', async () => {
+    const below = "import { HttpError } from '../errors/http-error.js';\n\nexport const E = HttpError;\n";
+    expect(await rulesBroken(below, 'src/core/pipeline/x.ts')).toEqual([]);
+    const anything =
+      "import { SessionRegistry } from './sessions/session-registry.js';\n\nexport const R = SessionRegistry;\n";
+    expect(await rulesBroken(anything, 'src/core/x.ts')).toEqual([]);
+  });
+
+  it('reports a circle of files (exact-json.ts importing what imports it)', async () => {
+    const code =
+      "import { compileDocument } from '../openapi/compile-document.js';\n\nexport const compile = compileDocument;\n";
+    expect(await rulesBroken(code, 'src/core/json/exact-json.ts')).toContain('import-x/no-cycle');
+  });
+});

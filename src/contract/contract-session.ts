@@ -4,11 +4,11 @@ import { type CompiledDocument, type CompiledOperation } from '../core/openapi/c
 import { type ClassifiedRequest, classifyRequest, type Credential } from '../core/oracle/classify-request.js';
 import { type ApiModel, describeApi, type OperationSemantics, type Resource } from '../core/model/describe-api.js';
 import { writesByMethod } from '../core/model/operation-kind.js';
-import { idKey, ReferenceModel } from '../core/model/reference-model.js';
+import { idKey, ReferenceModel } from '../core/oracle/reference-model.js';
 import { fails, type Finding, finding } from '../core/oracle/finding.js';
 import { judgeExchange } from '../core/oracle/judge-exchange.js';
 import type { RuleId } from '../core/oracle/rule-catalogue.js';
-import { isPastSunset } from '../core/pipeline/check-sunset.js';
+import { isPastSunset } from '../core/model/is-past-sunset.js';
 import { matchRoute } from '../core/pipeline/match-route.js';
 import type { ContractSettings } from './contract-settings.js';
 import { idOf, idText, type ItemId } from './exact-ids.js';

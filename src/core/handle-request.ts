@@ -1,8 +1,8 @@
 import { toErrorResponse } from './errors/to-error-response.js';
-import type { HandlerResponse } from './handlers/handler-types.js';
+import type { HandlerResponse } from './types/handler-response.js';
 import type { Inflate } from './http/inflate.js';
 import { headerValue, type NetworkFault, type PlainRequest, type PlainResponse } from './http/plain-http.js';
-import type { MockLogger } from './mock-logger.js';
+import type { MockLogger } from './support/mock-logger.js';
 import { classifyRequest } from './oracle/classify-request.js';
 import { fails, type Finding } from './oracle/finding.js';
 import type { CompiledOperation } from './openapi/compile-document.js';
@@ -23,7 +23,7 @@ import { servePublicFile, type PublicFile } from './pipeline/serve-public-file.j
 import { validateResponse } from './pipeline/validate-response.js';
 import type { Session } from './sessions/session.js';
 import type { SessionChoice } from './sessions/session-registry.js';
-import { wallClockAt } from './wall-clock-at.js';
+import { wallClockAt } from './support/wall-clock-at.js';
 
 /** What the pipeline runs with: everything is built once, at start-up (see create-mock-core.ts). */
 export interface Pipeline {

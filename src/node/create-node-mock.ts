@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { OpenAPIV3 } from 'openapi-types';
 import type { ScenarioSource } from '../core/create-mock-core.js';
-import type { MockLogger } from '../core/mock-logger.js';
+import type { MockLogger } from '../core/support/mock-logger.js';
 import { ItemListError } from '../core/store/check-item-list.js';
 import { generatePets } from '../core/seed/generate-pets.js';
 import { keepGeneratedPets } from '../core/seed/keep-generated-pets.js';

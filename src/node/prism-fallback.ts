@@ -2,7 +2,7 @@ import type * as PrismHttpModule from '@stoplight/prism-http';
 import type { OpenAPIV3 } from 'openapi-types';
 import { pino } from 'pino';
 import { HttpError } from '../core/errors/http-error.js';
-import { silentLogger, type MockLogger } from '../core/mock-logger.js';
+import { silentLogger, type MockLogger } from '../core/support/mock-logger.js';
 import type { FallbackMocker } from '../core/pipeline/run-handler.js';
 
 type PrismHttp = typeof PrismHttpModule;

@@ -17,7 +17,7 @@ import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { HttpError } from '../core/errors/http-error.js';
 import { parseExactJson, stringifyJson } from '../core/json/exact-json.js';
-import { silentLogger, type MockLogger } from '../core/mock-logger.js';
+import { silentLogger, type MockLogger } from '../core/support/mock-logger.js';
 import type { MemoryStore } from '../core/store/memory-store.js';
 import type { WriteGate } from '../core/store/resource-store.js';
 import { checkStatePath, StatePathError } from './check-state-path.js';

@@ -1,5 +1,5 @@
 import type { Mock } from '../create-mock.js';
-import type { MockLogger } from '../core/mock-logger.js';
+import type { MockLogger } from '../core/support/mock-logger.js';
 import type { HostOptions } from '../core/pipeline/check-host.js';
 import type { CorsOptions } from '../core/pipeline/cors-policy.js';
 import type { PublicFile } from '../core/pipeline/serve-public-file.js';

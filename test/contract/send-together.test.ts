@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { explainingOrder, type GroupExchange } from '../../src/contract/support/send-together.js';
-import { ReferenceModel } from '../../src/core/model/reference-model.js';
+import { ReferenceModel } from '../../src/core/oracle/reference-model.js';
 import { compileDocument } from '../../src/core/openapi/compile-document.js';
 import { classifyRequest } from '../../src/core/oracle/classify-request.js';
 import { matchRoute } from '../../src/core/pipeline/match-route.js';

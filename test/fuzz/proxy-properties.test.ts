@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MockLogger } from '../../src/core/mock-logger.js';
+import type { MockLogger } from '../../src/core/support/mock-logger.js';
 import { createProxy } from '../../src/proxy/create-proxy.js';
 import { startServer, type RunningServer } from '../support/start-server.js';
 import {

@@ -17,8 +17,9 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { MockLogger } from '../../src/core/mock-logger.js';
-import { createRevisionCounter, MemoryStore } from '../../src/core/store/memory-store.js';
+import type { MockLogger } from '../../src/core/support/mock-logger.js';
+import { MemoryStore } from '../../src/core/store/memory-store.js';
+import { createRevisionCounter } from '../../src/core/store/revision-counter.js';
 import { createScenario } from '../../src/core/store/scenario.js';
 import { petShape } from '../support/kit-model.js';
 import type { ExactPet } from '../../src/core/types/api-types.js';

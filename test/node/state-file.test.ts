@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createRevisionCounter, MemoryStore } from '../../src/core/store/memory-store.js';
+import { MemoryStore } from '../../src/core/store/memory-store.js';
+import { createRevisionCounter } from '../../src/core/store/revision-counter.js';
 import { createScenario } from '../../src/core/store/scenario.js';
 import { petShape } from '../support/kit-model.js';
 import type { ExactPet } from '../../src/core/types/api-types.js';

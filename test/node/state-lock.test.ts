@@ -4,7 +4,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, wr
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createRevisionCounter, MemoryStore } from '../../src/core/store/memory-store.js';
+import { MemoryStore } from '../../src/core/store/memory-store.js';
+import { createRevisionCounter } from '../../src/core/store/revision-counter.js';
 import { createScenario } from '../../src/core/store/scenario.js';
 import { petShape } from '../support/kit-model.js';
 import { StateFile } from '../../src/persistence/state-file.js';

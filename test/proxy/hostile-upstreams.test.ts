@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MockLogger } from '../../src/core/mock-logger.js';
+import type { MockLogger } from '../../src/core/support/mock-logger.js';
 import { createProxy, type ProxyOptions } from '../../src/proxy/create-proxy.js';
 import { startServer, type RunningServer } from '../support/start-server.js';
 

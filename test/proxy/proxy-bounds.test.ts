@@ -7,7 +7,7 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MockLogger } from '../../src/core/mock-logger.js';
+import type { MockLogger } from '../../src/core/support/mock-logger.js';
 import { createProxy, type ProxyOptions } from '../../src/proxy/create-proxy.js';
 import { sendRawRequest } from '../fuzz/support/send-raw-request.js';
 import { startServer } from '../support/start-server.js';

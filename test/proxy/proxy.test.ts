@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MockLogger } from '../../src/core/mock-logger.js';
+import type { MockLogger } from '../../src/core/support/mock-logger.js';
 import { createNodeMock } from '../../src/node/create-node-mock.js';
 import { createNodeListener } from '../../src/node/node-listener.js';
 import { createProxy, type Proxy } from '../../src/proxy/create-proxy.js';

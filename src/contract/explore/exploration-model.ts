@@ -1,5 +1,5 @@
 import type { OperationSemantics, Resource } from '../../core/model/describe-api.js';
-import { idKey, type KnownItem, type ReferenceModel } from '../../core/model/reference-model.js';
+import { idKey, type KnownItem, type ReferenceModel } from '../../core/oracle/reference-model.js';
 import { type Finding, finding } from '../../core/oracle/finding.js';
 import { idOf, idText, type ItemId } from '../exact-ids.js';
 import type { ContractRequest } from '../http-client.js';

@@ -1,6 +1,6 @@
 import { stringifyJson } from '../../core/json/exact-json.js';
 import type { OperationSemantics, Resource } from '../../core/model/describe-api.js';
-import { idKey, type ReferenceModel } from '../../core/model/reference-model.js';
+import { idKey, type ReferenceModel } from '../../core/oracle/reference-model.js';
 import { fails, type Finding, finding } from '../../core/oracle/finding.js';
 import type { ContractResponse, ContractSession, SentRequest } from '../contract-session.js';
 import { idOf, idText, type ItemId } from '../exact-ids.js';

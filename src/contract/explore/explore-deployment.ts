@@ -4,7 +4,7 @@ import type { ContractSession } from '../contract-session.js';
 import { type ContractSettings, defaultConcurrency } from '../contract-settings.js';
 import { type ExplorationBounds, ExplorationBudget } from './exploration-budget.js';
 import { type ExplorationCommand, explorationCommands, SendTogether, widestPages } from './exploration-commands.js';
-import { ReferenceModel } from '../../core/model/reference-model.js';
+import { ReferenceModel } from '../../core/oracle/reference-model.js';
 import { RunLedger } from './exploration-model.js';
 import { type ExplorationReport, sequenceScript, sequenceSteps } from './exploration-report.js';
 import { BudgetSpent, ExplorationRun, type SentStep, type SequenceContext, SequenceFailed } from './exploration-run.js';

@@ -1,6 +1,6 @@
 import { stringifyJson } from '../../core/json/exact-json.js';
 import type { OperationSemantics, Resource } from '../../core/model/describe-api.js';
-import type { KnownItem } from '../../core/model/reference-model.js';
+import type { KnownItem } from '../../core/oracle/reference-model.js';
 import { canonicallyEquivalent } from '../../core/oracle/canonically-equivalent.js';
 import { fails } from '../../core/oracle/finding.js';
 import type { ContractSession } from '../contract-session.js';

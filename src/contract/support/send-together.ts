@@ -1,5 +1,5 @@
 import type { CompiledOperation } from '../../core/openapi/compile-document.js';
-import type { ReferenceModel } from '../../core/model/reference-model.js';
+import type { ReferenceModel } from '../../core/oracle/reference-model.js';
 import type { ClassifiedRequest } from '../../core/oracle/classify-request.js';
 import { fails, type Finding } from '../../core/oracle/finding.js';
 import type { ContractResponse, ContractSession, RequestParts } from '../contract-session.js';

@@ -1,6 +1,6 @@
 import type { OpenAPIV3 } from 'openapi-types';
 import { faultKinds } from '../sessions/fault-plan.js';
-import { sessionNamePattern } from '../sessions/session-registry.js';
+import { sessionNamePattern } from '../http/session-header.js';
 import type { StoreFilter } from './store-filters.js';
 
 /** The most items one `GET /__admin/store` lists. */

@@ -1,5 +1,5 @@
-import type { HandlerResponse } from '../handlers/handler-types.js';
-import type { MockLogger } from '../mock-logger.js';
+import type { HandlerResponse } from '../types/handler-response.js';
+import type { MockLogger } from '../support/mock-logger.js';
 import type { ErrorCode } from './error-codes.js';
 import { HttpError, type ErrorDetail } from './http-error.js';
 

@@ -4,7 +4,8 @@ import type { OperationSemantics, Resource } from '../model/describe-api.js';
 import type { CompiledOperation } from '../openapi/compile-document.js';
 import type { Item, ItemId } from '../store/item-snapshot.js';
 import type { Awaitable, ResourceStore, StoredCollection } from '../store/resource-store.js';
-import type { Handler, ValidRequest } from './handler-types.js';
+import type { Handler } from './handler-types.js';
+import type { ValidRequest } from './../types/valid-request.js';
 
 /** What the handlers of the document's operations work with: the session's store. */
 export interface ItemContext {

@@ -1,9 +1,9 @@
 import { fromAjvErrors, summariseDetails } from '../errors/from-ajv-errors.js';
 import { HttpError, type ErrorDetail } from '../errors/http-error.js';
-import { coerceParameter } from '../openapi/coerce-parameter.js';
-import type { ValidRequest } from '../handlers/handler-types.js';
+import { coerceParameter } from './coerce-parameter.js';
+import type { ValidRequest } from '../types/valid-request.js';
 import { isJsonMediaType, parseMediaType } from '../http/media-type.js';
-import type { CompiledOperation, ParameterLocation } from '../openapi/compile-document.js';
+import type { CompiledOperation, ParameterLocation } from './compile-document.js';
 import { parseJsonBody } from './parse-json-body.js';
 
 /** What the request validation works on: the route's path parameters, the query text, headers and body bytes. */

@@ -1,6 +1,6 @@
-import { BoundedMaps } from '../bounded-map.js';
+import { BoundedMaps } from '../support/bounded-map.js';
 import { HttpError } from '../errors/http-error.js';
-import type { ValidRequest } from '../handlers/handler-types.js';
+import type { ValidRequest } from '../types/valid-request.js';
 import type { PlainRequest } from '../http/plain-http.js';
 import {
   type Int64,
@@ -12,7 +12,7 @@ import {
   stringifyJson,
 } from '../json/exact-json.js';
 import type { CompiledOperation } from '../openapi/compile-document.js';
-import { validateRequest } from '../pipeline/validate-request.js';
+import { validateRequest } from '../openapi/validate-request.js';
 import { type Finding, finding } from './finding.js';
 
 /**

@@ -8,7 +8,7 @@ import { judgeReceivedResponse, type ReceivedResponse } from './judge-response.j
 import { describeApi, type OperationSemantics } from '../model/describe-api.js';
 import { patchValues, writtenValues } from '../model/written-values.js';
 import type { RuleId } from './rule-catalogue.js';
-import { isPastSunset } from '../pipeline/check-sunset.js';
+import { isPastSunset } from '../model/is-past-sunset.js';
 
 /** A response as received, with its headers (lower-case names). */
 export interface ExchangeResponse extends ReceivedResponse {

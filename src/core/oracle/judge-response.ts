@@ -1,4 +1,4 @@
-import { BoundedMaps } from '../bounded-map.js';
+import { BoundedMaps } from '../support/bounded-map.js';
 import { describeDetail, fromAjvErrors } from '../errors/from-ajv-errors.js';
 import { isJsonMediaType, mediaTypeEssence } from '../http/media-type.js';
 import { JsonSyntaxError, parseExactJson } from '../json/exact-json.js';

@@ -1,8 +1,8 @@
 import { headerValue, type PlainRequest } from '../http/plain-http.js';
 import type { CompiledDocument } from '../openapi/compile-document.js';
-import { sessionHeader } from '../sessions/session-registry.js';
-import type { ClassifiedRequest } from '../oracle/classify-request.js';
-import type { Finding } from '../oracle/finding.js';
+import { sessionHeader } from '../http/session-header.js';
+import type { ClassifiedRequest } from './classify-request.js';
+import type { Finding } from './finding.js';
 import { none, ReferenceModel } from './reference-model.js';
 
 export interface ModelPartitionsOptions {

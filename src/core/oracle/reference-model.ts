@@ -1,11 +1,11 @@
 import { stringifyJson } from '../json/exact-json.js';
 import type { CompiledDocument } from '../openapi/compile-document.js';
-import type { ClassifiedRequest } from '../oracle/classify-request.js';
-import { canonicallyEquivalent } from '../oracle/canonically-equivalent.js';
-import { type Finding, finding, shownPair } from '../oracle/finding.js';
-import type { RuleId } from '../oracle/rule-catalogue.js';
-import { type ApiModel, describeApi, type OperationSemantics, type Resource } from './describe-api.js';
-import { mergePatch, patchValues, writtenValues } from './written-values.js';
+import type { ClassifiedRequest } from './classify-request.js';
+import { canonicallyEquivalent } from './canonically-equivalent.js';
+import { type Finding, finding, shownPair } from './finding.js';
+import type { RuleId } from './rule-catalogue.js';
+import { type ApiModel, describeApi, type OperationSemantics, type Resource } from '../model/describe-api.js';
+import { mergePatch, patchValues, writtenValues } from '../model/written-values.js';
 
 /** An id as the key the model keeps it under: its exact decimal text (an integer), or its JSON. */
 export function idKey(id: unknown): string {

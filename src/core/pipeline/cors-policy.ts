@@ -2,7 +2,7 @@ import { HttpError } from '../errors/http-error.js';
 import { errorBody } from '../errors/to-error-response.js';
 import { headerValue, type PlainRequest, type PlainResponse } from '../http/plain-http.js';
 import type { CompiledDocument } from '../openapi/compile-document.js';
-import { sessionHeader } from '../sessions/session-registry.js';
+import { sessionHeader } from '../http/session-header.js';
 import { canonicalHostName, isLoopbackName } from './check-host.js';
 
 /**

@@ -1,6 +1,6 @@
 import { HttpError } from '../errors/http-error.js';
 import { hopByHopHeaders, type PlainRequest, type PlainResponse } from '../http/plain-http.js';
-import type { ModelPartitions } from '../model/model-partitions.js';
+import type { ModelPartitions } from '../oracle/model-partitions.js';
 import { fails, type Finding, finding } from '../oracle/finding.js';
 import { judgeExchange } from '../oracle/judge-exchange.js';
 import { judgeReceivedResponse } from '../oracle/judge-response.js';

@@ -1,6 +1,7 @@
 import { HttpError } from '../errors/http-error.js';
 import type { NetworkFault } from '../http/plain-http.js';
 import type { CompiledOperation } from '../openapi/compile-document.js';
+// eslint-disable-next-line no-restricted-imports -- until the pipeline reads sessions through the state port
 import type { Session } from '../sessions/session.js';
 
 /**

@@ -1,4 +1,4 @@
-import { BoundedMaps } from '../bounded-map.js';
+import { BoundedMaps } from '../support/bounded-map.js';
 import { HttpError } from '../errors/http-error.js';
 import type { CompiledDocument, CompiledOperation } from '../openapi/compile-document.js';
 

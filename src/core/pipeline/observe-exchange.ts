@@ -1,7 +1,8 @@
 import type { PlainRequest, PlainResponse } from '../http/plain-http.js';
 import { redactQuery } from '../http/redact-credentials.js';
-import type { MockLogger } from '../mock-logger.js';
+import type { MockLogger } from '../support/mock-logger.js';
 import type { Finding } from '../oracle/finding.js';
+// eslint-disable-next-line no-restricted-imports -- until the pipeline reads sessions through the state port
 import type { Session } from '../sessions/session.js';
 
 /** One exchange of the API, judged: what the proxy's report, its log and a recording are made from. */

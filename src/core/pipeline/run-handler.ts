@@ -1,5 +1,7 @@
 import { HttpError } from '../errors/http-error.js';
-import type { HandlerResponse, HandlerTable, ValidRequest } from '../handlers/handler-types.js';
+import type { HandlerResponse } from '../types/handler-response.js';
+import type { HandlerTable } from '../handlers/handler-types.js';
+import type { ValidRequest } from '../types/valid-request.js';
 import type { CompiledOperation } from '../openapi/compile-document.js';
 import type { Preference } from './read-preference.js';
 

@@ -1,9 +1,10 @@
 import { HttpError } from '../errors/http-error.js';
-import type { HandlerResponse } from '../handlers/handler-types.js';
+import type { HandlerResponse } from '../types/handler-response.js';
 import type { PlainRequest, PlainResponse } from '../http/plain-http.js';
 import type { ClassifiedRequest } from '../oracle/classify-request.js';
 import type { Finding } from '../oracle/finding.js';
 import type { CompiledDocument, CompiledOperation } from '../openapi/compile-document.js';
+// eslint-disable-next-line no-restricted-imports -- until the pipeline reads sessions through the state port
 import type { Session } from '../sessions/session.js';
 import type { Authenticator } from './authenticate.js';
 import type { RequestPolicy } from './request-policy.js';

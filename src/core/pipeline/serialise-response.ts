@@ -1,4 +1,4 @@
-import type { HandlerResponse } from '../handlers/handler-types.js';
+import type { HandlerResponse } from '../types/handler-response.js';
 import { stringifyJson } from '../json/exact-json.js';
 
 /** A handler's response as bytes, with the headers that describe them; what the cache keeps. */

@@ -1,8 +1,8 @@
 import { describeDetail } from '../errors/from-ajv-errors.js';
 import { HttpError } from '../errors/http-error.js';
 import { errorBody } from '../errors/to-error-response.js';
-import type { HandlerResponse } from '../handlers/handler-types.js';
-import type { MockLogger } from '../mock-logger.js';
+import type { HandlerResponse } from '../types/handler-response.js';
+import type { MockLogger } from '../support/mock-logger.js';
 import type { CompiledDocument, CompiledOperation } from '../openapi/compile-document.js';
 import { judgeResponseValue } from '../oracle/judge-response.js';
 

@@ -2,10 +2,10 @@ import type { ValidateFunction } from 'ajv';
 import { fromAjvErrors, listDetails } from '../errors/from-ajv-errors.js';
 import type { ApiModel } from '../model/describe-api.js';
 import { isDocumentChecked, type CompiledDocument } from '../openapi/compile-document.js';
-import type { GeneratePetsOptions, GeneratedFields } from '../seed/generate-pets.js';
+import type { GeneratePets, GeneratePetsOptions, GeneratedFields } from '../seed/generate-pets.js';
 import { createItemListCheck, ItemListError } from '../store/check-item-list.js';
 import type { CollectionShape, Item } from '../store/item-snapshot.js';
-import type { RevisionCounter } from '../store/memory-store.js';
+import type { RevisionCounter } from '../store/revision-counter.js';
 import { createScenario, type Scenario } from '../store/scenario.js';
 import type { ExactPet, PetStatus } from '../types/api-types.js';
 import { FixtureError, fixtureSchema, type Fixture } from './fixture.js';
@@ -16,9 +16,6 @@ export interface ScenarioInfo {
   /** Where it came from: a file path, or `built-in`, or `object`. */
   source: string;
 }
-
-/** Makes Faker pets. Synchronous where Faker is already loaded (Node); a promise where it is loaded on demand. */
-export type GeneratePets = (options: GeneratePetsOptions) => ExactPet[] | Promise<ExactPet[]>;
 
 export interface ScenarioCatalogueOptions {
   compiled: CompiledDocument;

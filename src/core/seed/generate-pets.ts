@@ -28,6 +28,9 @@ export interface GeneratePetsOptions {
   categories?: number;
 }
 
+/** Makes Faker pets. Synchronous where Faker is already loaded (Node); a promise where it is loaded on demand. */
+export type GeneratePets = (options: GeneratePetsOptions) => ExactPet[] | Promise<ExactPet[]>;
+
 /** The id `index` places after `first`, as an Int64 (a bigint only beyond 2^53−1). */
 function idAt(first: Int64, index: number): Int64 {
   if (typeof first === 'number' && first + index <= Number.MAX_SAFE_INTEGER) return first + index;

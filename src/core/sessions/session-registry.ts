@@ -1,13 +1,10 @@
 import { HttpError } from '../errors/http-error.js';
 import { headerValue, type PlainRequest } from '../http/plain-http.js';
-import type { MockLogger } from '../mock-logger.js';
+import { defaultSessionName, sessionHeader, sessionNamePattern } from '../http/session-header.js';
+import type { MockLogger } from '../support/mock-logger.js';
 import type { Session } from './session.js';
 
-/** The header that names a session, and what a name may be. */
-export const sessionHeader = 'petstore-session';
-export const sessionNamePattern = '^[A-Za-z0-9._-]{1,64}$';
 const sessionName = new RegExp(sessionNamePattern);
-export const defaultSessionName = 'default';
 
 export interface SessionRegistryOptions {
   /** The session of requests without the header. */

@@ -1,8 +1,9 @@
 import { RequestJournal, type JournalBudget } from '../journal/request-journal.js';
 import type { Latency } from '../pipeline/apply-latency.js';
-import { createSeededRandom } from '../random.js';
+import { createSeededRandom } from '../support/random.js';
 import type { CollectionShape } from '../store/item-snapshot.js';
-import { MemoryStore, type RevisionCounter, type StoreBudget } from '../store/memory-store.js';
+import { MemoryStore, type StoreBudget } from '../store/memory-store.js';
+import type { RevisionCounter } from '../store/revision-counter.js';
 import type { Scenario } from '../store/scenario.js';
 import { FaultPlan } from './fault-plan.js';
 

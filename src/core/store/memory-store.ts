@@ -3,6 +3,7 @@ import { int64Max, normaliseInt64 } from '../json/exact-json.js';
 import { ItemCollection, type ListQuery } from './item-collection.js';
 import { buildSnapshot, type CollectionShape, type Item, type ItemId, jsonBytes } from './item-snapshot.js';
 import type { ResourceStore, StoreChange, StoredCollection, WriteGate } from './resource-store.js';
+import { createRevisionCounter, type RevisionCounter } from './revision-counter.js';
 import { type Scenario, createScenario } from './scenario.js';
 import { IdSpaceExhaustedError, StoreBytesFullError, StoreFullError } from './store-errors.js';
 
@@ -14,16 +15,6 @@ export interface StoreBudget {
   readonly maxBytes: number;
   /** What the stores hold against the budget now (the sum of their `chargedBytes`). */
   charged(): number;
-}
-
-/** Hands out numbers that are never given twice, so that a revision names one content across all stores. */
-export interface RevisionCounter {
-  next(): number;
-}
-
-export function createRevisionCounter(): RevisionCounter {
-  let last = 0;
-  return { next: () => ++last };
 }
 
 export interface MemoryStoreOptions {

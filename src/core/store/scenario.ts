@@ -1,5 +1,5 @@
 import { buildSnapshot, type CollectionShape, type Item, type ItemSnapshot } from './item-snapshot.js';
-import type { RevisionCounter } from './memory-store.js';
+import type { RevisionCounter } from './revision-counter.js';
 
 /** A named set of items a store starts from, by collection; `reset()` goes back to it. Shared, never changed. */
 export interface Scenario {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../../src/core/errors/http-error.js';
 import { NumberLiteral } from '../../../src/core/json/exact-json.js';
-import { parseJsonBody } from '../../../src/core/pipeline/parse-json-body.js';
+import { parseJsonBody } from '../../../src/core/openapi/parse-json-body.js';
 import { caught } from '../../support/caught.js';
 
 const parseText = (text: string): unknown => parseJsonBody(Buffer.from(text, 'utf8'));

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ModelPartitions } from '../../../src/core/model/model-partitions.js';
+import { ModelPartitions } from '../../../src/core/oracle/model-partitions.js';
 import { compileDocument } from '../../../src/core/openapi/compile-document.js';
 import { classifyRequest } from '../../../src/core/oracle/classify-request.js';
 import { matchRoute } from '../../../src/core/pipeline/match-route.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ReferenceModel } from '../../../src/core/model/reference-model.js';
+import { ReferenceModel } from '../../../src/core/oracle/reference-model.js';
 import { compileDocument, type CompiledDocument } from '../../../src/core/openapi/compile-document.js';
 import { classifyRequest } from '../../../src/core/oracle/classify-request.js';
 import { matchRoute } from '../../../src/core/pipeline/match-route.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../../src/core/errors/http-error.js';
-import type { HandlerTable, ValidRequest } from '../../../src/core/handlers/handler-types.js';
+import type { HandlerTable } from '../../../src/core/handlers/handler-types.js';
+import type { ValidRequest } from '../../../src/core/types/valid-request.js';
 import { compileDocument } from '../../../src/core/openapi/compile-document.js';
 import { runHandler, type FallbackMocker } from '../../../src/core/pipeline/run-handler.js';
 import { defaultDocument } from '../../../src/generated/default-document.js';

@@ -5,7 +5,8 @@ import { ScenarioCatalogue, type ScenarioCatalogueOptions } from '../../../src/c
 import { generatePets } from '../../../src/core/seed/generate-pets.js';
 import { describeApi } from '../../../src/core/model/describe-api.js';
 import { collectionShapes } from '../../../src/core/store/collection-shapes.js';
-import { createRevisionCounter, MemoryStore } from '../../../src/core/store/memory-store.js';
+import { MemoryStore } from '../../../src/core/store/memory-store.js';
+import { createRevisionCounter } from '../../../src/core/store/revision-counter.js';
 import type { Scenario } from '../../../src/core/store/scenario.js';
 import { petFields } from '../../support/kit-model.js';
 import type { ExactPet, PetStatus } from '../../../src/core/types/api-types.js';

@@ -4,7 +4,7 @@ import { ScenarioCatalogue } from '../../../src/core/scenarios/scenario-catalogu
 import { generatePets } from '../../../src/core/seed/generate-pets.js';
 import { Session } from '../../../src/core/sessions/session.js';
 import { resetSession, switchScenario } from '../../../src/core/sessions/session-actions.js';
-import { createRevisionCounter } from '../../../src/core/store/memory-store.js';
+import { createRevisionCounter } from '../../../src/core/store/revision-counter.js';
 import type { Scenario } from '../../../src/core/store/scenario.js';
 import { kitApi, petShape } from '../../support/kit-model.js';
 import { defaultDocument } from '../../../src/generated/default-document.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BoundedMap, BoundedMaps } from '../../src/core/bounded-map.js';
+import { BoundedMap, BoundedMaps } from '../../../src/core/support/bounded-map.js';
 
 describe('BoundedMap', () => {
   it('forgets the oldest entry beyond its capacity, and counts a key set again as the newest', () => {

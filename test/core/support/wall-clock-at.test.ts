@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { wallClockAt } from '../../src/core/wall-clock-at.js';
+import { wallClockAt } from '../../../src/core/support/wall-clock-at.js';
 
 describe('wallClockAt', () => {
   afterEach(() => vi.restoreAllMocks());
