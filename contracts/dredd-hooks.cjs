@@ -37,7 +37,7 @@ function save() {
 
 /** A key of 8 characters or more is replaced wherever it appears; a shorter one only as a whole header value. */
 function redactText(text) {
-  return token.length < 8 ? String(text) : String(text).split(token).join('[REDACTED]');
+  return token.length < 8 ? String(text) : String(text).split(token).join('[redacted]');
 }
 
 function setHeader(headers, name, value) {
@@ -146,8 +146,8 @@ hooks.afterEach((transaction) => {
     const name = key.toLowerCase();
     if (name === 'authorization') {
       const value = String(headers[key]);
-      headers[key] = /\s/.test(value) ? `${value.split(/\s/)[0]} [REDACTED]` : '[REDACTED]';
-    } else if (secretHeaders.has(name)) headers[key] = '[REDACTED]';
+      headers[key] = /\s/.test(value) ? `${value.split(/\s/)[0]} [redacted]` : '[redacted]';
+    } else if (secretHeaders.has(name)) headers[key] = '[redacted]';
     else headers[key] = redactText(headers[key]);
   }
   if (transaction.request.body) transaction.request.body = redactText(transaction.request.body);

@@ -22,7 +22,8 @@ import { explorationReportOf } from './explore/exploration-check.js';
 import { idText } from './exact-ids.js';
 import { createHttpClient, probeTarget } from './http-client.js';
 import { prepareOutputFiles } from './output-files.js';
-import { createRedactor, describeHeaders, secretsOf, shortSecretLength } from './redact.js';
+import { createRedactor, shortSecretLength } from '../core/http/redact-credentials.js';
+import { describeHeaders, secretsOf } from './run-secrets.js';
 import { createdWords, probePath } from './support/document-facts.js';
 
 export interface RunOutput {

@@ -22,7 +22,8 @@ import { type DreddJob, jobEndMarker } from './dredd-job.js';
 import { idOf, idText, type ItemId, unknownIdCandidates, unknownTextIds } from './exact-ids.js';
 import { type ContractRequest, createHttpClient, probeTarget } from './http-client.js';
 import { prepareOutputFiles } from './output-files.js';
-import { createRedactor, describeHeaders, looksLikeCredential, secretsOf, shortSecretLength } from './redact.js';
+import { createRedactor, looksLikeCredential, shortSecretLength } from '../core/http/redact-credentials.js';
+import { describeHeaders, secretsOf } from './run-secrets.js';
 import { type ContractTarget, documentOf } from './run-contract.js';
 import { createdWords, probePath } from './support/document-facts.js';
 

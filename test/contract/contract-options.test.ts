@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseContractOptions, parseHeaderFlags, UsageError } from '../../src/contract/contract-options.js';
-import { createRedactor, describeHeaders, looksLikeCredential, secretsOf } from '../../src/contract/redact.js';
+import { createRedactor, looksLikeCredential } from '../../src/core/http/redact-credentials.js';
+import { describeHeaders, secretsOf } from '../../src/contract/run-secrets.js';
 
 describe('parseContractOptions', () => {
   it('reads every flag', () => {
@@ -159,11 +160,11 @@ describe('createRedactor', () => {
     const redact = createRedactor('s3cr/t+key"x');
     const key = 's3cr/t+key"x';
     const text = `Bearer ${key} ${encodeURIComponent(key)} ${Buffer.from(key).toString('base64')} ${JSON.stringify({ k: key })}`;
-    expect(redact(text)).toBe('Bearer [REDACTED] [REDACTED] [REDACTED] {"k":"[REDACTED]"}');
+    expect(redact(text)).toBe('Bearer [redacted] [redacted] [redacted] {"k":"[redacted]"}');
   });
 
   it('hides a key of 8 characters or more wherever it appears, even inside other text', () => {
-    expect(createRedactor('abcd1234')('xabcd1234y')).toBe('x[REDACTED]y');
+    expect(createRedactor('abcd1234')('xabcd1234y')).toBe('x[redacted]y');
   });
 
   it('hides a short key only where it stands as a credential, so that ordinary output stays intact', () => {
@@ -172,12 +173,12 @@ describe('createRedactor', () => {
       'GET /pets?limit=1 → 401; 4 pets listed; Created pets: none; petsx',
     );
     expect(pets('{"received":"Bearer pets"} Basic pets "pets" token=pets api_key: pets')).toBe(
-      '{"received":"Bearer [REDACTED]"} Basic [REDACTED] "[REDACTED]" token=[REDACTED] api_key: [REDACTED]',
+      '{"received":"Bearer [redacted]"} Basic [redacted] "[redacted]" token=[redacted] api_key: [redacted]',
     );
-    expect(pets(`Basic ${Buffer.from('pets').toString('base64')}`)).toBe('Basic [REDACTED]');
+    expect(pets(`Basic ${Buffer.from('pets').toString('base64')}`)).toBe('Basic [redacted]');
     const digits = createRedactor('127');
     expect(digits('http://127.0.0.1:4010/v1 limit=127 → 1270 ms; Bearer 127')).toBe(
-      'http://127.0.0.1:4010/v1 limit=127 → 1270 ms; Bearer [REDACTED]',
+      'http://127.0.0.1:4010/v1 limit=127 → 1270 ms; Bearer [redacted]',
     );
   });
 
@@ -211,7 +212,7 @@ describe('looksLikeCredential', () => {
 
   it('describes the extra headers with credential values hidden', () => {
     expect(describeHeaders({ 'petstore-session': 'w1', 'x-api-key': 'secret' })).toBe(
-      'petstore-session: w1, x-api-key: [REDACTED]',
+      'petstore-session: w1, x-api-key: [redacted]',
     );
   });
 });

@@ -247,8 +247,8 @@ describe('contracts/dredd-hooks.cjs', () => {
     await run('afterEach', t);
     expect(JSON.stringify(t.request)).not.toContain(token);
     expect(t.request.headers).toMatchObject({
-      Authorization: 'Bearer [REDACTED]',
-      'x-api-key': '[REDACTED]',
+      Authorization: 'Bearer [redacted]',
+      'x-api-key': '[redacted]',
       'petstore-session': 'w1',
     });
     await run('afterAll', []);

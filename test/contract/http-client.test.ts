@@ -6,7 +6,7 @@ import { createHttpClient, type RawResponse } from '../../src/contract/http-clie
 import { compileDocument } from '../../src/core/openapi/compile-document.js';
 import { createContractSession } from '../../src/contract/contract-session.js';
 import { defaultPatience } from '../../src/contract/contract-settings.js';
-import { createRedactor } from '../../src/contract/redact.js';
+import { createRedactor } from '../../src/core/http/redact-credentials.js';
 import { loadDocument } from '../../src/node/load-document.js';
 import { defaultDocumentPath } from '../../src/package-root.js';
 

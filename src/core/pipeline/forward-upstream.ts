@@ -1,5 +1,6 @@
 import { HttpError } from '../errors/http-error.js';
 import { hopByHopHeaders, type PlainRequest, type PlainResponse } from '../http/plain-http.js';
+import { createRedactor, credentialValues } from '../http/redact-credentials.js';
 import type { ModelPartitions } from '../oracle/model-partitions.js';
 import { fails, type Finding, finding } from '../oracle/finding.js';
 import { judgeExchange } from '../oracle/judge-exchange.js';
@@ -123,30 +124,11 @@ function judge(
   return { findings, body: judged.body };
 }
 
-/** Header names whose values are credentials (the key, a cookie, an API key header). */
-const credentialHeader = /^(authorization|proxy-authorization|cookie)$|token|secret|passw|api-?key|x-auth/i;
-
-/**
- * The credentials a request carried, whole and without their scheme: an
- * upstream that echoes one (in a 401 body, say) must not put it into the
- * report through a finding's message.
- */
-function credentialsOf(request: PlainRequest): string[] {
-  const found = new Set<string>();
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value === undefined || !credentialHeader.test(name)) continue;
-    for (const text of Array.isArray(value) ? value : [value]) {
-      found.add(text.trim());
-      const credential = text.trim().split(/\s+/)[1];
-      if (credential) found.add(credential);
-    }
-  }
-  return [...found].filter((secret) => secret.length >= 4).sort((a, b) => b.length - a.length);
-}
-
-function redacted(findings: readonly Finding[], secrets: readonly string[]): readonly Finding[] {
+/** The findings with every credential the request carried redacted from their messages (an upstream may echo one). */
+function redacted(findings: readonly Finding[], request: PlainRequest): readonly Finding[] {
+  const secrets = credentialValues(request.headers);
   if (secrets.length === 0) return findings;
-  const hide = (text: string) => secrets.reduce((result, secret) => result.split(secret).join('[REDACTED]'), text);
+  const hide = createRedactor(secrets);
   return findings.map((found) => ({ ...found, message: hide(found.message) }));
 }
 
@@ -177,7 +159,7 @@ export function createForwardingMiddle(options: ForwardingOptions): (input: Midd
     }
     const judged = judge(options, input, forwarded);
     if (judged.findings.length > 0) {
-      const findings = redacted(judged.findings, credentialsOf(input.request));
+      const findings = redacted(judged.findings, input.request);
       input.findings.push(...findings);
       const broken = findings.find((found) => found.side === 'response' && fails(found));
       if (options.enforce && broken) {

@@ -104,7 +104,7 @@ export const brokenDeployments: Record<
   ),
   'text-401-echoing-key': broken(
     'text-401-echoing-key',
-    /\[fail\] media-type: [^\n]*→ 401: Content-Type is 'text\/plain', not JSON \(body starts: "no access for Basic \[REDACTED\]"\)/,
+    /\[fail\] media-type: [^\n]*→ 401: Content-Type is 'text\/plain', not JSON \(body starts: "no access for Basic \[redacted\]"\)/,
     'fails',
   ),
   'error-status-mismatch': broken(

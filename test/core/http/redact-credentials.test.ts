@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
+  createRedactor,
+  credentialValues,
   isCredentialHeader,
   isCredentialParameter,
   redactHeaders,
   redactQuery,
+  redactedValue,
   redactUrl,
 } from '../../../src/core/http/redact-credentials.js';
 import { RequestJournal } from '../../../src/core/journal/request-journal.js';
@@ -169,5 +172,32 @@ describe('redactHeaders', () => {
     expect(serialised).not.toContain(secret);
     expect(serialised).toContain('Bearer [redacted]');
     expect(serialised).toContain('application/json');
+  });
+});
+
+describe('credentialValues', () => {
+  it('gives the credentials a request carried, whole and without their scheme, and nothing else', () => {
+    expect(
+      credentialValues({
+        authorization: 'Bearer s3cret-key',
+        'x-api-key': ['k1', 'k2'],
+        'petstore-session': 'w1',
+        'x-request-id': 'r-1',
+      }).sort(),
+    ).toEqual(['Bearer s3cret-key', 'k1', 'k2', 's3cret-key'].sort());
+  });
+
+  it('takes a session id for a credential, but not the name of a session of the mock', () => {
+    expect(isCredentialHeader('x-session-id')).toBe(true);
+    expect(isCredentialHeader('petstore-session')).toBe(false);
+  });
+});
+
+describe("createRedactor over a request's credentials", () => {
+  it('hides an echoed key, also URL-encoded and in base64, with the one marker', () => {
+    const hide = createRedactor(credentialValues({ authorization: 'Bearer s3cret/key+1' }));
+    expect(hide(`got s3cret/key+1, ${encodeURIComponent('s3cret/key+1')} and ${btoa('s3cret/key+1')}`)).toBe(
+      `got ${redactedValue}, ${redactedValue} and ${redactedValue}`,
+    );
   });
 });

@@ -3,7 +3,7 @@ import { createContractSession, type ContractSession } from '../../../../src/con
 import { type ContractSettings, defaultPatience } from '../../../../src/contract/contract-settings.js';
 import { type Exploration, exploreDeployment } from '../../../../src/contract/explore/explore-deployment.js';
 import { createHttpClient } from '../../../../src/contract/http-client.js';
-import { createRedactor } from '../../../../src/contract/redact.js';
+import { createRedactor } from '../../../../src/core/http/redact-credentials.js';
 import { loadDocument } from '../../../../src/node/load-document.js';
 import { defaultDocumentPath } from '../../../../src/package-root.js';
 
