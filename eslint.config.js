@@ -19,6 +19,7 @@ export const coreLayers = [
   ['model'],
   ['oracle'],
   ['store', 'journal'],
+  ['state'],
   ['seed'],
   ['scenarios'],
   ['handlers'],

@@ -5,11 +5,11 @@ export type { Pet, NewPet, Pets, PetStatus, ErrorBody, ExactPet, ExactNewPet } f
 export type { paths, operations, components } from './generated/openapi-parsed-types.js';
 export type { Int64 } from './core/json/exact-json.js';
 export type { PlainRequest, PlainResponse, NetworkFault } from './core/http/plain-http.js';
-export type { ScenarioSource, SessionApi } from './core/create-mock-core.js';
+export type { ScenarioSource } from './core/create-mock-core.js';
+export type { SessionApi } from './core/session-api.js';
 export type { Fixture } from './core/scenarios/fixture.js';
 export type { ScenarioInfo } from './core/scenarios/scenario-catalogue.js';
-export type { StoreState } from './core/sessions/session.js';
+export type { StoreState } from './core/state/state-store.js';
 export type { JournalEntry } from './core/journal/request-journal.js';
 export type { MockLogger } from './core/support/mock-logger.js';
-export type { Latency } from './core/pipeline/apply-latency.js';
-export type { FaultRequest, ScheduledFault } from './core/sessions/fault-plan.js';
+export type { FaultRequest, Latency, ScheduledFault } from './core/state/state-store.js';

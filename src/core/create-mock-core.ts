@@ -1,60 +1,46 @@
 import type { OpenAPIV3 } from 'openapi-types';
-import { createAdminDocument } from './admin/admin-document.js';
-import { adminHandlers, type AdminContext } from './admin/admin-handlers.js';
-import { scheduleFault, setLatency } from './admin/session-controls.js';
-import { storeFilters } from './admin/store-filters.js';
-import type { HandlerTable } from './handlers/handler-types.js';
-import type { ItemContext } from './handlers/item-context.js';
+import { adminHandlers } from './admin/admin-handlers.js';
+import { createAdminMiddle } from './admin/admin-middle.js';
+import { compileAdminDocument } from './admin/compile-admin-document.js';
+import { HttpError } from './errors/http-error.js';
 import { itemHandlers } from './handlers/item-handlers.js';
 import { handleRequest, type Pipeline } from './handle-request.js';
 import { inflateWithWebStreams, type Inflate } from './http/inflate.js';
-import type { PlainRequest, PlainResponse } from './http/plain-http.js';
-import { silentLogger, type MockLogger } from './support/mock-logger.js';
-import {
-  compileDocument,
-  markDocumentChecked,
-  type CompiledDocument,
-  type CompiledOperation,
-} from './openapi/compile-document.js';
+import { headerValue, withFoldedHeaders, type PlainRequest, type PlainResponse } from './http/plain-http.js';
+import { defaultSessionName } from './http/session-header.js';
+import { JournalBudget } from './journal/request-journal.js';
+import { stringifyJson } from './json/exact-json.js';
+import { describeApi, type ApiModel } from './model/describe-api.js';
+import type { CompiledDocument } from './openapi/compile-document.js';
 import { compileDocumentOnce } from './openapi/compile-document-once.js';
 import { DocumentError } from './openapi/document-error.js';
-import { HttpError } from './errors/http-error.js';
-import type { Latency } from './pipeline/apply-latency.js';
+import { ModelPartitions } from './oracle/model-partitions.js';
 import { createAuthenticator, type Authenticator } from './pipeline/authenticate.js';
 import { createHostCheck, type HostOptions } from './pipeline/check-host.js';
 import { createCorsPolicy, type CorsOptions } from './pipeline/cors-policy.js';
-import { deprecationHeaders } from './pipeline/deprecation-headers.js';
-import { ResponseCache } from './pipeline/response-cache.js';
-import { runHandler, type FallbackMocker } from './pipeline/run-handler.js';
-import type { Answer, MiddleInput, Mount } from './pipeline/select-mount.js';
+import { createMount } from './pipeline/create-mount.js';
+import { createForwardingMiddle, type Forwarder } from './pipeline/forward-upstream.js';
+import type { ReportedExchange } from './pipeline/observe-exchange.js';
+import { refuse, report, reportAndRefuse } from './pipeline/request-policy.js';
+import { createHandlerMiddle, type FallbackMocker } from './pipeline/run-handler.js';
+import type { PublicFile } from './pipeline/serve-public-file.js';
 import { FixtureError } from './scenarios/fixture.js';
 import { ScenarioCatalogue, type ScenarioInfo } from './scenarios/scenario-catalogue.js';
 import type { GeneratePets } from './seed/generate-pets.js';
-import { Session, type StoreState } from './sessions/session.js';
-import { resetSession, switchScenario } from './sessions/session-actions.js';
-import type { FaultRequest, ScheduledFault } from './sessions/fault-plan.js';
-import { defaultSessionName } from './http/session-header.js';
-import { SessionRegistry } from './sessions/session-registry.js';
-import type { PublicFile } from './pipeline/serve-public-file.js';
-import { createForwardingMiddle, type Forwarder } from './pipeline/forward-upstream.js';
-import type { ReportedExchange } from './pipeline/observe-exchange.js';
-import { readPreference } from './pipeline/read-preference.js';
-import { refuse, report, reportAndRefuse, type RequestPolicy } from './pipeline/request-policy.js';
-import { ModelPartitions } from './oracle/model-partitions.js';
-import { headerValue, withFoldedHeaders } from './http/plain-http.js';
-import { stringifyJson } from './json/exact-json.js';
-import { describeApi, type ApiModel } from './model/describe-api.js';
-import { createItemListCheck, ItemListError } from './store/check-item-list.js';
-import { collectionShapes } from './store/collection-shapes.js';
-import type { Item } from './store/item-snapshot.js';
-import type { MemoryStore, StoreBudget } from './store/memory-store.js';
-import { createRevisionCounter } from './store/revision-counter.js';
-import type { Scenario } from './store/scenario.js';
-import type { ExactPet } from './types/api-types.js';
-import { checkSunset } from './pipeline/check-sunset.js';
-import { momentOf } from './sessions/moment-of.js';
 import { keepGeneratedPets } from './seed/keep-generated-pets.js';
-import { JournalBudget, type RequestJournal } from './journal/request-journal.js';
+import { createSessionApi, type SessionApi } from './session-api.js';
+import { MemoryStateStore } from './sessions/memory-state-store.js';
+import { Session } from './sessions/session.js';
+import { SessionRegistry } from './sessions/session-registry.js';
+import { momentOf } from './state/moment-of.js';
+import type { Latency } from './state/state-store.js';
+import { checkSavedItems, describeCollections } from './store/check-saved-items.js';
+import { collectionShapes } from './store/collection-shapes.js';
+import type { StoreBudget } from './store/memory-store.js';
+import type { CollectionShape } from './store/item-snapshot.js';
+import { createRevisionCounter, type RevisionCounter } from './store/revision-counter.js';
+import type { Scenario } from './store/scenario.js';
+import { silentLogger, type MockLogger } from './support/mock-logger.js';
 
 /** Where the animals API is served by default: the `/v1` every base address of the spec ends with. */
 export const defaultBasePath = '/v1';
@@ -180,47 +166,6 @@ export interface ProxyCoreOptions {
   report(): unknown;
 }
 
-/** The in-process face of one session: what the admin API does, as typed calls. */
-export interface SessionApi {
-  /** The session's store; its shortcuts (`list`, `get`, `create`, `all`, `size`) act on the document's first collection. */
-  readonly store: MemoryStore<ExactPet>;
-  readonly journal: RequestJournal;
-  /** The current scenario's name. */
-  readonly scenario: string;
-  switchScenario(name: string): Promise<StoreState>;
-  /**
-   * Schedules a fault for the session's next requests, as `POST
-   * /__admin/faults`: `{ status: 500, operationId }` answers the next request
-   * of that operation with a 500 Error body, `{ fault: 'connection_reset' }`
-   * breaks the next request's connection. Refused as over HTTP (`400
-   * invalid_fault`, `409 too_many_faults`). `reset()` removes it, used or not.
-   */
-  scheduleFault(fault: FaultRequest): ScheduledFault;
-  /** The faults still to come, as `GET /__admin/faults`. */
-  faults(): ScheduledFault[];
-  /** Removes every fault still to come, as `DELETE /__admin/faults`; how many there were. */
-  clearFaults(): number;
-  /**
-   * The session's latency from now on, as `PUT /__admin/latency` (`{ min: 0,
-   * max: 0 }`: none). `reset()` restores the latency of the options.
-   */
-  setLatency(latency: Latency): Latency;
-  /**
-   * Back to the start, as `POST /__admin/reset`: the scenario the mock was
-   * created with (not one switched to since) and its pets, no faults (used or
-   * not), the latency of the options (not one set since), an empty journal.
-   */
-  reset(): StoreState;
-  /**
-   * Sets the session's clock to `now` (an ISO date such as `2030-12-06`, or
-   * ms since the epoch), running on from there, as `PUT /__admin/clock`
-   * does; `undefined` goes back to the mock's clock. Undone by `reset()`.
-   */
-  setNow(now: string | number | Date | undefined): void;
-  /** The session's time, in ms since the epoch. */
-  now(): number;
-}
-
 export interface MockCore extends SessionApi {
   /** A session by name (made on first use, as a request with `Petstore-Session: name` would). */
   session(name: string): SessionApi;
@@ -240,133 +185,6 @@ const defaultGeneratePets: GeneratePets = keepGeneratedPets(async (options) =>
   (await import('./seed/generate-pets.js')).generatePets(options),
 );
 
-/** The admin API's document, compiled once per API document (its Error schema is the API's own). */
-const adminDocuments = new WeakMap<CompiledDocument, CompiledDocument>();
-
-function compileAdminDocument(api: CompiledDocument): CompiledDocument {
-  let admin = adminDocuments.get(api);
-  if (!admin) {
-    const document = createAdminDocument(
-      api.document.components?.schemas ?? {},
-      describeApi(api).resources.map((resource) => resource.name),
-      storeFilters(api),
-    );
-    // The kit's own document, built from schemas already checked with the API's: compiled without checking them again.
-    markDocumentChecked(document);
-    admin = compileDocument(document, 'admin API');
-    adminDocuments.set(api, admin);
-  }
-  return admin;
-}
-
-function checkHandlers(compiled: CompiledDocument, handlers: HandlerTable<never>): void {
-  for (const operationId of Object.keys(handlers)) {
-    if (!compiled.byId.has(operationId)) {
-      throw new DocumentError(
-        `${compiled.source}: a handler exists for '${operationId}', but no operation has that id`,
-      );
-    }
-  }
-}
-
-function createMount<Context>(options: {
-  basePath: string;
-  compile: () => CompiledDocument;
-  handlers: HandlerTable<Context>;
-  policy: RequestPolicy;
-  authenticate: Authenticator;
-  /** Answers instead of the handlers (the proxy's upstream). */
-  middle?: (compiled: CompiledDocument) => Mount['middle'];
-  context: (session: Session) => Context;
-  /** Runs before the handler (after the request is classified): throws to answer instead (the sunset's 410). */
-  before?: (operation: CompiledOperation, session: Session) => void;
-  fallback: ((compiled: CompiledDocument) => FallbackMocker) | undefined;
-  admin: boolean;
-  /** Compile and check on the first request rather than now (the admin API: the kit's own, fixed document). */
-  lazy: boolean;
-}): Mount {
-  let compiled: CompiledDocument | undefined;
-  let operationHeaders: Map<CompiledOperation, Record<string, string>> | undefined;
-  let fallback: FallbackMocker | undefined;
-  let middle: Mount['middle'] | undefined;
-  const prepare = (): CompiledDocument => {
-    if (compiled) return compiled;
-    const ready = options.compile();
-    checkHandlers(ready, options.handlers as HandlerTable<never>);
-    operationHeaders = new Map(
-      ready.operations.map((operation) => [operation, deprecationHeaders(ready, operation, options.basePath)]),
-    );
-    if (options.fallback && ready.operations.some((operation) => !options.handlers[operation.operationId])) {
-      fallback = options.fallback(ready);
-    }
-    middle = options.middle?.(ready);
-    compiled = ready;
-    return ready;
-  };
-  // A check that fails on the first request would answer 500 to every request instead of stopping start-up.
-  if (!options.lazy) prepare();
-  const handle = async ({ operation, classified, request, session }: MiddleInput): Promise<Answer> => {
-    if (!operation || !classified?.valid) throw new Error('a request the policy refuses reached the handlers');
-    options.before?.(operation, session);
-    const preference = readPreference(operation, headerValue(request, 'prefer'));
-    let response = await runHandler({
-      operation,
-      request: classified.valid,
-      preference,
-      handlers: options.handlers,
-      context: options.context(session),
-      fallback,
-    });
-    if (preference.status !== undefined) {
-      response = { ...response, headers: { ...response.headers, 'preference-applied': `code=${preference.status}` } };
-    }
-    return { kind: 'handled', response };
-  };
-  return {
-    basePath: options.basePath,
-    admin: options.admin,
-    policy: options.policy,
-    authenticate: options.authenticate,
-    cache: new ResponseCache(),
-    get compiled() {
-      return prepare();
-    },
-    get operationHeaders() {
-      prepare();
-      return operationHeaders as Map<CompiledOperation, Record<string, string>>;
-    },
-    middle: (input) => {
-      prepare();
-      return middle ? middle(input) : handle(input);
-    },
-  };
-}
-
-/** `pets`, `pets and orders`: the collections of saved items, for messages. */
-function describeCollections(items: Readonly<Record<string, unknown>>): string {
-  const names = Object.keys(items);
-  return names.length === 0 ? 'items' : names.join(' and ');
-}
-
-/** Saved items (a state file), each collection checked by the one item-list check, like a fixture's. */
-function checkSaved(
-  compiled: CompiledDocument,
-  api: ApiModel,
-  saved: { items: Readonly<Record<string, unknown>>; source: string },
-): Record<string, Item[]> {
-  const checked: Record<string, Item[]> = {};
-  for (const [name, items] of Object.entries(saved.items)) {
-    const resource = api.resource(name);
-    if (!resource) {
-      throw new ItemListError(
-        `${saved.source}: holds '${name}', which is no collection of the document (collections: ${api.resources.map((each) => each.name).join(', ')})`,
-      );
-    }
-    checked[name] = createItemListCheck(compiled, resource)(items, saved.source);
-  }
-  return checked;
-}
-
 /** Keys are the upstream's to judge: the proxy's API checks none. */
 const leaveKeysUpstream: Authenticator = () => undefined;
 
@@ -379,22 +197,10 @@ const leaveKeysUpstream: Authenticator = () => undefined;
  */
 export function createMockCore(options: MockCoreOptions): MockCore {
   const logger = options.logger ?? silentLogger;
-  // Served as /openapi.json, and the key of the compile cache: a second mock of the same document compiles nothing.
-  const documentJson = stringifyJson(options.document);
-  const compiled = compileDocumentOnce(options.document, options.documentSource ?? 'document', documentJson);
-  const errorSchema = compiled.document.components?.schemas?.Error;
-  if (!errorSchema) throw new DocumentError(`${compiled.source}: components.schemas.Error is required`);
-  const api = describeApi(compiled);
-  const shapes = collectionShapes(api);
-  for (const { operation, unplaced } of api.unplaced()) {
-    logger.warn(
-      { operationId: operation.operationId, reason: unplaced, fallback: options.fallback ? 'prism' : 'none' },
-      `${operation.operationId} (${operation.method} ${operation.pathTemplate}) has no behaviour of the kit: ${unplaced}; ${options.fallback ? 'the fallback mocker (Prism, where installed; else 501 not_implemented) answers it from the document' : 'it answers 501 not_implemented'} (x-petstore-kind places an operation)`,
-    );
-  }
+  const { documentJson, compiled, api } = compileApi(options, logger);
   const clock = options.clock ?? Date.now;
-  const startOffset = options.now === undefined ? 0 : momentOf(options.now, 'now') - clock();
   const revisions = createRevisionCounter();
+  const shapes = collectionShapes(api);
   const catalogue = new ScenarioCatalogue({
     compiled,
     api,
@@ -404,50 +210,15 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     seed: options.seed ?? defaultSeed,
     generatePets: options.generatePets ?? defaultGeneratePets,
   });
-  const fixtureSource = options.fixtureSource ?? ((name: string) => `fixture '${name}'`);
-  for (const [name, fixture] of Object.entries(options.fixtures)) catalogue.add(name, fixture, fixtureSource(name));
-  const requested = options.scenario ?? 'default';
-  const scenarioName =
-    typeof requested === 'string'
-      ? requested
-      : catalogue.add(requested.name, requested.fixture, requested.source ?? `scenario '${requested.name}'`);
-  if (!catalogue.has(scenarioName)) {
-    throw new FixtureError(`unknown scenario '${scenarioName}' (known: ${catalogue.names()})`);
-  }
-  const savedItems = options.saved ? checkSaved(compiled, api, options.saved) : undefined;
-  const maxPets = options.maxPets ?? defaultMaxPets;
-  const maxBytes = options.maxStoreBytes ?? defaultMaxStoreBytes;
-  // Issue 20: one budget for every session's store, so that 100 sessions cannot hold 100 times a store's limit.
-  const budget: StoreBudget = {
-    maxBytes: options.maxTotalStoreBytes ?? defaultMaxTotalStoreBytes,
-    charged: () => (sessions ? sessions.list().reduce((sum, each) => sum + each.store.chargedBytes, 0) : 0),
-  };
-  const journalSize = options.journalSize ?? 500;
-  // Issue 27: one byte budget for every session's journal, so that 100 sessions cannot hold 100 journals' worth.
-  const journalBudget = new JournalBudget({
-    ...(options.maxJournalBytes === undefined ? {} : { maxBytes: options.maxJournalBytes }),
-    ...(options.maxJournalReadBytes === undefined ? {} : { maxReadBytes: options.maxJournalReadBytes }),
-  });
-
-  const seed = options.seed ?? defaultSeed;
+  const scenarioName = addScenarios(catalogue, options);
+  const savedItems = options.saved ? checkSavedItems(compiled, api, options.saved) : undefined;
+  const makeSessions = sessionMaker(options, { shapes, revisions, clock, charged: () => charged() });
+  let state: MemoryStateStore | undefined;
   let sessions: SessionRegistry | undefined;
+  // Issue 20: one budget for every session's store, so that 100 sessions cannot hold 100 times a store's limit.
+  const charged = () => (sessions ? sessions.list().reduce((sum, each) => sum + each.store.chargedBytes, 0) : 0);
   const start = (scenario: Scenario): void => {
-    const createSession = (name: string) =>
-      new Session({
-        name,
-        scenario,
-        shapes,
-        clockOffset: startOffset,
-        maxPets,
-        maxBytes,
-        budget,
-        revisions,
-        journalSize,
-        journalBudget,
-        latency: options.latency,
-        seed,
-      });
-    const defaultSession = createSession(defaultSessionName);
+    const defaultSession = makeSessions(defaultSessionName, scenario);
     if (savedItems && options.saved) {
       defaultSession.store.restore(
         savedItems,
@@ -456,10 +227,11 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     }
     sessions = new SessionRegistry({
       defaultSession,
-      create: createSession,
+      create: (name) => makeSessions(name, scenario),
       max: options.maxSessions ?? 100,
       logger,
     });
+    state = new MemoryStateStore({ sessions, scenarios: catalogue, clock });
   };
   const first = catalogue.load(scenarioName);
   let pending: Promise<void> | undefined;
@@ -471,88 +243,182 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   } else {
     start(first);
   }
-  const registry = (): SessionRegistry => {
-    if (!sessions) throw new Error('the mock is not ready yet: await mock.ready first');
-    return sessions;
+  const started = (): { state: MemoryStateStore; sessions: SessionRegistry } => {
+    if (!state || !sessions) throw new Error('the mock is not ready yet: await mock.ready first');
+    return { state, sessions };
   };
-  const sessionApi = (of: () => Session): SessionApi => ({
-    get store() {
-      return of().store as MemoryStore<ExactPet>;
-    },
-    get journal() {
-      return of().journal;
-    },
-    get scenario() {
-      return of().store.scenarioName;
-    },
-    switchScenario: (name) => switchScenario(of(), catalogue, name),
-    scheduleFault: (fault) => scheduleFault(of(), compiled, fault),
-    faults: () => of().faults.list(),
-    clearFaults: () => of().faults.clear(),
-    setLatency: (latency) => setLatency(of(), latency),
-    reset: () => resetSession(of()),
-    setNow: (now) => {
-      of().clockOffset = now === undefined ? 0 : momentOf(now, 'now') - clock();
-    },
-    now: () => of().now(clock),
-  });
+  const pipeline = createPipeline(options, { compiled, api, catalogue, documentJson, logger, started, pending });
+  const sessionApi = (of: () => Session): SessionApi => createSessionApi(() => started().state, of, compiled, clock);
 
-  const basePath = options.basePath ?? defaultBasePath;
-  const authenticate = createAuthenticator(options.keys ?? ['dev-key']);
+  // The mock itself is the default session's face, plus what is the mock's own (getters, not a spread: the
+  // default session exists only once the first scenario is loaded).
+  const core = sessionApi(() => started().sessions.defaultSession) as MockCore;
+  return Object.defineProperties(core, {
+    // A plain request built by hand (or by an adapter whose headers keep their case) may have names in any case.
+    handle: {
+      value: (request: PlainRequest) => handleRequest(pipeline, withFoldedHeaders(request)),
+      enumerable: true,
+    },
+    ready: { value: pending ?? Promise.resolve(), enumerable: true },
+    compiled: { value: compiled, enumerable: true },
+    api: { value: api, enumerable: true },
+    scenarios: { value: () => catalogue.list(), enumerable: true },
+    session: {
+      value: (name: string) => sessionApi(() => started().sessions.session(name)),
+      enumerable: true,
+    },
+  });
+}
+
+/**
+ * The document compiled (once per document in a process) and modelled: a
+ * document without the Error schema stops start-up, and an operation the
+ * model cannot place is named in the log.
+ */
+function compileApi(
+  options: MockCoreOptions,
+  logger: MockLogger,
+): { documentJson: string; compiled: CompiledDocument; api: ApiModel } {
+  // Served as /openapi.json, and the key of the compile cache: a second mock of the same document compiles nothing.
+  const documentJson = stringifyJson(options.document);
+  const compiled = compileDocumentOnce(options.document, options.documentSource ?? 'document', documentJson);
+  const errorSchema = compiled.document.components?.schemas?.Error;
+  if (!errorSchema) throw new DocumentError(`${compiled.source}: components.schemas.Error is required`);
+  const api = describeApi(compiled);
+  for (const { operation, unplaced } of api.unplaced()) {
+    logger.warn(
+      { operationId: operation.operationId, reason: unplaced, fallback: options.fallback ? 'prism' : 'none' },
+      `${operation.operationId} (${operation.method} ${operation.pathTemplate}) has no behaviour of the kit: ${unplaced}; ${options.fallback ? 'the fallback mocker (Prism, where installed; else 501 not_implemented) answers it from the document' : 'it answers 501 not_implemented'} (x-petstore-kind places an operation)`,
+    );
+  }
+  return { documentJson, compiled, api };
+}
+
+/** Adds the fixtures (and a scenario given as an object) to the catalogue; the name of the scenario to start from. */
+function addScenarios(catalogue: ScenarioCatalogue, options: MockCoreOptions): string {
+  const fixtureSource = options.fixtureSource ?? ((name: string) => `fixture '${name}'`);
+  for (const [name, fixture] of Object.entries(options.fixtures)) catalogue.add(name, fixture, fixtureSource(name));
+  const requested = options.scenario ?? 'default';
+  const scenarioName =
+    typeof requested === 'string'
+      ? requested
+      : catalogue.add(requested.name, requested.fixture, requested.source ?? `scenario '${requested.name}'`);
+  if (!catalogue.has(scenarioName)) {
+    throw new FixtureError(`unknown scenario '${scenarioName}' (known: ${catalogue.names()})`);
+  }
+  return scenarioName;
+}
+
+/** Makes a session of the options' limits, starting from a scenario; every session shares the mock's budgets. */
+function sessionMaker(
+  options: MockCoreOptions,
+  shared: {
+    shapes: readonly CollectionShape[];
+    revisions: RevisionCounter;
+    clock: () => number;
+    charged: () => number;
+  },
+): (name: string, scenario: Scenario) => Session {
+  const budget: StoreBudget = {
+    maxBytes: options.maxTotalStoreBytes ?? defaultMaxTotalStoreBytes,
+    charged: shared.charged,
+  };
+  // Issue 27: one byte budget for every session's journal, so that 100 sessions cannot hold 100 journals' worth.
+  const journalBudget = new JournalBudget({
+    ...(options.maxJournalBytes === undefined ? {} : { maxBytes: options.maxJournalBytes }),
+    ...(options.maxJournalReadBytes === undefined ? {} : { maxReadBytes: options.maxJournalReadBytes }),
+  });
+  const clockOffset = options.now === undefined ? 0 : momentOf(options.now, 'now') - shared.clock();
+  return (name, scenario) =>
+    new Session({
+      name,
+      scenario,
+      shapes: shared.shapes,
+      clockOffset,
+      maxPets: options.maxPets ?? defaultMaxPets,
+      maxBytes: options.maxStoreBytes ?? defaultMaxStoreBytes,
+      budget,
+      revisions: shared.revisions,
+      journalSize: options.journalSize ?? 500,
+      journalBudget,
+      latency: options.latency,
+      seed: options.seed ?? defaultSeed,
+    });
+}
+
+/**
+ * The pipeline the mock (or the proxy) runs every request through: the API
+ * mount (the handlers, or the upstream), the admin API's, the public files,
+ * the browser-facing policy, and the state.
+ */
+function createPipeline(
+  options: MockCoreOptions,
+  parts: {
+    compiled: CompiledDocument;
+    api: ApiModel;
+    catalogue: ScenarioCatalogue;
+    documentJson: string;
+    logger: MockLogger;
+    started: () => { state: MemoryStateStore; sessions: SessionRegistry };
+    pending: Promise<void> | undefined;
+  },
+): Pipeline {
+  const { compiled, api, catalogue, logger, started } = parts;
   const { proxy } = options;
-  const served = createMount<ItemContext>({
-    basePath,
+  const authenticate = createAuthenticator(options.keys ?? ['dev-key']);
+  const handlers = itemHandlers(api);
+  const served = createMount({
+    basePath: options.basePath ?? defaultBasePath,
     compile: () => compiled,
-    handlers: itemHandlers(api),
+    handled: Object.keys(handlers),
     policy: proxy ? (proxy.enforce ? reportAndRefuse : report) : refuse,
     authenticate: proxy ? leaveKeysUpstream : authenticate,
-    ...(proxy
-      ? {
-          middle: (ready: CompiledDocument) =>
-            createForwardingMiddle({
+    middle: (ready) =>
+      proxy
+        ? createForwardingMiddle({
+            compiled: ready,
+            forward: proxy.forward,
+            enforce: proxy.enforce,
+            memory: new ModelPartitions({
               compiled: ready,
-              forward: proxy.forward,
-              enforce: proxy.enforce,
-              memory: new ModelPartitions({
-                compiled: ready,
-                settleMs: proxy.settleMs,
-                ...(proxy.memoryItems === undefined ? {} : { maxItems: proxy.memoryItems }),
-                ...(proxy.partitionHeaders ? { headers: proxy.partitionHeaders } : {}),
-              }),
-              now: () => performance.now(),
+              settleMs: proxy.settleMs,
+              ...(proxy.memoryItems === undefined ? {} : { maxItems: proxy.memoryItems }),
+              ...(proxy.partitionHeaders ? { headers: proxy.partitionHeaders } : {}),
             }),
-        }
-      : {}),
-    context: (current) => ({ store: current.store }),
-    // After an operation's sunset (x-sunset), by the session's clock, the mock answers it 410 Gone.
-    before: (operation, session) => checkSunset(compiled, operation, session.now(clock)),
-    fallback: proxy ? undefined : options.fallback,
+            now: () => performance.now(),
+          })
+        : createHandlerMiddle({
+            handlers,
+            fallback:
+              options.fallback && ready.operations.some((operation) => !handlers[operation.operationId])
+                ? options.fallback(ready)
+                : undefined,
+          }),
     admin: false,
     lazy: false,
   });
   // The admin API is the kit's own small document: compiled on its first request, not at every start.
-  const admin = createMount<AdminContext>({
+  const admin = createMount({
     basePath: adminBasePath,
     compile: () => compileAdminDocument(compiled),
-    handlers: adminHandlers,
+    handled: Object.keys(adminHandlers),
     policy: refuse,
     authenticate,
-    context: (current) => ({
-      session: current,
-      sessions: registry(),
-      scenarios: catalogue,
-      api: compiled,
-      clock,
-      proxyReport: proxy?.report,
-    }),
-    fallback: undefined,
+    middle: () =>
+      createAdminMiddle(adminHandlers, (session) => ({
+        session,
+        state: started().state,
+        scenarios: catalogue,
+        api: compiled,
+        proxyReport: proxy?.report,
+      })),
     admin: true,
     lazy: true,
   });
 
   const encoder = new TextEncoder();
   const publicFiles = new Map<string, PublicFile>([
-    ['/openapi.json', { type: 'application/json', body: encoder.encode(documentJson) }],
+    ['/openapi.json', { type: 'application/json', body: encoder.encode(parts.documentJson) }],
     ...(options.documentText === undefined
       ? []
       : [['/openapi.yaml', { type: 'application/yaml', body: encoder.encode(options.documentText) }] as const]),
@@ -562,14 +428,16 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     mounts: [served, admin],
     publicFiles,
     selectSession: (request) => {
-      const choice = registry().select(request);
+      const choice = started().sessions.select(request);
       // The proxy passes the session header on: the upstream judges it, as it judges the key.
       return proxy ? { name: choice.problem ? defaultSessionName : choice.name } : choice;
     },
+    get state() {
+      return started().state;
+    },
     // Sessions are made only for authenticated requests (the proxy authenticates none of the API's: it uses a
     // session made through its admin API, or the default one).
-    session: (name, make) =>
-      make && !proxy ? registry().session(name) : (registry().find(name) ?? registry().defaultSession),
+    makesSessions: !proxy,
     carriesKey: (request) => {
       if (proxy) return false;
       try {
@@ -586,28 +454,13 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     logger,
     logRequests: logger.isLevelEnabled?.('info') ?? true,
-    ready: pending,
+    ready: parts.pending,
     ...(proxy ? { onExchange: proxy.onExchange } : {}),
   };
-  if (pending)
-    pending.then(
+  if (parts.pending)
+    parts.pending.then(
       () => (pipeline.ready = undefined),
       () => undefined,
     );
-
-  // The mock itself is the default session's face, plus what is the mock's own (getters, not a spread: the
-  // default session exists only once the first scenario is loaded).
-  const core = sessionApi(() => registry().defaultSession) as MockCore;
-  return Object.defineProperties(core, {
-    // A plain request built by hand (or by an adapter whose headers keep their case) may have names in any case.
-    handle: {
-      value: (request: PlainRequest) => handleRequest(pipeline, withFoldedHeaders(request)),
-      enumerable: true,
-    },
-    ready: { value: pending ?? Promise.resolve(), enumerable: true },
-    compiled: { value: compiled, enumerable: true },
-    api: { value: api, enumerable: true },
-    scenarios: { value: () => catalogue.list(), enumerable: true },
-    session: { value: (name: string) => sessionApi(() => registry().session(name)), enumerable: true },
-  });
+  return pipeline;
 }

@@ -1,8 +1,7 @@
+import { HttpError } from './errors/http-error.js';
 import { toErrorResponse } from './errors/to-error-response.js';
-import type { HandlerResponse } from './types/handler-response.js';
 import type { Inflate } from './http/inflate.js';
 import { headerValue, type NetworkFault, type PlainRequest, type PlainResponse } from './http/plain-http.js';
-import type { MockLogger } from './support/mock-logger.js';
 import { classifyRequest } from './oracle/classify-request.js';
 import { fails, type Finding } from './oracle/finding.js';
 import type { CompiledOperation } from './openapi/compile-document.js';
@@ -13,17 +12,18 @@ import type { HostCheck } from './pipeline/check-host.js';
 import { corsHeaders, preflightResponse, type CorsPolicy } from './pipeline/cors-policy.js';
 import { decodeBody } from './pipeline/decode-body.js';
 import { injectFault } from './pipeline/inject-fault.js';
-import { matchRoute } from './pipeline/match-route.js';
-import { type EndedExchange, observeExchange, type ReportedExchange } from './pipeline/observe-exchange.js';
+import { matchRoute, type RouteMatch } from './pipeline/match-route.js';
+import { observeExchange, type ReportedExchange } from './pipeline/observe-exchange.js';
+import { operationRemoved } from './pipeline/operation-removed.js';
 import { readBody } from './pipeline/read-body.js';
-import { attempt, attemptLater } from './pipeline/request-policy.js';
-import { type Answer, type Mount, selectMount } from './pipeline/select-mount.js';
+import { type Answer, type MiddleInput, type Mount, noPlan, selectMount } from './pipeline/select-mount.js';
 import { serialiseResponse, type SerialisedResponse } from './pipeline/serialise-response.js';
 import { servePublicFile, type PublicFile } from './pipeline/serve-public-file.js';
 import { validateResponse } from './pipeline/validate-response.js';
-import type { Session } from './sessions/session.js';
-import type { SessionChoice } from './sessions/session-registry.js';
+import type { SessionRef, StateStore } from './state/state-store.js';
+import type { MockLogger } from './support/mock-logger.js';
 import { wallClockAt } from './support/wall-clock-at.js';
+import type { HandlerResponse } from './types/handler-response.js';
 
 /** What the pipeline runs with: everything is built once, at start-up (see create-mock-core.ts). */
 export interface Pipeline {
@@ -32,12 +32,11 @@ export interface Pipeline {
   /** Files served to anyone, by path: the document, and the pages in Node. */
   publicFiles: ReadonlyMap<string, PublicFile>;
   /** The session name a request gives, checked (and the problem with it, if any); nothing is made. */
-  selectSession(request: PlainRequest): SessionChoice;
-  /**
-   * The session of that name: made if need be when `make` (the request is
-   * authenticated), otherwise one that exists already, or the default one.
-   */
-  session(name: string, make: boolean): Session;
+  selectSession(request: PlainRequest): { name: string; problem?: HttpError };
+  /** Everything the mock shares (sessions, stores, faults, latency, clocks, journals): one call per request. */
+  state: StateStore;
+  /** Whether an authenticated request makes the session it names (the proxy makes none: the upstream's are its own). */
+  makesSessions: boolean;
   /** Whether a request carries a key the mock accepts (to journal a keyed request refused early). */
   carriesKey(request: PlainRequest): boolean;
   /** The Host check (none in-process: the page's own origin owns the mock there). */
@@ -58,140 +57,278 @@ export interface Pipeline {
 /** Headers every response carries: no sniffing, no caching of a stateful mock's answers. */
 const commonHeaders = { 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' };
 
-/** How far a request got: what the answer's headers, the journal and the report need to know. */
-interface Progress {
-  mount?: Mount;
-  operation?: CompiledOperation;
-  session?: Session;
-  body?: Uint8Array;
+/** The request as it arrived: what every answer's headers, the journal and the log need. */
+interface Arrival {
+  request: PlainRequest;
+  id: string;
+  started: number;
+  cors: Record<string, string> | undefined;
+}
+
+/** How far a request got when it was answered: what its headers, the report and the journal need of it. */
+interface Reached {
+  mount: Mount | undefined;
+  operation: CompiledOperation | undefined;
+  /** The body as journaled: decoded when it could be, as sent otherwise. */
+  body: Uint8Array | undefined;
   /** What the oracle found: the request's problems let through, and the upstream's answer judged. */
   findings: Finding[];
+  /** The session it is journaled in; undefined for none. */
+  session: SessionRef | undefined;
 }
 
 /**
  * The request pipeline, in the order every request meets it. Each stage is a
- * function in ./pipeline/ (or names its folder), and each throws an
- * `HttpError` to answer an error; whatever is thrown becomes an Error body
- * in `toErrorResponse` and is judged and sent like any answer.
+ * function in ./pipeline/ (or names its folder); a stage refuses a request
+ * with an `HttpError`, and every refusal becomes an Error body in
+ * `toErrorResponse`, judged and sent like any answer.
  *
- *   request id → Host (403 for a name the mock does not answer to, 400 for
- *   none) → CORS (403 for an origin not allowed; a preflight is answered
- *   here) → public files (the document, the pages) → mount (/v1, /__admin;
- *   404 elsewhere) → body size (413) → route (404, 405) → authenticate (401,
- *   unless the operation's security is empty) → session (Petstore-Session;
- *   400 for a bad name) →
- *   latency (the API's calls only) → injected fault → Content-Encoding (415,
- *   400) → classify the request by the document (400, 415) → the middle:
- *   the handler (Prefer may ask for a documented example), or the upstream,
- *   whose answer comes back judged by the oracle → the mock's own answer
- *   judged (500 when it breaks the document) and serialised (cached by the
- *   handler's key) → headers → journal, log and report.
+ *   request id → Host and origin (403; a preflight is answered here) →
+ *   public files → mount, body size (413), route (404, 405), key (401),
+ *   session name (400) → Content-Encoding, the request classified by the
+ *   document → the middle's plan → the one call to the shared state (session,
+ *   latency, fault, clock, the handler's store action) → latency waited →
+ *   the fault, the request's own problem (400, 415), the sunset (410), the
+ *   plan's (Prefer) and the store's refusals, in that order → the middle's
+ *   answer (the handler's, an example, the fallback's, the upstream's) →
+ *   judged (500 when it breaks the document), serialised, headers → report,
+ *   journal and log.
  *
  * Each mount's policy says what becomes of a problem with the request: the
  * mock refuses it; the proxy notes it as a request-side finding and lets the
  * request through as it came (or, with --enforce, refuses it).
  */
 export async function handleRequest(pipeline: Pipeline, request: PlainRequest): Promise<PlainResponse> {
-  const started = performance.now();
-  const startedAt = wallClockAt(started);
   const id = assignRequestId(request);
-  // A Host the mock does not answer to (DNS rebinding) or an origin it does not allow is refused before anything
-  // else answers, preflights and public files included: thrown first below, it takes the one error path and
-  // changes nothing (no session, no journal).
-  let refused: unknown;
+  const started = performance.now();
   let cors: Record<string, string> | undefined;
   try {
     pipeline.checkHost?.(request);
     cors = corsHeaders(pipeline.cors, request);
-  } catch (error) {
-    refused = error;
+    if (pipeline.ready) await pipeline.ready;
+  } catch (refusal) {
+    // A Host the mock does not answer to (DNS rebinding) or an origin it does not allow: refused before anything
+    // else answers, preflights and public files included, in no session and no journal.
+    return respond(pipeline, { request, id, started, cors }, unreached(), refused(pipeline, refusal));
   }
   const preflight = cors && preflightResponse(pipeline.cors, request, cors);
   if (preflight) return { ...preflight, headers: { ...preflight.headers, 'x-request-id': id } };
-  const file = refused === undefined ? servePublicFile(pipeline.publicFiles, request) : undefined;
+  const file = servePublicFile(pipeline.publicFiles, request);
   if (file) return { ...file, headers: { ...file.headers, ...commonHeaders, 'x-request-id': id, ...cors } };
-
-  const progress: Progress = { findings: [] };
-  let choice: SessionChoice | undefined;
-  let answer: Answer;
+  const arrival: Arrival = { request, id, started, cors };
+  const read = await readRequest(pipeline, request);
+  if (read.refusal)
+    return respond(pipeline, arrival, await refusedEarly(pipeline, read), refused(pipeline, read.refusal));
   try {
-    if (refused !== undefined) throw refused;
-    if (pipeline.ready) await pipeline.ready;
-    // A bad session name is told only once the client is authenticated, like any problem reading the body but its size.
-    choice = pipeline.selectSession(request);
-    const under = selectMount(pipeline.mounts, request.method, request.path);
-    const mount = (progress.mount = under.mount);
-    const { policy, compiled } = mount;
-    const { findings } = progress;
-    // An over-size body is refused at once; any other problem reading it waits for the key.
-    let unreadable: unknown;
-    // A request without a body (most of them) skips the stages that read and decode one, and their awaits.
-    const sent =
-      request.body === undefined
-        ? undefined
-        : await readBody(request, pipeline.bodyLimit).catch((error: unknown) => {
-            if ((error as { code?: unknown }).code === 'payload_too_large') throw error;
-            unreadable = error;
-            return undefined;
-          });
-    progress.body = sent;
-    const match = attempt(policy, findings, () =>
-      matchRoute(compiled, request.method, under.path, { basePath: mount.basePath, path: request.path }),
-    );
-    const operation = (progress.operation = match?.operation);
-    if (operation?.secured) mount.authenticate(headerValue(request, 'authorization'));
-    if (choice.problem) throw choice.problem;
-    // A session is made only for an authenticated request, so that a client without a key can neither make
-    // sessions nor evict those of keyed clients; an open operation (health) uses one that exists.
-    const session = (progress.session = pipeline.session(choice.name, operation?.secured === true));
-    // Latency is the API's: health, the admin API and refusals answer at once.
-    if (!mount.admin && session.latency) await applyLatency(session.latency, session.random);
-    const fault = mount.admin || !operation ? undefined : injectFault(session, operation);
-    if (fault) return observeExchange(pipeline, session, ended(request, id, startedAt, started, sent), broken(fault));
-    if (unreadable !== undefined) throw unreadable;
-    const decoded =
-      sent === undefined
-        ? undefined
-        : await attemptLater(policy, findings, () => decodeBody(request, sent, pipeline.inflate, pipeline.bodyLimit));
-    // A body the policy let through undecoded (the proxy) is forwarded as it came, but not classified.
-    const readable = sent === undefined || decoded !== undefined;
-    if (readable) progress.body = decoded;
-    const classified =
-      match && readable
-        ? classifyRequest({
-            operation: match.operation,
-            pathParams: match.pathParams,
-            query: request.query,
-            headers: request.headers,
-            body: decoded,
-          })
-        : undefined;
-    if (classified?.problem) policy.meet(classified.problem, findings);
-    answer = await mount.middle({ operation, request, sent, classified, session, findings });
-  } catch (error) {
-    answer = { kind: 'handled', response: toErrorResponse(error, pipeline.logger) };
-    // Refused before its session was known (an unknown path, a 413): journaled in the session it names only when
-    // it carries a valid key, so that a client without one writes into no session's journal.
-    if (!progress.session && choice && !choice.problem && pipeline.carriesKey(request)) {
-      progress.session = pipeline.session(choice.name, true);
-    }
+    return await answerRequest(pipeline, arrival, read);
+  } catch (bug) {
+    // Every refusal is answered where it arises: what gets here is the mock's bug, logged and answered 500.
+    return respond(pipeline, arrival, await refusedEarly(pipeline, read), refused(pipeline, bug));
   }
+}
 
-  const { mount, operation } = progress;
-  const plain = answer.kind === 'forwarded' ? answer.response : sendHandled(pipeline, progress, answer.response);
+/**
+ * The rest of a request's way, once it is known to be for an operation of a
+ * mount, with a key if it needs one: its body and its class by the
+ * document, the one call to the shared state, then whichever answers first:
+ * the fault, the request's own problem, the sunset, the plan's refusal, the
+ * store's, the middle.
+ */
+async function answerRequest(pipeline: Pipeline, arrival: Arrival, read: ReadRequest): Promise<PlainResponse> {
+  const { request, mount, match, findings } = read;
+  if (!mount) throw new Error('a request without a mount was not refused');
+  const operation = match?.operation;
+  const decoded = read.unreadable ? undefined : await decodeRequest(pipeline, read, mount);
+  const classified =
+    match && decoded?.readable
+      ? classifyRequest({ ...match, query: request.query, headers: request.headers, body: decoded.body })
+      : undefined;
+  // The request's own problem waits for its fault, which answers first; under the proxy's policy it is only noted.
+  const problem =
+    read.unreadable ?? decoded?.problem ?? (classified?.problem && mount.policy.meet(classified.problem, findings));
+  const input: MiddleInput = { operation, request, sent: read.sent, classified, findings };
+  const plan = problem ? noPlan : mount.middle.plan(input);
+
+  const settling = pipeline.state.settle({
+    session: read.session,
+    make: pipeline.makesSessions && operation?.secured === true,
+    operationId: mount.admin || !operation ? undefined : operation.operationId,
+    latency: !mount.admin,
+    sunset: plan.sunset,
+    action: plan.action,
+  });
+  const settled = settling instanceof Promise ? await settling : settling;
+  const delay = applyLatency(settled.delayMs);
+  if (delay) await delay;
+  const { session, fault } = settled;
+  // A fault answers before the body is decoded, as far as the journal can tell: it keeps the body as sent.
+  const body = decoded?.readable && !fault ? decoded.body : read.sent;
+  const reached: Reached = { mount, operation, body, findings, session };
+  if (fault && operation) {
+    const injected = injectFault(fault, operation);
+    if (!(injected instanceof HttpError)) return brokenConnection(pipeline, arrival, reached, injected);
+    return respond(pipeline, arrival, reached, refused(pipeline, injected));
+  }
+  if (problem) return respond(pipeline, arrival, reached, refused(pipeline, problem));
+  if (settled.removed && operation) {
+    return respond(pipeline, arrival, reached, refused(pipeline, operationRemoved(mount.compiled, operation)));
+  }
+  const refusal = plan.refusal ?? settled.failure;
+  if (refusal) return respond(pipeline, arrival, reached, refused(pipeline, refusal));
+  try {
+    const answering = mount.middle.answer(input, plan, settled);
+    return respond(pipeline, arrival, reached, answering instanceof Promise ? await answering : answering);
+  } catch (error) {
+    return respond(pipeline, arrival, reached, refused(pipeline, error));
+  }
+}
+
+/** What the request is, before anything shared is asked: its mount, route, key, session name and body. */
+interface ReadRequest {
+  request: PlainRequest;
+  /** Why it is refused before its session is settled (404, 405, 401, 413, a bad session name). */
+  refusal: unknown;
+  /** Undefined when the path is under no mount. */
+  mount: Mount | undefined;
+  match: RouteMatch | undefined;
+  /** The session it names (`default` without one). */
+  session: string;
+  /** The session name is a name (a request refused with a bad one goes into no journal). */
+  sessionNamed: boolean;
+  /** The body as sent, Content-Encoding kept. */
+  sent: Uint8Array | undefined;
+  /** A problem reading the body (an aborted upload): answered after the request's fault, like its other problems. */
+  unreadable: unknown;
+  findings: Finding[];
+}
+
+/**
+ * The checks a request meets before its session: its mount, the size of its
+ * body (413, the one body problem told before the key), its route (under
+ * the mount's policy), its key, and its session's name (a bad one is told
+ * only to an authenticated client). Never throws: a refusal is returned, with
+ * what was known when it came.
+ */
+async function readRequest(pipeline: Pipeline, request: PlainRequest): Promise<ReadRequest> {
+  const choice = pipeline.selectSession(request);
+  const read: ReadRequest = {
+    request,
+    refusal: undefined,
+    mount: undefined,
+    match: undefined,
+    session: choice.name,
+    sessionNamed: !choice.problem,
+    sent: undefined,
+    unreadable: undefined,
+    findings: [],
+  };
+  try {
+    const under = selectMount(pipeline.mounts, request.method, request.path);
+    const { mount } = under;
+    read.mount = mount;
+    // A request without a body (most of them) skips the stages that read and decode one, and their awaits.
+    if (request.body !== undefined) {
+      try {
+        read.sent = await readBody(request, pipeline.bodyLimit);
+      } catch (error) {
+        if ((error as { code?: unknown }).code === 'payload_too_large') throw error;
+        read.unreadable = error;
+      }
+    }
+    try {
+      read.match = matchRoute(mount.compiled, request.method, under.path, {
+        basePath: mount.basePath,
+        path: request.path,
+      });
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      const refusal = mount.policy.meet(error, read.findings);
+      if (refusal) throw refusal;
+    }
+    if (read.match?.operation.secured) mount.authenticate(headerValue(request, 'authorization'));
+    if (choice.problem) throw choice.problem;
+  } catch (error) {
+    read.refusal = error;
+  }
+  return read;
+}
+
+/**
+ * How a request refused before its session was settled is journaled: in
+ * the session it names only when it carries a valid key (an unknown path, a
+ * 413), so that a client without one writes into no session's journal.
+ */
+async function refusedEarly(pipeline: Pipeline, read: ReadRequest): Promise<Reached> {
+  const reached: Reached = {
+    mount: read.mount,
+    operation: read.match?.operation,
+    body: read.sent,
+    findings: read.findings,
+    session: undefined,
+  };
+  if (!read.sessionNamed || !pipeline.carriesKey(read.request)) return reached;
+  const settling = pipeline.state.settle({
+    session: read.session,
+    make: true,
+    operationId: undefined,
+    latency: false,
+    sunset: undefined,
+    action: undefined,
+  });
+  reached.session = (settling instanceof Promise ? await settling : settling).session;
+  return reached;
+}
+
+/**
+ * The body with its Content-Encoding undone, under the mount's policy: a
+ * problem (415, 400, 413) is the request's own, answered after its fault;
+ * the proxy notes it and forwards the body as it came, unclassified.
+ */
+async function decodeRequest(
+  pipeline: Pipeline,
+  read: ReadRequest,
+  mount: Mount,
+): Promise<{ body: Uint8Array | undefined; readable: boolean; problem: HttpError | undefined }> {
+  if (read.sent === undefined) return { body: undefined, readable: true, problem: undefined };
+  try {
+    const body = await decodeBody(read.request, read.sent, pipeline.inflate, pipeline.bodyLimit);
+    return { body, readable: true, problem: undefined };
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    return { body: undefined, readable: false, problem: mount.policy.meet(error, read.findings) };
+  }
+}
+
+/** Nothing reached: a request refused for its Host or origin. */
+function unreached(): Reached {
+  return { mount: undefined, operation: undefined, body: undefined, findings: [], session: undefined };
+}
+
+/** Anything thrown while answering, as the answer that carries its Error body. */
+function refused(pipeline: Pipeline, error: unknown): Answer {
+  return { kind: 'handled', response: toErrorResponse(error, pipeline.logger) };
+}
+
+/**
+ * The answer as it is sent, with the headers of this request (its id, CORS,
+ * the challenge of a 401, the count of failing findings), then told to the
+ * proxy's report and the journal and log.
+ */
+function respond(pipeline: Pipeline, arrival: Arrival, reached: Reached, answer: Answer): PlainResponse {
+  const { request, id, cors } = arrival;
+  const { mount, operation, findings } = reached;
+  const plain = answer.kind === 'forwarded' ? answer.response : sendHandled(pipeline, reached, answer.response);
   // A forwarded answer's headers are its own, built for this request; a handled one's may be shared with later ones.
   const headers: Record<string, string | string[]> = answer.kind === 'forwarded' ? plain.headers : { ...plain.headers };
   headers['x-request-id'] = id;
   if (cors) Object.assign(headers, cors);
   if (plain.status === 401 && headers['www-authenticate'] === undefined) headers['www-authenticate'] = bearerChallenge;
   let failed = 0;
-  for (const found of progress.findings) if (fails(found)) failed++;
+  for (const found of findings) if (fails(found)) failed++;
   if (failed > 0) headers['petstore-violations'] = String(failed);
   // Either answer is a new object, built for this request: its headers are put in place, not copied again.
   const response: PlainResponse = plain;
   response.headers = headers;
-
-  const exchange = ended(request, id, startedAt, started, progress.body, mount?.admin === true);
   if (mount && !mount.admin && pipeline.onExchange) {
     pipeline.onExchange({
       operationId: operation?.operationId,
@@ -200,12 +337,17 @@ export async function handleRequest(pipeline: Pipeline, request: PlainRequest): 
       query: request.query,
       status: response.status,
       ownAnswer: answer.kind === 'handled',
-      findings: progress.findings,
+      findings,
       body: answer.kind === 'forwarded' ? answer.body : undefined,
     });
   }
-  const session = progress.session && journals(request, mount, operation) ? progress.session : undefined;
-  return observeExchange(pipeline, session, exchange, response);
+  const session = reached.session && journals(request, mount, operation) ? reached.session : undefined;
+  return observeExchange(pipeline, session, ended(arrival, reached), response);
+}
+
+/** A fault that breaks the connection: the adapter makes it; nothing else of an answer is sent or reported. */
+function brokenConnection(pipeline: Pipeline, arrival: Arrival, reached: Reached, fault: NetworkFault): PlainResponse {
+  return observeExchange(pipeline, reached.session, ended(arrival, reached), { status: 0, headers: {}, fault });
 }
 
 /**
@@ -214,9 +356,9 @@ export async function handleRequest(pipeline: Pipeline, request: PlainRequest): 
  * serialised, exactly, with the headers of its operation. An answer the
  * handler keyed is judged and serialised once, then served from the cache.
  */
-function sendHandled(pipeline: Pipeline, progress: Progress, response: HandlerResponse): PlainResponse {
-  const { operation } = progress;
-  const mount = progress.mount ?? pipeline.mounts[0];
+function sendHandled(pipeline: Pipeline, reached: Reached, response: HandlerResponse): PlainResponse {
+  const { operation } = reached;
+  const mount = reached.mount ?? pipeline.mounts[0];
   let serialised: SerialisedResponse | undefined =
     response.cacheKey === undefined ? undefined : mount?.cache.get(response.cacheKey);
   if (!serialised) {
@@ -235,10 +377,6 @@ function sendHandled(pipeline: Pipeline, progress: Progress, response: HandlerRe
   return plain;
 }
 
-function broken(fault: NetworkFault): PlainResponse {
-  return { status: 0, headers: {}, fault };
-}
-
 /**
  * Whether an exchange goes into the journal: every call of the API, and the
  * admin calls that change something (not reads, and not an operation marked
@@ -251,13 +389,13 @@ function journals(request: PlainRequest, mount: Mount | undefined, operation: Co
   return (operation?.definition as Record<string, unknown> | undefined)?.['x-petstore-journal'] !== false;
 }
 
-function ended(
-  request: PlainRequest,
-  id: string,
-  startedAt: number,
-  started: number,
-  body: Uint8Array | undefined,
-  admin = false,
-): EndedExchange {
-  return { request, id, startedAt, started, body, admin };
+function ended(arrival: Arrival, reached: Reached) {
+  return {
+    request: arrival.request,
+    id: arrival.id,
+    startedAt: wallClockAt(arrival.started),
+    started: arrival.started,
+    body: reached.body,
+    admin: reached.mount?.admin === true,
+  };
 }

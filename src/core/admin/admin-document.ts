@@ -1,5 +1,5 @@
 import type { OpenAPIV3 } from 'openapi-types';
-import { faultKinds } from '../sessions/fault-plan.js';
+import { faultKinds } from '../state/state-store.js';
 import { sessionNamePattern } from '../http/session-header.js';
 import type { StoreFilter } from './store-filters.js';
 

@@ -1,30 +1,21 @@
 import { HttpError } from '../errors/http-error.js';
 import type { HandlerTable } from '../handlers/handler-types.js';
+import { describeApi } from '../model/describe-api.js';
 import type { CompiledDocument } from '../openapi/compile-document.js';
-import type { Latency } from '../pipeline/apply-latency.js';
 import type { ScenarioCatalogue } from '../scenarios/scenario-catalogue.js';
-import type { FaultRequest } from '../sessions/fault-plan.js';
-import type { Session } from '../sessions/session.js';
-import { momentOf } from '../sessions/moment-of.js';
-import { resetSession, switchScenario } from '../sessions/session-actions.js';
+import { momentOf } from '../state/moment-of.js';
+import type { FaultRequest, Latency, SessionRef, StateStore } from '../state/state-store.js';
 import { storeFields, storeFilters } from './store-filters.js';
-import type { SessionRegistry } from '../sessions/session-registry.js';
 
-/** What the admin operations work with: the caller's session, every session, the scenarios, the API's document. */
+/** What the admin operations work with: the caller's session, the shared state, the scenarios, the API's document. */
 export interface AdminContext {
-  session: Session;
-  sessions: SessionRegistry;
+  /** The caller's session, as the state settled it for this request. */
+  session: SessionRef;
+  state: StateStore;
   scenarios: ScenarioCatalogue;
   api: CompiledDocument;
   /** Set when the mock runs as the validating proxy. */
   proxyReport: (() => unknown) | undefined;
-  /** The mock's clock (ms since the epoch); a session's time runs at an offset from it. */
-  clock: () => number;
-}
-
-/** A session's clock as the admin API shows it. */
-function clockOf(session: Session, clock: () => number) {
-  return { now: new Date(session.now(clock)).toISOString(), offsetMs: session.clockOffset };
 }
 
 /** A fault request that makes sense: one of status and fault, and an operation the API has. */
@@ -44,69 +35,70 @@ export function checkFault(request: FaultRequest, api: CompiledDocument): FaultR
   return request;
 }
 
-/** The admin operations, by operationId (see admin-document.ts). */
+/** The admin operations, by operationId (see admin-document.ts). Every change goes through the state port. */
 export const adminHandlers: HandlerTable<AdminContext> = {
   // While the state file cannot be written, health is the same 503 Error creates get, so that a probe that reads
   // only the status (Docker, Kubernetes, wait-on, an uptime monitor) sees that changes are being refused. It says
   // what the server is, so that the dashboard asks for the proxy's violations only from a proxy.
-  health: (_request, { sessions, proxyReport }) => {
-    const problem = sessions.defaultSession.store.writeProblem;
+  health: async (_request, { state, proxyReport }) => {
+    const { problem, journal } = await state.health();
     if (problem) throw problem;
     // Issue 27: the journals' shared bound, and how much of it they hold.
-    const { budget } = sessions.defaultSession.journal;
-    return {
-      status: 200,
-      body: {
-        status: 'ok',
-        role: proxyReport ? 'proxy' : 'mock',
-        journal: { bytes: budget.usedBytes, maxBytes: budget.maxBytes, entries: budget.entries },
-      },
-    };
+    return { status: 200, body: { status: 'ok', role: proxyReport ? 'proxy' : 'mock', journal } };
   },
-  listScenarios: (_request, { session, scenarios }) => ({
+  listScenarios: async (_request, { session, state, scenarios }) => ({
     status: 200,
     body: {
-      current: session.store.scenarioName,
+      current: (await state.storeState(session)).scenario,
       scenarios: scenarios.list().map(({ name, description }) => ({ name, description })),
     },
   }),
-  switchScenario: async (request, { session, scenarios }) => ({
+  switchScenario: async (request, { session, state }) => ({
     status: 200,
-    body: await switchScenario(session, scenarios, (request.body as { name: string }).name),
+    body: await state.switchScenario(session, (request.body as { name: string }).name),
   }),
-  resetStore: (_request, { session }) => ({ status: 200, body: resetSession(session) }),
-  listRequests: (_request, { session }) => ({
-    status: 200,
+  resetStore: async (_request, { session, state }) => ({ status: 200, body: await state.reset(session) }),
+  listRequests: async (_request, { session, state }) => {
     // At most the budget's maxReadBytes: the newest entries that fit, and how many older ones were left out.
-    body: { capacity: session.journal.capacity, dropped: session.journal.dropped, ...session.journal.read() },
-  }),
-  clearRequests: (_request, { session }) => ({ status: 200, body: { cleared: session.journal.clear() } }),
-  listSessions: (_request, { sessions }) => ({
+    const { capacity, dropped, requests, omitted, maxReadBytes } = await state.journal(session);
+    return { status: 200, body: { capacity, dropped, requests, omitted, maxReadBytes } };
+  },
+  clearRequests: async (_request, { session, state }) => ({
     status: 200,
-    body: {
-      max: sessions.max,
-      sessions: sessions.list().map((each) => ({
-        name: each.name,
-        scenario: each.store.scenarioName,
-        ...each.store.counts(),
-        copied: each.store.isCopied,
-        requests: each.journal.size,
-        faults: each.faults.size,
-        ...(each.latency ? { latency: each.latency } : {}),
-      })),
-    },
+    body: { cleared: await state.clearJournal(session) },
   }),
-  dropSession: (request, { sessions }) => {
+  listSessions: async (_request, { state }) => {
+    const { max, sessions } = await state.sessions();
+    return {
+      status: 200,
+      body: {
+        max,
+        sessions: sessions.map((each) => ({
+          name: each.name,
+          scenario: each.scenario,
+          ...each.counts,
+          copied: each.copied,
+          requests: each.requests,
+          faults: each.faults,
+          ...(each.latency ? { latency: each.latency } : {}),
+        })),
+      },
+    };
+  },
+  dropSession: async (request, { state }) => {
     const name = request.path.name as string;
-    if (!sessions.drop(name)) throw new HttpError('session_not_found', `no session is named '${name}'`);
+    if (!(await state.dropSession(name))) throw new HttpError('session_not_found', `no session is named '${name}'`);
     return { status: 200, body: { dropped: name } };
   },
-  listFaults: (_request, { session }) => ({ status: 200, body: { faults: session.faults.list() } }),
-  addFault: (request, { session, api }) => ({
+  listFaults: async (_request, { session, state }) => ({ status: 200, body: { faults: await state.faults(session) } }),
+  addFault: async (request, { session, state, api }) => ({
     status: 200,
-    body: session.faults.add(checkFault(request.body as FaultRequest, api)),
+    body: await state.addFault(session, checkFault(request.body as FaultRequest, api)),
   }),
-  clearFaults: (_request, { session }) => ({ status: 200, body: { cleared: session.faults.clear() } }),
+  clearFaults: async (_request, { session, state }) => ({
+    status: 200,
+    body: { cleared: await state.clearFaults(session) },
+  }),
   listViolations: (_request, { proxyReport }) => {
     if (!proxyReport) {
       throw new HttpError(
@@ -116,38 +108,43 @@ export const adminHandlers: HandlerTable<AdminContext> = {
     }
     return { status: 200, body: proxyReport() };
   },
-  getClock: (_request, { session, clock }) => ({ status: 200, body: clockOf(session, clock) }),
-  setClock: (request, { session, clock }) => {
-    session.clockOffset = momentOf((request.body as { now: string }).now, 'now') - clock();
-    return { status: 200, body: clockOf(session, clock) };
-  },
-  resetClock: (_request, { session, clock }) => {
-    session.clockOffset = 0;
-    return { status: 200, body: clockOf(session, clock) };
-  },
+  getClock: async (_request, { session, state }) => ({ status: 200, body: await state.clock(session) }),
+  setClock: async (request, { session, state }) => ({
+    status: 200,
+    body: await state.setClock(session, momentOf((request.body as { now: string }).now, 'now')),
+  }),
+  resetClock: async (_request, { session, state }) => ({
+    status: 200,
+    body: await state.setClock(session, undefined),
+  }),
   // The dashboard's view of a session's data: read straight from the store, so that it uses no fault, goes into
   // no journal (an admin GET) and changes nothing it observes.
-  readStore: (request, { session, api }) => {
+  readStore: async (request, { session, state, api }) => {
     const { limit = 100, ...chosen } = request.query as { limit?: number } & Record<string, unknown>;
-    const { store } = session;
+    // The document's first collection, as the store's shortcuts have it.
+    const [first] = describeApi(api).resources;
+    const view = await state.readStore(session, first?.name ?? '', { limit, filters: chosen });
     return {
       status: 200,
       body: {
-        scenario: store.scenarioName,
-        size: store.size,
+        scenario: view.scenario,
+        size: view.size,
         fields: storeFields(api),
         filters: storeFilters(api).map(({ name, values }) => ({ name, values })),
-        items: store.list({ limit, ...chosen } as Parameters<typeof store.list>[0]),
+        items: view.items,
       },
     };
   },
-  getLatency: (_request, { session }) => ({ status: 200, body: session.latency ?? { min: 0, max: 0 } }),
-  setLatency: (request, { session }) => {
+  getLatency: async (_request, { session, state }) => ({
+    status: 200,
+    body: (await state.latency(session)) ?? { min: 0, max: 0 },
+  }),
+  setLatency: async (request, { session, state }) => {
     const latency = request.body as Latency;
     if (latency.min > latency.max) {
       throw new HttpError('invalid_body', `latency min (${latency.min}) must not be above max (${latency.max})`);
     }
-    session.latency = latency.max > 0 ? latency : undefined;
+    await state.setLatency(session, latency.max > 0 ? latency : undefined);
     return { status: 200, body: latency };
   },
 };

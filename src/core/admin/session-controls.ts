@@ -1,8 +1,6 @@
 import { HttpError } from '../errors/http-error.js';
 import type { CompiledDocument } from '../openapi/compile-document.js';
-import type { Latency } from '../pipeline/apply-latency.js';
-import { faultKinds, type FaultRequest, type ScheduledFault } from '../sessions/fault-plan.js';
-import type { Session } from '../sessions/session.js';
+import { faultKinds, type FaultRequest, type Latency } from '../state/state-store.js';
 import { checkFault } from './admin-handlers.js';
 
 /** The largest latency the admin API takes (`AdminLatency` in admin-document.ts): one minute. */
@@ -14,12 +12,12 @@ const isWhole = (value: unknown, min: number, max: number): boolean =>
   typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
 
 /**
- * Schedules a fault from a typed call (`mock.scheduleFault`), checked as
- * `POST /__admin/faults` checks its body (the admin document's `AdminNewFault`,
+ * A fault from a typed call (`mock.scheduleFault`), checked as `POST
+ * /__admin/faults` checks its body (the admin document's `AdminNewFault`,
  * then `checkFault`), so that both refuse the same faults with the same
  * `400 invalid_fault`.
  */
-export function scheduleFault(session: Session, api: CompiledDocument, request: FaultRequest): ScheduledFault {
+export function checkTypedFault(request: FaultRequest, api: CompiledDocument): FaultRequest {
   const refuse = (message: string): never => {
     throw new HttpError('invalid_fault', message);
   };
@@ -40,15 +38,15 @@ export function scheduleFault(session: Session, api: CompiledDocument, request: 
   if (request.operationId !== undefined && (typeof request.operationId !== 'string' || request.operationId === '')) {
     refuse('operationId must be a non-empty string');
   }
-  return session.faults.add(checkFault({ ...request }, api));
+  return checkFault({ ...request }, api);
 }
 
 /**
- * Sets the session's latency from a typed call (`mock.setLatency`), checked
- * as `PUT /__admin/latency` checks its body: whole milliseconds from 0 to
- * 60,000, `min` not above `max`; `{ min: 0, max: 0 }` is none.
+ * A latency from a typed call (`mock.setLatency`), checked as `PUT
+ * /__admin/latency` checks its body: whole milliseconds from 0 to 60,000,
+ * `min` not above `max`; `{ min: 0, max: 0 }` is none (undefined).
  */
-export function setLatency(session: Session, latency: Latency): Latency {
+export function checkTypedLatency(latency: Latency): Latency | undefined {
   const { min, max } = latency;
   if (!isWhole(min, 0, maxLatencyMs) || !isWhole(max, 0, maxLatencyMs)) {
     throw new HttpError(
@@ -57,6 +55,5 @@ export function setLatency(session: Session, latency: Latency): Latency {
     );
   }
   if (min > max) throw new HttpError('invalid_body', `latency min (${min}) must not be above max (${max})`);
-  session.latency = max > 0 ? { min, max } : undefined;
-  return { min, max };
+  return max > 0 ? { min, max } : undefined;
 }

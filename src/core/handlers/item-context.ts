@@ -2,15 +2,8 @@ import { HttpError } from '../errors/http-error.js';
 import { notFoundCode } from '../errors/error-codes.js';
 import type { OperationSemantics, Resource } from '../model/describe-api.js';
 import type { CompiledOperation } from '../openapi/compile-document.js';
-import type { Item, ItemId } from '../store/item-snapshot.js';
-import type { Awaitable, ResourceStore, StoredCollection } from '../store/resource-store.js';
-import type { Handler } from './handler-types.js';
-import type { ValidRequest } from './../types/valid-request.js';
-
-/** What the handlers of the document's operations work with: the session's store. */
-export interface ItemContext {
-  store: ResourceStore;
-}
+import type { ItemId } from '../store/item-snapshot.js';
+import type { ValidRequest } from '../types/valid-request.js';
 
 /** The semantics of an operation of a kind the handlers serve: it acts on a resource. */
 export type PlacedSemantics = OperationSemantics & { resource: Resource };
@@ -36,24 +29,4 @@ export function documentedStatus(operation: CompiledOperation, ...statuses: numb
 /** Whether the operation documents a body for this status. */
 export function answersWithBody(operation: CompiledOperation, status: number): boolean {
   return (operation.responses.get(String(status))?.validators.size ?? 0) > 0;
-}
-
-/**
- * A write on the item the path names (a replace, an update): the item as
- * `write` leaves it, answered 200, or 204 where the document lists no body;
- * 404 when no item has that id.
- */
-export function changeItem(
-  semantics: PlacedSemantics,
-  write: (collection: StoredCollection, id: ItemId, body: unknown) => Awaitable<Item | undefined>,
-): Handler<ItemContext> {
-  const { operation, resource } = semantics;
-  const status = documentedStatus(operation, 200, 204);
-  const withBody = answersWithBody(operation, status);
-  return async function change(request, { store }) {
-    const id = idOfRequest(semantics, request);
-    const item = await write(store.collection(resource.name), id, request.body);
-    if (!item) throw itemNotFound(resource, id);
-    return withBody ? { status, body: item } : { status };
-  };
 }

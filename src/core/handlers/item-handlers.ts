@@ -4,15 +4,15 @@ import type { ApiModel, OperationSemantics } from '../model/describe-api.js';
 import type { ServableKind } from '../model/operation-kind.js';
 import { createItem } from './create-item.js';
 import { deleteItem } from './delete-item.js';
-import type { Handler, HandlerTable } from './handler-types.js';
-import type { ItemContext, PlacedSemantics } from './item-context.js';
+import type { ItemHandler, ItemHandlerTable } from './handler-types.js';
+import type { PlacedSemantics } from './item-context.js';
 import { listItems } from './list-items.js';
 import { readItem } from './read-item.js';
 import { replaceItem } from './replace-item.js';
 import { updateItem } from './update-item.js';
 
 /** The behaviour of each kind the kit serves statefully: one handler each, made for an operation of that kind. */
-const byKind: { readonly [Kind in ServableKind]: (semantics: PlacedSemantics) => Handler<ItemContext> } = {
+const byKind: { readonly [Kind in ServableKind]: (semantics: PlacedSemantics) => ItemHandler } = {
   list: listItems,
   read: readItem,
   create: createItem,
@@ -35,8 +35,8 @@ export const kitKinds: { readonly [Id in keyof operations]: ServableKind } = kit
  * of it (its resource, id parameter, page size and filters). An operation of
  * kind `other` gets none: the fallback answers it.
  */
-export function itemHandlers(api: ApiModel): HandlerTable<ItemContext> {
-  const table: HandlerTable<ItemContext> = {};
+export function itemHandlers(api: ApiModel): ItemHandlerTable {
+  const table: ItemHandlerTable = {};
   for (const semantics of api.operations) {
     if (semantics.kind === 'other' || !semantics.resource) continue;
     table[semantics.operation.operationId] = byKind[semantics.kind](semantics as OperationSemantics & PlacedSemantics);

@@ -1,6 +1,7 @@
 import { stringifyJson } from '../json/exact-json.js';
-import type { Handler } from './handler-types.js';
-import type { ItemContext, PlacedSemantics } from './item-context.js';
+import type { ValidRequest } from '../types/valid-request.js';
+import type { ItemHandler } from './handler-types.js';
+import type { PlacedSemantics } from './item-context.js';
 
 /**
  * A list operation: the first `limit` items in ascending id order (the page
@@ -9,21 +10,29 @@ import type { ItemContext, PlacedSemantics } from './item-context.js';
  * Until the store changes, the same query gives the same page, so the page
  * is cached under the store's revision.
  */
-export function listItems({ operation, resource, page, filters }: PlacedSemantics): Handler<ItemContext> {
+export function listItems({ operation, resource, page, filters }: PlacedSemantics): ItemHandler {
   const { operationId } = operation;
-  return async function list(request, { store }) {
+  const collection = resource.name;
+  const limitOf = (request: ValidRequest): number => {
     const asked = page ? (request.query[page.name] ?? page.default) : undefined;
-    const limit = typeof asked === 'number' ? asked : Number.POSITIVE_INFINITY;
-    const chosen: Record<string, unknown> = {};
-    let key = '';
-    for (const filter of filters) {
-      const value = request.query[filter];
-      if (value === undefined) continue;
-      chosen[filter] = value;
-      key += ` ${filter}=${stringifyJson(value)}`;
-    }
-    const revision = store.revision;
-    const items = await store.collection(resource.name).list({ limit, filters: chosen });
-    return { status: 200, body: items, cacheKey: `${operationId} ${revision} ${limit}${key}` };
+    return typeof asked === 'number' ? asked : Number.POSITIVE_INFINITY;
+  };
+  return {
+    plan: (request) => {
+      const chosen: Record<string, unknown> = {};
+      for (const filter of filters) {
+        const value = request.query[filter];
+        if (value !== undefined) chosen[filter] = value;
+      }
+      return { op: 'list', collection, query: { limit: limitOf(request), filters: chosen } };
+    },
+    answer: (request, { revision, items }) => {
+      let key = '';
+      for (const filter of filters) {
+        const value = request.query[filter];
+        if (value !== undefined) key += ` ${filter}=${stringifyJson(value)}`;
+      }
+      return { status: 200, body: items, cacheKey: `${operationId} ${revision} ${limitOf(request)}${key}` };
+    },
   };
 }

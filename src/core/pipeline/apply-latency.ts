@@ -1,12 +1,10 @@
-/** Simulated network latency: fixed (`min` = `max`) or drawn uniformly between the two, in milliseconds. */
-export interface Latency {
-  min: number;
-  max: number;
-}
-
-/** Waits the session's latency, if it has one. `random` is the mock's (seeded) source of randomness. */
-export async function applyLatency(latency: Latency | undefined, random: () => number): Promise<void> {
-  if (!latency || latency.max <= 0) return;
-  const ms = latency.min + random() * (latency.max - latency.min);
-  await new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Waits the latency the session's state gave the request (see
+ * `SettledRequest.delayMs`), after the state call: a write lands before the
+ * delay, as a slow network's answer does. Nothing is waited, and no timer
+ * set, for 0.
+ */
+export function applyLatency(delayMs: number): Promise<void> | undefined {
+  if (delayMs <= 0) return undefined;
+  return new Promise((resolve) => setTimeout(resolve, delayMs));
 }

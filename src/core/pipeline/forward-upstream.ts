@@ -6,7 +6,7 @@ import { fails, type Finding, finding } from '../oracle/finding.js';
 import { judgeExchange } from '../oracle/judge-exchange.js';
 import { judgeReceivedResponse } from '../oracle/judge-response.js';
 import type { CompiledDocument, CompiledOperation } from '../openapi/compile-document.js';
-import type { Answer, MiddleInput } from './select-mount.js';
+import { type Answer, type Middle, type MiddleInput, noPlan } from './select-mount.js';
 
 /** What the proxy forwards: the request as it came, its body as sent (Content-Encoding kept). */
 export interface ForwardInput {
@@ -138,34 +138,36 @@ function redacted(findings: readonly Finding[], request: PlainRequest): readonly
  * unchanged, or, with `enforce`, replaced by `502 upstream_violation` when
  * the deployment's doing fails a rule.
  */
-export function createForwardingMiddle(options: ForwardingOptions): (input: MiddleInput) => Promise<Answer> {
-  return async function forwardUpstream(input) {
-    let forwarded: ForwardedResponse;
-    try {
-      forwarded = await options.forward({ request: input.request, body: input.sent, operation: input.operation });
-    } catch (error) {
-      // A broken answer is the deployment's finding, besides the 502 the client gets.
-      if (error instanceof UpstreamFramingError) {
-        input.findings.push(
-          finding(
-            'framing',
-            `${input.operation?.operationId ?? input.request.method}: ${error.problem}`,
-            undefined,
-            options.compiled,
-          ),
-        );
-      }
-      throw error;
+export function createForwardingMiddle(options: ForwardingOptions): Middle {
+  return { plan: () => noPlan, answer: (input) => forwardUpstream(options, input) };
+}
+
+async function forwardUpstream(options: ForwardingOptions, input: MiddleInput): Promise<Answer> {
+  let forwarded: ForwardedResponse;
+  try {
+    forwarded = await options.forward({ request: input.request, body: input.sent, operation: input.operation });
+  } catch (error) {
+    // A broken answer is the deployment's finding, besides the 502 the client gets.
+    if (error instanceof UpstreamFramingError) {
+      input.findings.push(
+        finding(
+          'framing',
+          `${input.operation?.operationId ?? input.request.method}: ${error.problem}`,
+          undefined,
+          options.compiled,
+        ),
+      );
     }
-    const judged = judge(options, input, forwarded);
-    if (judged.findings.length > 0) {
-      const findings = redacted(judged.findings, input.request);
-      input.findings.push(...findings);
-      const broken = findings.find((found) => found.side === 'response' && fails(found));
-      if (options.enforce && broken) {
-        throw new HttpError('upstream_violation', `the upstream's answer breaks the document: ${broken.message}`);
-      }
+    throw error;
+  }
+  const judged = judge(options, input, forwarded);
+  if (judged.findings.length > 0) {
+    const findings = redacted(judged.findings, input.request);
+    input.findings.push(...findings);
+    const broken = findings.find((found) => found.side === 'response' && fails(found));
+    if (options.enforce && broken) {
+      throw new HttpError('upstream_violation', `the upstream's answer breaks the document: ${broken.message}`);
     }
-    return { kind: 'forwarded', response: passOn(forwarded), body: judged.body };
-  };
+  }
+  return { kind: 'forwarded', response: passOn(forwarded), body: judged.body };
 }

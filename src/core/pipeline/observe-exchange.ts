@@ -2,8 +2,7 @@ import type { PlainRequest, PlainResponse } from '../http/plain-http.js';
 import { redactQuery } from '../http/redact-credentials.js';
 import type { MockLogger } from '../support/mock-logger.js';
 import type { Finding } from '../oracle/finding.js';
-// eslint-disable-next-line no-restricted-imports -- until the pipeline reads sessions through the state port
-import type { Session } from '../sessions/session.js';
+import type { SessionRef, StateStore } from '../state/state-store.js';
 
 /** One exchange of the API, judged: what the proxy's report, its log and a recording are made from. */
 export interface ReportedExchange {
@@ -34,6 +33,8 @@ export interface EndedExchange {
 }
 
 export interface Observers {
+  /** Where the journals are (one per session). */
+  state: StateStore;
   logger: MockLogger;
   /** Whether the info-level request log is on (checked once, not per request). */
   logRequests: boolean;
@@ -50,18 +51,18 @@ function loggedPath(request: PlainRequest): string {
 
 /**
  * The pipeline's last point: the exchange goes into the session's journal
- * (when it belongs to one) and one line into the log.
+ * (when it belongs to one), through the state, once, and one line into the log.
  */
 export function observeExchange(
   observers: Observers,
-  session: Session | undefined,
+  session: SessionRef | undefined,
   exchange: EndedExchange,
   response: PlainResponse,
 ): PlainResponse {
   const { request, id } = exchange;
   const durationMs = performance.now() - exchange.started;
   if (session) {
-    session.journal.record({
+    observers.state.record(session, {
       id,
       startedAt: exchange.startedAt,
       method: request.method,

@@ -9,13 +9,16 @@ export interface Preference {
   example?: string;
 }
 
+/** No preference: most requests; shared, never changed. */
+const noPreference: Preference = Object.freeze({});
+
 /**
  * Reads `Prefer: code=NNN[, example=NAME]` (Prism's convention, RFC 7240
  * syntax). Preferences it does not know are ignored, as RFC 7240 asks. A
  * status the operation does not document is a 400, not a guess.
  */
 export function readPreference(operation: CompiledOperation, header: string | undefined): Preference {
-  if (header === undefined || header.trim() === '') return {};
+  if (header === undefined || header.trim() === '') return noPreference;
   const preference: Preference = {};
   for (const part of header.split(',')) {
     const [rawName, ...rest] = part.split(';')[0]?.split('=') ?? [];

@@ -1,4 +1,4 @@
-import { HttpError } from '../errors/http-error.js';
+import type { HttpError } from '../errors/http-error.js';
 import { requestFindings } from '../oracle/classify-request.js';
 import { type Finding, finding } from '../oracle/finding.js';
 
@@ -7,15 +7,18 @@ import { type Finding, finding } from '../oracle/finding.js';
  * cannot be decoded, a request that breaks the document): one policy per
  * mount, so that the pipeline reads the same for the mock and the proxy.
  *
- * - `refuse` (the mock): it is thrown on, and answered with its Error body;
+ * - `refuse` (the mock): it is answered with its Error body;
  * - `report` (the proxy): it is noted as a request-side finding and the
  *   request goes on, as it came;
  * - `reportAndRefuse` (the proxy with --enforce): noted, then refused.
  */
 export interface RequestPolicy {
   readonly name: 'refuse' | 'report' | 'reportAndRefuse';
-  /** Either throws `problem`, or notes it in `findings` and returns. */
-  meet(problem: HttpError, findings: Finding[]): void;
+  /**
+   * What becomes of `problem`: the refusal to answer with (`problem` itself),
+   * or undefined to let the request through; the proxy notes it in `findings` first.
+   */
+  meet(problem: HttpError, findings: Finding[]): HttpError | undefined;
 }
 
 /** The request-side findings of a problem the pipeline met: the route, or what `classifyRequest` says. */
@@ -29,7 +32,7 @@ function findingsOf(problem: HttpError): Finding[] {
 export const refuse: RequestPolicy = {
   name: 'refuse',
   meet(problem) {
-    throw problem;
+    return problem;
   },
 };
 
@@ -37,6 +40,7 @@ export const report: RequestPolicy = {
   name: 'report',
   meet(problem, findings) {
     findings.push(...findingsOf(problem));
+    return undefined;
   },
 };
 
@@ -44,32 +48,6 @@ export const reportAndRefuse: RequestPolicy = {
   name: 'reportAndRefuse',
   meet(problem, findings) {
     findings.push(...findingsOf(problem));
-    throw problem;
+    return problem;
   },
 };
-
-/** Runs one check of the request under a policy: its value, or undefined when the policy let its problem through. */
-export function attempt<T>(policy: RequestPolicy, findings: Finding[], check: () => T): T | undefined {
-  try {
-    return check();
-  } catch (error) {
-    if (!(error instanceof HttpError)) throw error;
-    policy.meet(error, findings);
-    return undefined;
-  }
-}
-
-/** `attempt` for a check that answers later (decoding a body). */
-export async function attemptLater<T>(
-  policy: RequestPolicy,
-  findings: Finding[],
-  check: () => Promise<T>,
-): Promise<T | undefined> {
-  try {
-    return await check();
-  } catch (error) {
-    if (!(error instanceof HttpError)) throw error;
-    policy.meet(error, findings);
-    return undefined;
-  }
-}

@@ -1,12 +1,13 @@
 import { HttpError } from '../errors/http-error.js';
 import type { HandlerResponse } from '../types/handler-response.js';
+import type { Awaitable } from '../types/awaitable.js';
 import type { PlainRequest, PlainResponse } from '../http/plain-http.js';
 import type { ClassifiedRequest } from '../oracle/classify-request.js';
 import type { Finding } from '../oracle/finding.js';
 import type { CompiledDocument, CompiledOperation } from '../openapi/compile-document.js';
-// eslint-disable-next-line no-restricted-imports -- until the pipeline reads sessions through the state port
-import type { Session } from '../sessions/session.js';
+import type { SettledRequest, StoreAction } from '../state/state-store.js';
 import type { Authenticator } from './authenticate.js';
+import type { Preference } from './read-preference.js';
 import type { RequestPolicy } from './request-policy.js';
 import type { ResponseCache } from './response-cache.js';
 
@@ -19,10 +20,32 @@ export interface MiddleInput {
   sent: Uint8Array | undefined;
   /** The request as the document sees it (typed when valid); undefined for an unknown route or an undecodable body. */
   classified: ClassifiedRequest | undefined;
-  session: Session;
   /** Where the middle notes what it finds (the proxy: the upstream's answer, judged). */
   findings: Finding[];
 }
+
+/**
+ * What the middle needs of the shared state, planned before the state is
+ * asked: the store action of the operation's handler, and the sunset the
+ * session's clock is checked against. `refusal` is a problem of the plan
+ * itself (a `Prefer` the operation cannot honour), answered only if the
+ * sunset does not answer first.
+ */
+export interface Plan {
+  action: StoreAction | undefined;
+  sunset: number | undefined;
+  refusal: HttpError | undefined;
+  /** What `Prefer: code=…` asked for, read once. */
+  preference: Preference | undefined;
+}
+
+/** A plan that asks nothing of the state: the admin API's, the proxy's, an example's. */
+export const noPlan: Plan = Object.freeze({
+  action: undefined,
+  sunset: undefined,
+  refusal: undefined,
+  preference: undefined,
+});
 
 /**
  * What the middle answered: a value for the pipeline to judge and serialise
@@ -31,6 +54,18 @@ export interface MiddleInput {
  */
 export type Answer =
   { kind: 'handled'; response: HandlerResponse } | { kind: 'forwarded'; response: PlainResponse; body: unknown };
+
+/**
+ * What answers a mount's requests, in two halves around the one call to
+ * the shared state: the plan (what the request asks of the state), then the
+ * answer, given what the state said (the handler's answer to its store
+ * action, an example, the fallback mocker's, the upstream's, an admin
+ * operation's).
+ */
+export interface Middle {
+  plan(input: MiddleInput): Plan;
+  answer(input: MiddleInput, plan: Plan, settled: SettledRequest): Awaitable<Answer>;
+}
 
 /**
  * An API served under a base path: its document, how it treats a problem
@@ -47,7 +82,7 @@ export interface Mount {
   /** Checks the key of a secured operation (the proxy leaves keys to the upstream: it checks nothing). */
   authenticate: Authenticator;
   /** Answers the request: the operation's handler, or the upstream. */
-  middle(input: MiddleInput): Promise<Answer>;
+  readonly middle: Middle;
   readonly cache: ResponseCache;
   /** The kit's own admin API, rather than the API it mocks. */
   admin: boolean;

@@ -1,5 +1,5 @@
 import { HttpError } from '../errors/http-error.js';
-import type { NetworkFault } from '../http/plain-http.js';
+import type { FaultRequest, ScheduledFault } from '../state/state-store.js';
 
 /**
  * The most faults one session holds scheduled at once. Every request of the
@@ -7,30 +7,6 @@ import type { NetworkFault } from '../http/plain-http.js';
  * faults cost 110 MB and made listPets 14 times slower); a test needs a few.
  */
 export const maxScheduledFaults = 100;
-
-/** The ways a connection can be broken on purpose (see the node:http adapter). */
-export const faultKinds = [
-  'connection_reset',
-  'empty_response',
-  'malformed_response',
-  'timeout',
-] as const satisfies readonly NetworkFault[];
-
-/** What `POST /__admin/faults` asks for: exactly one of `status` (an HTTP error) and `fault` (a broken connection). */
-export interface FaultRequest {
-  /** Only requests of this operation; every operation of the API when absent. */
-  operationId?: string;
-  status?: number;
-  fault?: NetworkFault;
-  /** How many matching requests it hits (default 1, or until cleared when `probability` is given). */
-  times?: number;
-  /** The chance that a matching request is hit (default 1), drawn from the session's seeded generator. */
-  probability?: number;
-}
-
-export interface ScheduledFault extends FaultRequest {
-  id: number;
-}
 
 /**
  * The faults scheduled for one session, in the order they were added, at

@@ -1,6 +1,7 @@
 import { HttpError } from '../errors/http-error.js';
 import type { ScenarioCatalogue } from '../scenarios/scenario-catalogue.js';
-import type { Session, StoreState } from './session.js';
+import type { StoreState } from '../state/state-store.js';
+import type { Session } from './session.js';
 
 /**
  * Loads a known scenario into the session's store. Shared by the admin API

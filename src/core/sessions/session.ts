@@ -1,21 +1,11 @@
 import { RequestJournal, type JournalBudget } from '../journal/request-journal.js';
-import type { Latency } from '../pipeline/apply-latency.js';
 import { createSeededRandom } from '../support/random.js';
 import type { CollectionShape } from '../store/item-snapshot.js';
 import { MemoryStore, type StoreBudget } from '../store/memory-store.js';
 import type { RevisionCounter } from '../store/revision-counter.js';
 import type { Scenario } from '../store/scenario.js';
+import type { Latency, StoreState } from '../state/state-store.js';
 import { FaultPlan } from './fault-plan.js';
-
-/**
- * What a session's store state looks like from the outside (admin API and
- * in-process): its scenario, and how many items each collection holds, by
- * the collection's name (`{ scenario: 'default', pets: 50 }`).
- */
-export interface StoreState {
-  scenario: string;
-  [collection: string]: string | number;
-}
 
 export interface SessionOptions {
   name: string;
@@ -91,6 +81,17 @@ export class Session {
 
   get state(): StoreState {
     return { scenario: this.store.scenarioName, ...this.store.counts() };
+  }
+
+  /**
+   * How long to wait before answering a request of the API: the session's
+   * latency, fixed or drawn between its bounds from the session's seeded
+   * draws; 0 without one.
+   */
+  drawDelay(): number {
+    const { latency } = this;
+    if (!latency || latency.max <= 0) return 0;
+    return latency.min + this.random() * (latency.max - latency.min);
   }
 
   /** The session's time, in ms since the epoch: the mock's clock plus the session's offset. */

@@ -7,6 +7,17 @@ import { createRevisionCounter, type RevisionCounter } from './revision-counter.
 import { type Scenario, createScenario } from './scenario.js';
 import { IdSpaceExhaustedError, StoreBytesFullError, StoreFullError } from './store-errors.js';
 
+/** A collection of the memory store, as `collection()` gives it: every call answers at once. */
+export interface MemoryCollection extends StoredCollection {
+  list(query: ListQuery): Item[];
+  get(id: ItemId): Item | undefined;
+  all(): Item[];
+  create(fields: Readonly<Record<string, unknown>>): Item;
+  replace(id: ItemId, fields: Readonly<Record<string, unknown>>): Item | undefined;
+  update(id: ItemId, patch: Readonly<Record<string, unknown>>): Item | undefined;
+  delete(id: ItemId): boolean;
+}
+
 /**
  * The byte budget every store of one mock shares: a store counts against it
  * with what it holds beyond its scenario's shared items (its own items).
@@ -48,7 +59,7 @@ export class MemoryStore<Primary extends object = Item> implements ResourceStore
   readonly #budget: StoreBudget | undefined;
   readonly #revisions: RevisionCounter;
   readonly #collections = new Map<string, ItemCollection>();
-  readonly #views = new Map<string, StoredCollection>();
+  readonly #views = new Map<string, MemoryCollection>();
   readonly #primary: string;
   #gate: WriteGate | undefined;
   #scenario: Scenario;
@@ -83,7 +94,7 @@ export class MemoryStore<Primary extends object = Item> implements ResourceStore
   }
 
   /** One collection, as the handlers use it: reads, and writes checked against the limits and the write gate. */
-  collection(name: string = this.#primary): StoredCollection {
+  collection(name: string = this.#primary): MemoryCollection {
     let view = this.#views.get(name);
     if (!view) {
       const items = this.#collection(name);

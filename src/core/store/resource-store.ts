@@ -1,9 +1,7 @@
 import type { HttpError } from '../errors/http-error.js';
 import type { ListQuery } from './item-collection.js';
 import type { Item, ItemId } from './item-snapshot.js';
-
-/** A value now, or later: the memory store answers at once; a remote store (shared by replicas) would not. */
-export type Awaitable<T> = T | Promise<T>;
+import type { Awaitable } from '../types/awaitable.js';
 
 /** What changed a store (the state file's writer and the journal of changes listen for it). */
 export type StoreChange = 'load' | 'reset' | 'restore' | 'create' | 'replace' | 'update' | 'delete';

@@ -17,22 +17,15 @@ describe('applyLatency', () => {
     vi.useRealTimers();
   });
 
-  it('waits a fixed latency exactly', async () => {
-    const waiting = applyLatency({ min: 200, max: 200 }, () => 0.9);
+  it('waits the delay the state gave, exactly', async () => {
+    const waiting = applyLatency(200);
+    if (!waiting) throw new Error('a delay of 200 ms waits');
     expect(await settledAfter(waiting, 199)).toBe(false);
     expect(await settledAfter(waiting, 1)).toBe(true);
   });
 
-  it('draws a latency between min and max from the random source it is given', async () => {
-    // 100 + 0.25 × (300 − 100) = 150 ms.
-    const waiting = applyLatency({ min: 100, max: 300 }, () => 0.25);
-    expect(await settledAfter(waiting, 149)).toBe(false);
-    expect(await settledAfter(waiting, 1)).toBe(true);
-  });
-
-  it('does not wait, nor set a timer, without a latency or with none to wait', async () => {
-    await applyLatency(undefined, () => 0.5);
-    await applyLatency({ min: 0, max: 0 }, () => 0.5);
+  it('does not wait, nor set a timer, for no delay', () => {
+    expect(applyLatency(0)).toBeUndefined();
     expect(vi.getTimerCount()).toBe(0);
   });
 });

@@ -143,3 +143,33 @@ describe('resetSession', () => {
     expect([current.random(), current.random()]).toEqual(first);
   });
 });
+
+describe('Session.drawDelay', () => {
+  const withLatency = (latency: { min: number; max: number } | undefined) =>
+    new Session({
+      name: 'slow',
+      scenario: three,
+      shapes: [petShape],
+      maxPets: 100,
+      revisions,
+      journalSize: 5,
+      latency,
+      seed: 1,
+    });
+
+  it('gives a fixed latency exactly, and none without one', () => {
+    expect(withLatency({ min: 200, max: 200 }).drawDelay()).toBe(200);
+    expect(withLatency(undefined).drawDelay()).toBe(0);
+    expect(withLatency({ min: 0, max: 0 }).drawDelay()).toBe(0);
+  });
+
+  it("draws a latency between min and max from the session's seeded draws, the same after a reset", () => {
+    const slow = withLatency({ min: 100, max: 300 });
+    const draws = [slow.drawDelay(), slow.drawDelay(), slow.drawDelay()];
+    for (const draw of draws) expect(draw).toBeGreaterThanOrEqual(100);
+    for (const draw of draws) expect(draw).toBeLessThanOrEqual(300);
+    expect(new Set(draws).size).toBe(3);
+    slow.reset();
+    expect([slow.drawDelay(), slow.drawDelay(), slow.drawDelay()]).toEqual(draws);
+  });
+});
