@@ -5,7 +5,9 @@ import { loadConfig } from '@redocly/openapi-core';
 import openapiTS, { astToString, COMMENT_HEADER } from 'openapi-typescript';
 import ts from 'typescript';
 import type { OpenAPIV3 } from 'openapi-types';
-import { defaultPetCount, defaultSeed } from '../src/core/create-mock-core.js';
+import { defaultPetCount, defaultSeed } from '../src/core/scenarios/scenario-defaults.js';
+import { fillAdminDocument } from '../src/core/admin/fill-admin-document.js';
+import { storeFilters } from '../src/core/admin/store-filters.js';
 import { parseExactYaml } from '../src/core/json/parse-exact-yaml.js';
 import { type ApiModel, describeApi } from '../src/core/model/describe-api.js';
 import { compileDocument } from '../src/core/openapi/compile-document.js';
@@ -104,6 +106,27 @@ export const operationKinds = ${literal(kinds)} as const;
 `;
 }
 
+/**
+ * The admin API's document (src/core/admin/admin-api.yaml), checked as the
+ * kit serves it: filled in with the API's schemas, collections and filters
+ * and compiled, with every schema checked (a broken file stops the build
+ * here, not a mock's first admin request), then embedded as it is written.
+ */
+function adminDocumentFile(apiDocument: OpenAPIV3.Document): string {
+  const template = parseExactYaml(readFileSync(join(projectRoot, 'src', 'core', 'admin', 'admin-api.yaml'), 'utf8'));
+  const api = compileDocument(apiDocument, 'openapi.yaml');
+  compileDocument(
+    fillAdminDocument(
+      template as OpenAPIV3.Document,
+      apiDocument.components?.schemas ?? {},
+      describeApi(api).resources.map((resource) => resource.name),
+      storeFilters(api),
+    ),
+    'src/core/admin/admin-api.yaml',
+  );
+  return `${header('src/core/admin/admin-api.yaml')}import type { OpenAPIV3 } from 'openapi-types';\n\nexport const adminDocumentTemplate = ${literal(template)} as unknown as OpenAPIV3.Document;\n`;
+}
+
 /** Every generated file, as the sources make it now. */
 export async function generatedFiles(sources: GenerateSources = {}): Promise<GeneratedFile[]> {
   const documentPath = sources.documentPath ?? join(projectRoot, 'openapi.yaml');
@@ -125,6 +148,7 @@ export async function generatedFiles(sources: GenerateSources = {}): Promise<Gen
       path: join(generated, 'default-document.ts'),
       text: `${header('openapi.yaml')}import type { OpenAPIV3 } from 'openapi-types';\n\nexport const defaultDocument = ${literal(document)} as unknown as OpenAPIV3.Document;\n`,
     },
+    { path: join(generated, 'admin-document.ts'), text: adminDocumentFile(document as OpenAPIV3.Document) },
     {
       path: join(generated, 'default-fixtures.ts'),
       text: `${header('fixtures/')}import type { Fixture } from '../core/scenarios/fixture.js';\n\nexport const defaultFixtures: Record<string, Fixture> = ${literal(fixtures)} as Record<string, Fixture>;\n`,

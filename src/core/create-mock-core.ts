@@ -25,6 +25,7 @@ import { refuse, report, reportAndRefuse } from './pipeline/request-policy.js';
 import { createHandlerMiddle, type FallbackMocker } from './pipeline/run-handler.js';
 import type { PublicFile } from './pipeline/serve-public-file.js';
 import { FixtureError } from './scenarios/fixture.js';
+import { defaultPetCount, defaultSeed } from './scenarios/scenario-defaults.js';
 import { ScenarioCatalogue, type ScenarioInfo } from './scenarios/scenario-catalogue.js';
 import type { GeneratePets } from './seed/generate-pets.js';
 import { keepGeneratedPets } from './seed/keep-generated-pets.js';
@@ -51,9 +52,6 @@ export const defaultMaxPets = 100_000;
 export const defaultMaxStoreBytes = 64 * 1024 * 1024;
 /** The default of `maxTotalStoreBytes` and `--max-total-store-bytes`: 256 MiB for every session together. */
 export const defaultMaxTotalStoreBytes = 256 * 1024 * 1024;
-/** The defaults of `pets` and `seed` (`--pets`, `--seed`): a generated scenario without its own count or seed. */
-export const defaultPetCount = 50;
-export const defaultSeed = 1;
 
 /** A scenario given as an object: its name and its fixture (see fixture.ts). */
 export interface ScenarioSource {

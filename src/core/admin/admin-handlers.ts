@@ -35,7 +35,7 @@ export function checkFault(request: FaultRequest, api: CompiledDocument): FaultR
   return request;
 }
 
-/** The admin operations, by operationId (see admin-document.ts). Every change goes through the state port. */
+/** The admin operations, by operationId (see admin-api.yaml). Every change goes through the state port. */
 export const adminHandlers: HandlerTable<AdminContext> = {
   // While the state file cannot be written, health is the same 503 Error creates get, so that a probe that reads
   // only the status (Docker, Kubernetes, wait-on, an uptime monitor) sees that changes are being refused. It says

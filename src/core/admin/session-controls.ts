@@ -3,7 +3,7 @@ import type { CompiledDocument } from '../openapi/compile-document.js';
 import { faultKinds, type FaultRequest, type Latency } from '../state/state-store.js';
 import { checkFault } from './admin-handlers.js';
 
-/** The largest latency the admin API takes (`AdminLatency` in admin-document.ts): one minute. */
+/** The largest latency the admin API takes (`AdminLatency` in admin-api.yaml): one minute. */
 export const maxLatencyMs = 60_000;
 /** The most requests one fault may hit (`AdminNewFault.times`). */
 export const maxFaultTimes = 1_000_000;
