@@ -2,23 +2,22 @@ import {
   Agent as HttpAgent,
   request as httpRequest,
   type ClientRequest,
-  type IncomingHttpHeaders,
   type IncomingMessage,
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { HttpError } from '../core/errors/http-error.js';
-import { hopByHopHeaders, type PlainRequest } from '../core/http/plain-http.js';
+import type { PlainRequest } from '../core/http/plain-http.js';
 import { redactUrl } from '../core/http/redact-credentials.js';
 import {
   type ForwardedResponse,
   type Forwarder,
   UpstreamFramingError,
-  type UnjudgedAnswer,
 } from '../core/pipeline/forward-upstream.js';
-import { inflateWithZlib } from '../node/inflate-node.js';
 import { type AnswerWatcher, streamedBody, watchAnswer } from '../node/node-listener.js';
 import { type Deadline, DeadlineQueue, type Expiring } from './deadline-queue.js';
+import { type Decoded, decodeForJudging, mebibytes } from './decode-for-judging.js';
+import { forwardedHeaders, responseHeaders } from './forwarded-headers.js';
 
 export interface ForwarderOptions {
   /** The upstream's base address, ending with its version segment: `https://staging.example/v1`. */
@@ -60,77 +59,6 @@ export const defaultMaxPending = 256;
 export const defaultMaxBufferedBytes = 256 * 1024 * 1024;
 /** Connections kept to the upstream at most; more requests wait for one (counted in `maxPending`). */
 const maxSockets = 64;
-
-/** Headers of the upstream's answer never passed on: hop-by-hop ones, and its challenge to a proxy. */
-const notPassedOn = new Set([...hopByHopHeaders, 'proxy-authenticate']);
-
-/** Headers of the client's request never forwarded: hop-by-hop ones, its credentials for a proxy, and `host`. */
-const notForwarded = new Set([...hopByHopHeaders, 'proxy-authorization', 'host']);
-
-/** The header names a `Connection` header names (hop-by-hop by its sender's say, RFC 9110 §7.6.1), lower case. */
-function namedByConnection(connection: string | string[] | undefined): ReadonlySet<string> | undefined {
-  // The usual values name only themselves, hop-by-hop already: nothing more to drop.
-  if (connection === undefined || connection === 'keep-alive' || connection === 'close') return undefined;
-  const names = String(connection)
-    .split(',')
-    .map((name) => name.trim().toLowerCase())
-    .filter((name) => name !== '');
-  return names.length === 0 ? undefined : new Set(names);
-}
-
-/** The client's headers as forwarded: all but hop-by-hop ones and its proxy credentials, with the upstream's `host`. */
-function forwardedHeaders(
-  headers: Readonly<Record<string, string | string[] | undefined>>,
-  host: string,
-): Record<string, string | string[]> {
-  const named = namedByConnection(headers.connection);
-  const kept: Record<string, string | string[]> = {};
-  for (const name in headers) {
-    const value = headers[name];
-    if (value === undefined || notForwarded.has(name) || named?.has(name)) continue;
-    kept[name] = value;
-  }
-  kept.host = host;
-  return kept;
-}
-
-/**
- * The headers every forwarded answer carries, whatever the upstream sent: the
- * proxy serves them from its own origin, a loopback one every mock's CORS
- * policy trusts, so an upstream page must neither run there (`sandbox`: no
- * script, its own unique origin), nor be framed, nor be sniffed into a type
- * it was not sent as. An API's JSON is not affected by any of them.
- */
-export const forwardedAnswerHeaders = {
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'content-security-policy': "sandbox; frame-ancestors 'none'",
-} as const;
-
-/**
- * The upstream's headers as they came, less those its `Connection` header
- * names (hop-by-hop by its say, RFC 9110 §7.6.1), with the protective
- * headers above: its own `Content-Security-Policy` is kept beside the
- * proxy's (a browser applies both). A header Node gives as a list
- * (`set-cookie`) stays one, to be sent repeated.
- */
-function responseHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {
-  const named = namedByConnection(headers.connection);
-  const kept: Record<string, string | string[]> = {};
-  for (const name in headers) {
-    const value = headers[name];
-    // Hop-by-hop headers are the proxy's own connection's business, not the client's (the core drops them too).
-    if (value !== undefined && !named?.has(name) && !notPassedOn.has(name)) kept[name] = value;
-  }
-  const policy = kept['content-security-policy'];
-  kept['x-content-type-options'] = forwardedAnswerHeaders['x-content-type-options'];
-  kept['x-frame-options'] = forwardedAnswerHeaders['x-frame-options'];
-  kept['content-security-policy'] =
-    policy === undefined
-      ? forwardedAnswerHeaders['content-security-policy']
-      : [...(Array.isArray(policy) ? policy : [policy]), forwardedAnswerHeaders['content-security-policy']];
-  return kept;
-}
 
 /**
  * Why a path must not be forwarded, or `undefined`: a dot-segment (`.`,
@@ -185,56 +113,6 @@ function framingProblem(method: string, framing: Framing, code: string): string 
   }
   if (code.includes('CHUNK')) return `its chunked body is broken (${code}; RFC 9112 §7.1)`;
   return `it is not a message HTTP/1.1 can read (${code}; RFC 9112)`;
-}
-
-function mebibytes(bytes: number): string {
-  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
-}
-
-type Decoded = { decoded: Uint8Array } | { unjudged: UnjudgedAnswer };
-
-function tooLargeToJudge(limit: number): { unjudged: UnjudgedAnswer } {
-  return {
-    unjudged: {
-      rule: 'too-large-to-judge',
-      reason: `the decoded answer is larger than ${mebibytes(limit)}, the most the proxy judges; it was passed on unjudged`,
-    },
-  };
-}
-
-/**
- * The answer's bytes with their Content-Encoding undone, at most `limit`
- * bytes of them; or why they cannot be judged: larger than the limit, not
- * valid data for their encoding, or an encoding the proxy does not know. The
- * reasons name no byte of the body, so that nothing the upstream sent reaches
- * a report or a JUnit file raw. An answer without an encoding (most of them)
- * is decoded at once, without a promise.
- */
-function decodeForJudging(encoding: string | undefined, bytes: Buffer, limit: number): Decoded | Promise<Decoded> {
-  if (!encoding || encoding === 'identity' || bytes.length === 0) {
-    return bytes.length > limit ? tooLargeToJudge(limit) : { decoded: bytes };
-  }
-  return inflateWithZlib(encoding, bytes, limit).then(
-    (decoded): Decoded => ({ decoded }),
-    (error: unknown): Decoded => {
-      const code = error instanceof HttpError ? error.code : undefined;
-      if (code === 'payload_too_large') return tooLargeToJudge(limit);
-      if (code === 'unsupported_media_type') {
-        return {
-          unjudged: {
-            rule: 'too-large-to-judge',
-            reason: `the answer's Content-Encoding ${JSON.stringify(encoding.slice(0, 40))} is not one the proxy can undo (gzip, deflate, br); it was passed on unjudged`,
-          },
-        };
-      }
-      return {
-        unjudged: {
-          rule: 'content-encoding',
-          reason: `the answer is not valid ${JSON.stringify(encoding.slice(0, 40))} data, as its Content-Encoding says (RFC 9110 §8.4); it was passed on unjudged`,
-        },
-      };
-    },
-  );
 }
 
 /** What every exchange of one forwarder shares: its options, its connections, and what is held and pending. */
