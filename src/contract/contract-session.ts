@@ -195,54 +195,11 @@ export function createContractSession({ settings, compiled, send, redact }: Sess
   const started = { wall: Date.now(), mono: performance.now() };
   const now = (): number => (settings.now ?? started.wall) + (performance.now() - started.mono);
 
-  const pathOf: ContractSession['pathOf'] = (op, params = {}) =>
-    `/${op.segments
-      .map((segment) => {
-        if (typeof segment === 'string') return segment;
-        const value = params[segment.param];
-        if (value === undefined) throw new Error(`${op.operationId} needs the path parameter '${segment.param}'`);
-        return encodeURIComponent(String(value));
-      })
-      .join('/')}`;
-
   const add = (found: Finding): void => {
     record.findings.push({ ...found, message: redact(found.message) });
   };
 
-  /** The request as the document sees it: the mock's own validation, so the suite and the mock agree. */
-  const classify = (op: CompiledOperation, full: ContractRequest, credential?: Credential): ClassifiedRequest => {
-    const match = matchRoute(compiled, op.method, full.path, { basePath: '', path: full.path });
-    const body =
-      full.body === undefined
-        ? undefined
-        : new TextEncoder().encode('raw' in full.body ? full.body.raw : stringifyJson(full.body.json));
-    const headers: Record<string, string> = { ...settings.headers };
-    if (full.body !== undefined) headers['content-type'] = 'application/json';
-    const auth = full.auth ?? { kind: 'token' };
-    if (auth.kind === 'token') headers.authorization = `Bearer ${settings.token}`;
-    if (auth.kind === 'header') headers.authorization = auth.value;
-    const classified = classifyRequest({
-      operation: op,
-      pathParams: match.pathParams,
-      query: new URLSearchParams(full.query ?? {}).toString(),
-      headers,
-      body,
-    });
-    const known: Credential | undefined = credential ?? (auth.kind === 'token' ? 'valid' : undefined);
-    return known === undefined || headerValue({ headers } as never, 'authorization') === undefined
-      ? classified
-      : { ...classified, credential: known };
-  };
-
-  /** How long to wait before asking again after a 429 or 503, or undefined to take the answer as it is. */
-  const retryDelay = (raw: RawResponse, attempt: number): number | undefined => {
-    if ((raw.status !== 429 && raw.status !== 503) || attempt >= settings.patience.retries) return undefined;
-    const asked = retryAfterMs(raw.headers['retry-after']);
-    // A 503 without Retry-After is an answer to judge; a 429 without one is waited out with a short backoff.
-    const wait = asked ?? (raw.status === 429 ? 500 * 2 ** attempt : undefined);
-    if (wait === undefined || wait > Math.min(settings.patience.maxWaitMs, patienceLeft)) return undefined;
-    return wait;
-  };
+  const bodies = bodyGeneratorsOf(compiled, settings);
 
   const call: ContractSession['call'] = async (op, request, options = {}) => {
     const { operationId } = op;
@@ -252,7 +209,7 @@ export function createContractSession({ settings, compiled, send, redact }: Sess
       record.unproven.push(redact(`read-only mode: ${describeRequest(full)} was not sent (its method may write)`));
       throw new CheckStopped(undefined);
     }
-    const classified = classify(op, full, options.credential);
+    const classified = classifyContractRequest(compiled, settings, op, full, options.credential);
     const semantics = api.of(op);
     for (let attempt = 0; ; attempt++) {
       const sentAt = performance.now();
@@ -266,7 +223,7 @@ export function createContractSession({ settings, compiled, send, redact }: Sess
         { status: raw.status, contentType: raw.headers['content-type'], body: raw.bytes, headers: raw.headers },
         { now: now() },
       );
-      const wait = retryDelay(raw, attempt);
+      const wait = retryDelay(settings, patienceLeft, raw, attempt);
       const summary = summaryOf(semantics, raw.status, judged.body);
       const sent: SentRequest = {
         request: full,
@@ -282,28 +239,7 @@ export function createContractSession({ settings, compiled, send, redact }: Sess
           ? (options.memory ?? memory).observe(classified, raw.status, judged.body, answeredAt)
           : [];
       // How the answer came over the wire, before what it says: a body cut by a wrong Content-Length reads as broken JSON.
-      const wire = [
-        ...(raw.framing === undefined
-          ? []
-          : [
-              finding(
-                'framing',
-                `${operationId} answered ${raw.status}, framed wrongly: ${raw.framing}`,
-                undefined,
-                compiled,
-              ),
-            ]),
-        ...(raw.encoding === undefined
-          ? []
-          : [
-              finding(
-                'content-encoding',
-                `${operationId} answered ${raw.status}: ${raw.encoding}`,
-                undefined,
-                compiled,
-              ),
-            ]),
-      ];
+      const wire = wireFindings(compiled, operationId, raw);
       const findings = [...wire, ...judged.findings, ...remembered].map((found) => ({
         ...found,
         exchange: `${describeRequest(full)} → ${raw.status}`,
@@ -331,18 +267,6 @@ export function createContractSession({ settings, compiled, send, redact }: Sess
       }
       return { ...raw, body: judged.body, findings, sent, classified };
     }
-  };
-
-  const generators = new Map<string, BodyGenerators>();
-  const bodies = (op: CompiledOperation): BodyGenerators => {
-    let found = generators.get(op.operationId);
-    if (!found) {
-      const validate = op.requestBody?.validators.get('application/json');
-      if (!validate) throw new Error(`${op.operationId} has no JSON request body in ${compiled.source}`);
-      found = createBodyGenerators(compiled, requestBodySchema(compiled, op), validate, settings.namePrefix);
-      generators.set(op.operationId, found);
-    }
-    return found;
   };
 
   return {
@@ -409,5 +333,99 @@ export function createContractSession({ settings, compiled, send, redact }: Sess
     end() {
       return record;
     },
+  };
+}
+
+/** The path of an operation with its parameters, each percent-encoded. */
+const pathOf: ContractSession['pathOf'] = (op, params = {}) =>
+  `/${op.segments
+    .map((segment) => {
+      if (typeof segment === 'string') return segment;
+      const value = params[segment.param];
+      if (value === undefined) throw new Error(`${op.operationId} needs the path parameter '${segment.param}'`);
+      return encodeURIComponent(String(value));
+    })
+    .join('/')}`;
+
+/** The request as the document sees it: the mock's own validation, so the suite and the mock agree. */
+function classifyContractRequest(
+  compiled: CompiledDocument,
+  settings: ContractSettings,
+  op: CompiledOperation,
+  full: ContractRequest,
+  credential?: Credential,
+): ClassifiedRequest {
+  const match = matchRoute(compiled, op.method, full.path, { basePath: '', path: full.path });
+  const body =
+    full.body === undefined
+      ? undefined
+      : new TextEncoder().encode('raw' in full.body ? full.body.raw : stringifyJson(full.body.json));
+  const headers: Record<string, string> = { ...settings.headers };
+  if (full.body !== undefined) headers['content-type'] = 'application/json';
+  const auth = full.auth ?? { kind: 'token' };
+  if (auth.kind === 'token') headers.authorization = `Bearer ${settings.token}`;
+  if (auth.kind === 'header') headers.authorization = auth.value;
+  const classified = classifyRequest({
+    operation: op,
+    pathParams: match.pathParams,
+    query: new URLSearchParams(full.query ?? {}).toString(),
+    headers,
+    body,
+  });
+  const known: Credential | undefined = credential ?? (auth.kind === 'token' ? 'valid' : undefined);
+  return known === undefined || headerValue({ headers } as never, 'authorization') === undefined
+    ? classified
+    : { ...classified, credential: known };
+}
+
+/** How long to wait before asking again after a 429 or 503, or undefined to take the answer as it is. */
+function retryDelay(
+  settings: ContractSettings,
+  patienceLeft: number,
+  raw: RawResponse,
+  attempt: number,
+): number | undefined {
+  if ((raw.status !== 429 && raw.status !== 503) || attempt >= settings.patience.retries) return undefined;
+  const asked = retryAfterMs(raw.headers['retry-after']);
+  // A 503 without Retry-After is an answer to judge; a 429 without one is waited out with a short backoff.
+  const wait = asked ?? (raw.status === 429 ? 500 * 2 ** attempt : undefined);
+  if (wait === undefined || wait > Math.min(settings.patience.maxWaitMs, patienceLeft)) return undefined;
+  return wait;
+}
+
+/** How the answer came over the wire, before what it says: its framing and its Content-Encoding. */
+function wireFindings(compiled: CompiledDocument, operationId: string, raw: RawResponse): Finding[] {
+  return [
+    ...(raw.framing === undefined
+      ? []
+      : [
+          finding(
+            'framing',
+            `${operationId} answered ${raw.status}, framed wrongly: ${raw.framing}`,
+            undefined,
+            compiled,
+          ),
+        ]),
+    ...(raw.encoding === undefined
+      ? []
+      : [finding('content-encoding', `${operationId} answered ${raw.status}: ${raw.encoding}`, undefined, compiled)]),
+  ];
+}
+
+/** Each operation's body generators, made on first use. */
+function bodyGeneratorsOf(
+  compiled: CompiledDocument,
+  settings: ContractSettings,
+): (op: CompiledOperation) => BodyGenerators {
+  const generators = new Map<string, BodyGenerators>();
+  return (op) => {
+    let found = generators.get(op.operationId);
+    if (!found) {
+      const validate = op.requestBody?.validators.get('application/json');
+      if (!validate) throw new Error(`${op.operationId} has no JSON request body in ${compiled.source}`);
+      found = createBodyGenerators(compiled, requestBodySchema(compiled, op), validate, settings.namePrefix);
+      generators.set(op.operationId, found);
+    }
+    return found;
   };
 }

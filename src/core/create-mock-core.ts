@@ -24,6 +24,7 @@ import type { ReportedExchange } from './pipeline/observe-exchange.js';
 import { refuse, report, reportAndRefuse } from './pipeline/request-policy.js';
 import { createHandlerMiddle, type FallbackMocker } from './pipeline/run-handler.js';
 import type { PublicFile } from './pipeline/serve-public-file.js';
+import type { Mount } from './pipeline/select-mount.js';
 import { FixtureError } from './scenarios/fixture.js';
 import { defaultPetCount, defaultSeed } from './scenarios/scenario-defaults.js';
 import { ScenarioCatalogue, type ScenarioInfo } from './scenarios/scenario-catalogue.js';
@@ -364,37 +365,7 @@ function createPipeline(
   const { compiled, api, catalogue, logger, started } = parts;
   const { proxy } = options;
   const authenticate = createAuthenticator(options.keys ?? ['dev-key']);
-  const handlers = itemHandlers(api);
-  const served = createMount({
-    basePath: options.basePath ?? defaultBasePath,
-    compile: () => compiled,
-    handled: Object.keys(handlers),
-    policy: proxy ? (proxy.enforce ? reportAndRefuse : report) : refuse,
-    authenticate: proxy ? leaveKeysUpstream : authenticate,
-    middle: (ready) =>
-      proxy
-        ? createForwardingMiddle({
-            compiled: ready,
-            forward: proxy.forward,
-            enforce: proxy.enforce,
-            memory: new ModelPartitions({
-              compiled: ready,
-              settleMs: proxy.settleMs,
-              ...(proxy.memoryItems === undefined ? {} : { maxItems: proxy.memoryItems }),
-              ...(proxy.partitionHeaders ? { headers: proxy.partitionHeaders } : {}),
-            }),
-            now: () => performance.now(),
-          })
-        : createHandlerMiddle({
-            handlers,
-            fallback:
-              options.fallback && ready.operations.some((operation) => !handlers[operation.operationId])
-                ? options.fallback(ready)
-                : undefined,
-          }),
-    admin: false,
-    lazy: false,
-  });
+  const served = createApiMount(options, compiled, api, authenticate);
   // The admin API is the kit's own small document: compiled on its first request, not at every start.
   const admin = createMount({
     basePath: adminBasePath,
@@ -461,4 +432,50 @@ function createPipeline(
       () => undefined,
     );
   return pipeline;
+}
+
+/**
+ * The API's mount: the handlers of the document's operations over the
+ * store (and the fallback mocker for the rest), or, in the proxy, the
+ * upstream, judged on the way; the mock refuses a request that breaks the
+ * document, the proxy notes it (and refuses it with --enforce).
+ */
+function createApiMount(
+  options: MockCoreOptions,
+  compiled: CompiledDocument,
+  api: ApiModel,
+  authenticate: Authenticator,
+): Mount {
+  const { proxy } = options;
+  const handlers = itemHandlers(api);
+  return createMount({
+    basePath: options.basePath ?? defaultBasePath,
+    compile: () => compiled,
+    handled: Object.keys(handlers),
+    policy: proxy ? (proxy.enforce ? reportAndRefuse : report) : refuse,
+    authenticate: proxy ? leaveKeysUpstream : authenticate,
+    middle: (ready) =>
+      proxy
+        ? createForwardingMiddle({
+            compiled: ready,
+            forward: proxy.forward,
+            enforce: proxy.enforce,
+            memory: new ModelPartitions({
+              compiled: ready,
+              settleMs: proxy.settleMs,
+              ...(proxy.memoryItems === undefined ? {} : { maxItems: proxy.memoryItems }),
+              ...(proxy.partitionHeaders ? { headers: proxy.partitionHeaders } : {}),
+            }),
+            now: () => performance.now(),
+          })
+        : createHandlerMiddle({
+            handlers,
+            fallback:
+              options.fallback && ready.operations.some((operation) => !handlers[operation.operationId])
+                ? options.fallback(ready)
+                : undefined,
+          }),
+    admin: false,
+    lazy: false,
+  });
 }
