@@ -116,70 +116,64 @@ export async function handleRequest(pipeline: Pipeline, request: PlainRequest): 
   const file = servePublicFile(pipeline.publicFiles, request);
   if (file) return { ...file, headers: { ...file.headers, ...commonHeaders, 'x-request-id': id, ...cors } };
   const arrival: Arrival = { request, id, started, cors };
-  const read = await readRequest(pipeline, request);
-  if (read.refusal)
+  // Each stage that may answer later is awaited only when it does (a request without a body, the memory state).
+  const reading = readRequest(pipeline, request);
+  const read = reading instanceof Promise ? await reading : reading;
+  const { mount, match, findings } = read;
+  if (read.refusal || !mount) {
     return respond(pipeline, arrival, await refusedEarly(pipeline, read), refused(pipeline, read.refusal));
+  }
   try {
-    return await answerRequest(pipeline, arrival, read);
+    const operation = match?.operation;
+    const decoding = read.sent === undefined || read.unreadable ? bodiless : decodeRequest(pipeline, read, mount);
+    const decoded = decoding instanceof Promise ? await decoding : decoding;
+    const classified =
+      match && decoded.readable && read.unreadable === undefined
+        ? classifyRequest({ ...match, query: request.query, headers: request.headers, body: decoded.body })
+        : undefined;
+    // The request's own problem waits for its fault, which answers first; under the proxy's policy it is only noted.
+    const problem =
+      read.unreadable ?? decoded.problem ?? (classified?.problem && mount.policy.meet(classified.problem, findings));
+    const input: MiddleInput = { operation, request, sent: read.sent, classified, findings };
+    const plan = problem ? noPlan : mount.middle.plan(input);
+
+    const settling = pipeline.state.settle({
+      session: read.session,
+      make: pipeline.makesSessions && operation?.secured === true,
+      operationId: mount.admin || !operation ? undefined : operation.operationId,
+      latency: !mount.admin,
+      sunset: plan.sunset,
+      action: plan.action,
+    });
+    const settled = settling instanceof Promise ? await settling : settling;
+    const delay = applyLatency(settled.delayMs);
+    if (delay) await delay;
+    const { session, fault } = settled;
+    // A fault answers before the body is decoded, as far as the journal can tell: it keeps the body as sent.
+    const body = decoded.readable && !fault ? decoded.body : read.sent;
+    const reached: Reached = { mount, operation, body, findings, session };
+    if (fault && operation) {
+      const injected = injectFault(fault, operation);
+      if (!(injected instanceof HttpError)) return brokenConnection(pipeline, arrival, reached, injected);
+      return respond(pipeline, arrival, reached, refused(pipeline, injected));
+    }
+    if (problem) return respond(pipeline, arrival, reached, refused(pipeline, problem));
+    if (settled.removed && operation) {
+      return respond(pipeline, arrival, reached, refused(pipeline, operationRemoved(mount.compiled, operation)));
+    }
+    const refusal = plan.refusal ?? settled.failure;
+    if (refusal) return respond(pipeline, arrival, reached, refused(pipeline, refusal));
+    let answer: Answer;
+    try {
+      const answering = mount.middle.answer(input, plan, settled);
+      answer = answering instanceof Promise ? await answering : answering;
+    } catch (error) {
+      answer = refused(pipeline, error);
+    }
+    return respond(pipeline, arrival, reached, answer);
   } catch (bug) {
     // Every refusal is answered where it arises: what gets here is the mock's bug, logged and answered 500.
     return respond(pipeline, arrival, await refusedEarly(pipeline, read), refused(pipeline, bug));
-  }
-}
-
-/**
- * The rest of a request's way, once it is known to be for an operation of a
- * mount, with a key if it needs one: its body and its class by the
- * document, the one call to the shared state, then whichever answers first:
- * the fault, the request's own problem, the sunset, the plan's refusal, the
- * store's, the middle.
- */
-async function answerRequest(pipeline: Pipeline, arrival: Arrival, read: ReadRequest): Promise<PlainResponse> {
-  const { request, mount, match, findings } = read;
-  if (!mount) throw new Error('a request without a mount was not refused');
-  const operation = match?.operation;
-  const decoded = read.unreadable ? undefined : await decodeRequest(pipeline, read, mount);
-  const classified =
-    match && decoded?.readable
-      ? classifyRequest({ ...match, query: request.query, headers: request.headers, body: decoded.body })
-      : undefined;
-  // The request's own problem waits for its fault, which answers first; under the proxy's policy it is only noted.
-  const problem =
-    read.unreadable ?? decoded?.problem ?? (classified?.problem && mount.policy.meet(classified.problem, findings));
-  const input: MiddleInput = { operation, request, sent: read.sent, classified, findings };
-  const plan = problem ? noPlan : mount.middle.plan(input);
-
-  const settling = pipeline.state.settle({
-    session: read.session,
-    make: pipeline.makesSessions && operation?.secured === true,
-    operationId: mount.admin || !operation ? undefined : operation.operationId,
-    latency: !mount.admin,
-    sunset: plan.sunset,
-    action: plan.action,
-  });
-  const settled = settling instanceof Promise ? await settling : settling;
-  const delay = applyLatency(settled.delayMs);
-  if (delay) await delay;
-  const { session, fault } = settled;
-  // A fault answers before the body is decoded, as far as the journal can tell: it keeps the body as sent.
-  const body = decoded?.readable && !fault ? decoded.body : read.sent;
-  const reached: Reached = { mount, operation, body, findings, session };
-  if (fault && operation) {
-    const injected = injectFault(fault, operation);
-    if (!(injected instanceof HttpError)) return brokenConnection(pipeline, arrival, reached, injected);
-    return respond(pipeline, arrival, reached, refused(pipeline, injected));
-  }
-  if (problem) return respond(pipeline, arrival, reached, refused(pipeline, problem));
-  if (settled.removed && operation) {
-    return respond(pipeline, arrival, reached, refused(pipeline, operationRemoved(mount.compiled, operation)));
-  }
-  const refusal = plan.refusal ?? settled.failure;
-  if (refusal) return respond(pipeline, arrival, reached, refused(pipeline, refusal));
-  try {
-    const answering = mount.middle.answer(input, plan, settled);
-    return respond(pipeline, arrival, reached, answering instanceof Promise ? await answering : answering);
-  } catch (error) {
-    return respond(pipeline, arrival, reached, refused(pipeline, error));
   }
 }
 
@@ -207,13 +201,13 @@ interface ReadRequest {
  * body (413, the one body problem told before the key), its route (under
  * the mount's policy), its key, and its session's name (a bad one is told
  * only to an authenticated client). Never throws: a refusal is returned, with
- * what was known when it came.
+ * what was known when it came; answers at once for a request without a body.
  */
-async function readRequest(pipeline: Pipeline, request: PlainRequest): Promise<ReadRequest> {
+function readRequest(pipeline: Pipeline, request: PlainRequest): ReadRequest | Promise<ReadRequest> {
   const choice = pipeline.selectSession(request);
   const read: ReadRequest = {
     request,
-    refusal: undefined,
+    refusal: choice.problem,
     mount: undefined,
     match: undefined,
     session: choice.name,
@@ -222,31 +216,49 @@ async function readRequest(pipeline: Pipeline, request: PlainRequest): Promise<R
     unreadable: undefined,
     findings: [],
   };
+  let path: string;
   try {
     const under = selectMount(pipeline.mounts, request.method, request.path);
-    const { mount } = under;
-    read.mount = mount;
-    // A request without a body (most of them) skips the stages that read and decode one, and their awaits.
-    if (request.body !== undefined) {
-      try {
-        read.sent = await readBody(request, pipeline.bodyLimit);
-      } catch (error) {
-        if ((error as { code?: unknown }).code === 'payload_too_large') throw error;
-        read.unreadable = error;
+    read.mount = under.mount;
+    path = under.path;
+  } catch (error) {
+    read.refusal = error;
+    return read;
+  }
+  if (request.body === undefined) return checkRoute(read, path);
+  return readBody(request, pipeline.bodyLimit).then(
+    (sent) => {
+      read.sent = sent;
+      return checkRoute(read, path);
+    },
+    (error: unknown) => {
+      if ((error as { code?: unknown }).code === 'payload_too_large') {
+        read.refusal = error;
+        return read;
       }
-    }
+      read.unreadable = error;
+      return checkRoute(read, path);
+    },
+  );
+}
+
+/** The route (under the mount's policy), then the key, then the session name's problem, if any. */
+function checkRoute(read: ReadRequest, path: string): ReadRequest {
+  const { request, mount } = read;
+  if (!mount) return read;
+  // A bad session name is told only once the client is authenticated; any route or key problem goes first.
+  const badName = read.refusal;
+  read.refusal = undefined;
+  try {
     try {
-      read.match = matchRoute(mount.compiled, request.method, under.path, {
-        basePath: mount.basePath,
-        path: request.path,
-      });
+      read.match = matchRoute(mount.compiled, request.method, path, { basePath: mount.basePath, path: request.path });
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       const refusal = mount.policy.meet(error, read.findings);
       if (refusal) throw refusal;
     }
     if (read.match?.operation.secured) mount.authenticate(headerValue(request, 'authorization'));
-    if (choice.problem) throw choice.problem;
+    if (badName) throw badName;
   } catch (error) {
     read.refusal = error;
   }
@@ -279,6 +291,9 @@ async function refusedEarly(pipeline: Pipeline, read: ReadRequest): Promise<Reac
   return reached;
 }
 
+/** What a request without a body decodes to. */
+const bodiless = Object.freeze({ body: undefined, readable: true, problem: undefined });
+
 /**
  * The body with its Content-Encoding undone, under the mount's policy: a
  * problem (415, 400, 413) is the request's own, answered after its fault;
@@ -289,7 +304,6 @@ async function decodeRequest(
   read: ReadRequest,
   mount: Mount,
 ): Promise<{ body: Uint8Array | undefined; readable: boolean; problem: HttpError | undefined }> {
-  if (read.sent === undefined) return { body: undefined, readable: true, problem: undefined };
   try {
     const body = await decodeBody(read.request, read.sent, pipeline.inflate, pipeline.bodyLimit);
     return { body, readable: true, problem: undefined };
