@@ -1,19 +1,10 @@
-import {
-  Agent as HttpAgent,
-  request as httpRequest,
-  type ClientRequest,
-  type IncomingMessage,
-} from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { HttpError } from '../core/errors/http-error.js';
 import type { PlainRequest } from '../core/http/plain-http.js';
 import { redactUrl } from '../core/http/redact-credentials.js';
-import {
-  type ForwardedResponse,
-  type Forwarder,
-  UpstreamFramingError,
-} from '../core/pipeline/forward-upstream.js';
+import { type ForwardedResponse, type Forwarder, UpstreamFramingError } from '../core/pipeline/forward-upstream.js';
 import { type AnswerWatcher, streamedBody, watchAnswer } from '../node/node-listener.js';
 import { type Deadline, DeadlineQueue, type Expiring } from './deadline-queue.js';
 import { type Decoded, decodeForJudging, mebibytes } from './decode-for-judging.js';
