@@ -1,6 +1,7 @@
 import { createServer as createHttpServer, request as httpRequest, type Server, type ServerResponse } from 'node:http';
 import { existsSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { killRunningClis, startCli, waitForProxyBanner } from './start-cli.js';
 
@@ -55,6 +56,39 @@ function get(origin: string, target: string, onHead?: () => void) {
   });
 }
 
+/** A POST of `body` through the proxy, as gzip; resolves with the status, headers and body text. */
+function postGzip(origin: string, body: Buffer) {
+  const { hostname, port } = new URL(origin);
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }>(
+    (resolve, reject) => {
+      const req = httpRequest(
+        {
+          hostname,
+          port,
+          path: '/v1/pets',
+          method: 'POST',
+          agent: false,
+          headers: { ...auth, 'content-type': 'application/json', 'content-encoding': 'gzip' },
+        },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    },
+  );
+}
+
+/** The most memory the process has held so far (its resident set's high-water mark), in bytes. */
+function peakMemory(pid: number | undefined): number {
+  return Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) * 1024;
+}
+
 describe('petstore-mock proxy, as a user starts it', () => {
   const upstreams: Upstream[] = [];
   afterEach(async () => {
@@ -100,6 +134,76 @@ describe('petstore-mock proxy, as a user starts it', () => {
     expect(page.headers.get('content-security-policy')).toBe("frame-ancestors 'none'");
   });
 
+  it('holds at most 64 MiB of inflated request bodies at once, all requests together: beyond, 413 and nothing forwarded', async () => {
+    // Each body is 8 KB on the wire and 8 MiB inflated: within the proxy's 16 MiB for one body. The upstream holds
+    // its answers, so that the bodies forwarded stay held until the test lets them go.
+    const held: ServerResponse[] = [];
+    const upstream = await startUpstream((response) => held.push(response));
+    const { origin } = await startProxy(upstream);
+    const body = gzipSync(
+      Buffer.concat([Buffer.from('{"name":"Inflated","categoryId":1}'), Buffer.alloc(8 * 1024 * 1024, 0x20)]),
+    );
+    const count = 20;
+    const refused: Array<{ status: number; headers: Record<string, unknown>; text: string }> = [];
+    const answers = Array.from({ length: count }, () =>
+      postGzip(origin, body).then((answer) => {
+        if (answer.status === 413) refused.push(answer);
+        return answer;
+      }),
+    );
+    while (upstream.seen.length + refused.length < count) await new Promise((resolve) => setTimeout(resolve, 20));
+    // 64 MiB hold 7 such bodies: the rest are refused by the proxy, and never reach the upstream.
+    expect(upstream.seen.length).toBeLessThanOrEqual(7);
+    expect(refused.length).toBe(count - upstream.seen.length);
+    for (const answer of refused) {
+      expect(answer.headers['retry-after']).toBe('1');
+      expect(JSON.parse(answer.text)).toMatchObject({
+        code: 'payload_too_large',
+        status: 413,
+        message: expect.stringContaining('of the 64 MiB they may hold together'),
+      });
+    }
+    for (const response of held) response.writeHead(201, { 'content-type': 'application/json' }).end('{}');
+    const forwarded = (await Promise.all(answers)).filter((answer) => answer.status !== 413);
+    expect(forwarded.map((answer) => answer.status)).toEqual(forwarded.map(() => 201));
+    // Once they are answered, the budget is free again.
+    held.length = 0;
+    const again = postGzip(origin, body);
+    while (held.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    held[0]?.writeHead(201, { 'content-type': 'application/json' }).end('{}');
+    expect((await again).status).toBe(201);
+  }, 60_000);
+
+  it.runIf(existsSync('/proc/self/status'))(
+    'stays within a few hundred MB under 200 gzip POSTs of 256 MiB inflated at once, answering 413 and other clients',
+    async () => {
+      // The adversarial round's attack (issue 36): it took the proxy from 71 MB to 3.3 GB.
+      const upstream = await startUpstream((response) => response.writeHead(200).end('[]'));
+      const { cli, origin } = await startProxy(upstream);
+      const bomb = gzipSync(Buffer.alloc(256 * 1024 * 1024, 0x20), { level: 9 });
+      expect(bomb.length).toBeLessThan(300 * 1024);
+      let answered = 0;
+      const flood = Array.from({ length: 200 }, () =>
+        postGzip(origin, bomb).then((answer) => {
+          answered++;
+          return answer;
+        }),
+      );
+      // Another client, while the flood is in flight, is answered.
+      const probe = await get(origin, '/v1/pets');
+      expect(probe.status).toBe(200);
+      const done = await Promise.all(flood);
+      expect(answered).toBe(200);
+      expect(peakMemory(cli.child.pid)).toBeLessThan(768 * 1024 * 1024);
+      for (const answer of done) {
+        expect(answer.status).toBe(413);
+        expect(JSON.parse(answer.text)).toMatchObject({ code: 'payload_too_large', status: 413 });
+      }
+      expect(upstream.seen).toEqual(['/v1/pets']);
+    },
+    120_000,
+  );
+
   it.runIf(existsSync('/proc/self/status'))(
     'holds at most 256 MiB of answers at once: those beyond are passed on as they come, unjudged, and reported',
     async () => {
@@ -132,8 +236,7 @@ describe('petstore-mock proxy, as a user starts it', () => {
       expect(beyond.length).toBeGreaterThanOrEqual(1);
       expect(beyond.every((found) => found.rule === 'too-large-to-judge')).toBe(true);
       // The proxy's peak memory: its answers held, not the 448 MiB sent (and their copies), plus Node itself.
-      const peak = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${cli.child.pid}/status`, 'utf8'))?.[1]) * 1024;
-      expect(peak).toBeLessThan(600 * 1024 * 1024);
+      expect(peakMemory(cli.child.pid)).toBeLessThan(600 * 1024 * 1024);
     },
     60_000,
   );
