@@ -105,7 +105,22 @@ describe('petstore-mock proxy, as a user starts it', () => {
   it('refuses paths that could leave /v1 upstream, 400 path_not_forwarded, and sends nothing', async () => {
     const upstream = await startUpstream((response) => response.end('[]'));
     const { origin } = await startProxy(upstream);
-    for (const target of ['/v1/../admin', '/v1/%2e%2e/admin', '/v1/..%2fadmin', '/v1//evil.test/x']) {
+    const targets = [
+      '/v1/../admin',
+      '/v1/%2e%2e/admin',
+      '/v1/..%2fadmin',
+      '/v1//evil.test/x',
+      // Issue 36: what Tomcat and Spring, double-decoding upstreams and IIS resolve as a dot-segment.
+      '/v1/..;/admin',
+      '/v1/%2e%2e;/admin',
+      '/v1/..%3b/admin',
+      '/v1/..;x=1/admin',
+      '/v1/.;/pets',
+      '/v1/%252e%252e/admin',
+      '/v1/%c0%ae%c0%ae/admin',
+      '/v1/%u002e%u002e/admin',
+    ];
+    for (const target of targets) {
       const answer = await get(origin, target);
       expect(answer.status, target).toBe(400);
       expect(JSON.parse(answer.text), target).toMatchObject({ code: 'path_not_forwarded', status: 400 });
