@@ -1,5 +1,6 @@
 import {
   Agent as HttpAgent,
+  maxHeaderSize,
   request as httpRequest,
   type ClientRequest,
   type IncomingHttpHeaders,
@@ -303,6 +304,50 @@ function framingProblem(method: string, framing: Framing, code: string): string 
   }
   if (code.includes('CHUNK')) return `its chunked body is broken (${code}; RFC 9112 §7.1)`;
   return `it is not a message HTTP/1.1 can read (${code}; RFC 9112)`;
+}
+
+/**
+ * What was wrong with an answer Node's HTTP parser refused before its status
+ * line and headers were whole (`HPE_…`; `reason` is the parser's own words,
+ * which quote no byte of the answer), and the rule that judges it: its
+ * framing broken (two Content-Lengths, Content-Length beside
+ * Transfer-Encoding, no status line: an HTTP/0.9 answer), or a head larger
+ * than the proxy reads, which HTTP does not forbid.
+ */
+function headProblem(
+  code: string,
+  reason: string | undefined,
+): { problem: string; rule: 'framing' | 'too-large-to-judge' } {
+  const because = (problem: string) => ({ problem, rule: 'framing' as const });
+  switch (code) {
+    case 'HPE_UNEXPECTED_CONTENT_LENGTH':
+    case 'HPE_INVALID_TRANSFER_ENCODING':
+      if (/content-length/i.test(reason ?? '') && /transfer-encoding/i.test(reason ?? '')) {
+        return because(
+          'it sent both Content-Length and Transfer-Encoding, which a sender must not (RFC 9112 §6.2; a proxy answers 502, §6.3)',
+        );
+      }
+      return code === 'HPE_UNEXPECTED_CONTENT_LENGTH'
+        ? because(
+            'it sent Content-Length twice, where it is one decimal length (RFC 9110 §8.6; a proxy answers 502, RFC 9112 §6.3)',
+          )
+        : because(`its Transfer-Encoding is not one a body can be framed by (${code}; RFC 9112 §6.1)`);
+    case 'HPE_INVALID_CONTENT_LENGTH':
+      return because(
+        'its Content-Length is not one decimal length (RFC 9110 §8.6; a proxy answers 502, RFC 9112 §6.3)',
+      );
+    case 'HPE_INVALID_CONSTANT':
+      return because('it answered without an HTTP/1.1 status line (an HTTP/0.9 answer, or no HTTP; RFC 9112 §4)');
+    case 'HPE_INVALID_STATUS':
+      return because('its status line holds no three-digit status code (RFC 9112 §4)');
+    case 'HPE_HEADER_OVERFLOW':
+      return {
+        problem: `its status line and headers are larger than the ${maxHeaderSize} bytes the proxy reads (a bound of the kit: HTTP sets none)`,
+        rule: 'too-large-to-judge',
+      };
+    default:
+      return because(`its status line or headers are not ones HTTP/1.1 can read (${code}; RFC 9112)`);
+  }
 }
 
 function mebibytes(bytes: number): string {
@@ -705,9 +750,22 @@ class UpstreamExchange implements AnswerWatcher, Expiring {
   }
 
   /** The request failed: the upstream cannot be reached, or its answer broke off or broke HTTP. */
-  failed(error: NodeJS.ErrnoException): void {
+  failed(error: NodeJS.ErrnoException & { reason?: string }): void {
     const cause = error.code ?? error.message;
     const framing = this.#framing;
+    // Node's parser refused the status line or headers: the answer is broken from its start (issue 36: these were
+    // labelled unreachable, as if the network had failed).
+    if (!framing && cause.startsWith('HPE_')) {
+      const { problem, rule } = headProblem(cause, error.reason);
+      this.finish(
+        new UpstreamFramingError(
+          problem,
+          `the upstream ${this.origin}'s answer to ${this.named} ${rule === 'framing' ? 'is broken' : 'cannot be passed on'}: ${problem}`,
+          rule,
+        ),
+      );
+      return;
+    }
     // Node's parser refused what came after the status line: the answer's framing is broken (its body longer
     // than its Content-Length, bad chunks, a body where there is none), whatever bytes were counted so far.
     if (framing && cause.startsWith('HPE_')) {

@@ -1,6 +1,6 @@
 import { createServer as createHttpServer, request as httpRequest, type Server, type ServerResponse } from 'node:http';
 import { existsSync, readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { killRunningClis, startCli, waitForProxyBanner } from './start-cli.js';
@@ -128,6 +128,46 @@ describe('petstore-mock proxy, as a user starts it', () => {
     expect(upstream.seen).toEqual([]);
     expect((await get(origin, '/v1/pets')).status).toBe(200);
     expect(upstream.seen).toEqual(['/v1/pets']);
+  });
+
+  it('answers 502 upstream_protocol_error to an upstream that frames its answer twice over, and fails it for framing', async () => {
+    // A raw upstream, to send what no HTTP library would: each connection gets the next broken answer.
+    const broken = [
+      'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n[]',
+      'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n[]\r\n0\r\n\r\n',
+      '[]',
+    ];
+    const seen: string[] = [];
+    const raw = createTcpServer((socket) => {
+      socket.on('error', () => undefined);
+      socket.once('data', () => socket.end(broken[seen.push('answered') - 1] ?? ''));
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    const { origin } = await startProxy({
+      url: `http://127.0.0.1:${(raw.address() as AddressInfo).port}/v1`,
+      seen,
+      close: () => new Promise<void>((resolve) => raw.close(() => resolve())),
+    });
+    for (const problem of [
+      'it sent Content-Length twice',
+      'it sent both Content-Length and Transfer-Encoding',
+      'it answered without an HTTP/1.1 status line',
+    ]) {
+      const answer = await get(origin, '/v1/pets');
+      expect(answer.status, problem).toBe(502);
+      const error = JSON.parse(answer.text) as { code: string; message: string };
+      expect(error.code, problem).toBe('upstream_protocol_error');
+      expect(error.message).toContain(problem);
+      expect(error.message).not.toContain('HPE_');
+    }
+    const report = (await (
+      await fetch(`${origin}/__admin/violations`, { headers: { Authorization: 'Bearer dev-key' } })
+    ).json()) as { deployment: { findings: Array<{ rule: string; level: string; message: string }> } };
+    expect(report.deployment.findings.map((found) => [found.rule, found.level])).toEqual([
+      ['framing', 'fail'],
+      ['framing', 'fail'],
+      ['framing', 'fail'],
+    ]);
   });
 
   it('passes an upstream page on with nosniff, no framing and a sandbox, and without the headers its Connection names', async () => {
