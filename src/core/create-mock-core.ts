@@ -7,7 +7,7 @@ import type { HandlerTable } from './handlers/handler-types.js';
 import type { ItemContext } from './handlers/item-context.js';
 import { itemHandlers } from './handlers/item-handlers.js';
 import { handleRequest, type Pipeline } from './handle-request.js';
-import { inflateWithWebStreams, type Inflate } from './http/inflate.js';
+import { InflateBudget, inflateWithWebStreams, type Inflate } from './http/inflate.js';
 import type { PlainRequest, PlainResponse } from './http/plain-http.js';
 import { silentLogger, type MockLogger } from './mock-logger.js';
 import {
@@ -105,6 +105,12 @@ export interface MockCoreOptions {
   maxTotalStoreBytes?: number;
   /** Largest accepted request body, as sent and inflated, in bytes. Default 1 MiB. */
   bodyLimit?: number;
+  /**
+   * Bytes the request bodies being inflated (`Content-Encoding`) hold
+   * together, every request in flight's: beyond, `413 payload_too_large` with
+   * `Retry-After`, and the body inflates no further. Default 64 MiB.
+   */
+  maxInflatedBytes?: number;
   /** How many exchanges a journal keeps (each session has one). Default 500. */
   journalSize?: number;
   /**
@@ -580,6 +586,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     checkHost: options.hosts ? createHostCheck(options.hosts) : undefined,
     cors: createCorsPolicy(options.cors, () => [served.compiled, admin.compiled]),
     inflate: options.inflate ?? inflateWithWebStreams,
+    inflateBudget: new InflateBudget(options.maxInflatedBytes),
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     logger,
     logRequests: logger.isLevelEnabled?.('info') ?? true,

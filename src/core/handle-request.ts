@@ -1,6 +1,6 @@
 import { toErrorResponse } from './errors/to-error-response.js';
 import type { HandlerResponse } from './handlers/handler-types.js';
-import type { Inflate } from './http/inflate.js';
+import type { Inflate, InflateBudget, InflateShare } from './http/inflate.js';
 import { headerValue, type NetworkFault, type PlainRequest, type PlainResponse } from './http/plain-http.js';
 import type { MockLogger } from './mock-logger.js';
 import { classifyRequest } from './oracle/classify-request.js';
@@ -45,6 +45,8 @@ export interface Pipeline {
   /** Which origins may call, and what a preflight allows. */
   cors: CorsPolicy;
   inflate: Inflate;
+  /** The bytes every request body being inflated holds together (issue 36). */
+  inflateBudget: InflateBudget;
   bodyLimit: number;
   logger: MockLogger;
   /** Whether the info-level request log is on (checked once, not per request). */
@@ -81,7 +83,7 @@ interface Progress {
  *   unless the operation's security is empty) → session (Petstore-Session;
  *   400 for a bad name) →
  *   latency (the API's calls only) → injected fault → Content-Encoding (415,
- *   400) → classify the request by the document (400, 415) → the middle:
+ *   400; 413 beyond the bytes every body being inflated shares) → classify the request by the document (400, 415) → the middle:
  *   the handler (Prefer may ask for a documented example), or the upstream,
  *   whose answer comes back judged by the oracle → the mock's own answer
  *   judged (500 when it breaks the document) and serialised (cached by the
@@ -113,6 +115,8 @@ export async function handleRequest(pipeline: Pipeline, request: PlainRequest): 
 
   const progress: Progress = { findings: [] };
   let choice: SessionChoice | undefined;
+  // What this request's body holds of the inflate budget, given back once it is answered.
+  let inflated: InflateShare | undefined;
   let answer: Answer;
   try {
     if (refused !== undefined) throw refused;
@@ -152,7 +156,11 @@ export async function handleRequest(pipeline: Pipeline, request: PlainRequest): 
     const decoded =
       sent === undefined
         ? undefined
-        : await attemptLater(policy, findings, () => decodeBody(request, sent, pipeline.inflate, pipeline.bodyLimit));
+        : await attemptLater(policy, findings, () =>
+            decodeBody(request, sent, pipeline.inflate, pipeline.bodyLimit, (bytes) =>
+              (inflated ??= pipeline.inflateBudget.share()).take(bytes),
+            ),
+          );
     // A body the policy let through undecoded (the proxy) is forwarded as it came, but not classified.
     const readable = sent === undefined || decoded !== undefined;
     if (readable) progress.body = decoded;
@@ -176,6 +184,7 @@ export async function handleRequest(pipeline: Pipeline, request: PlainRequest): 
       progress.session = pipeline.session(choice.name, true);
     }
   }
+  inflated?.giveBack();
 
   const { mount, operation } = progress;
   const plain = answer.kind === 'forwarded' ? answer.response : sendHandled(pipeline, progress, answer.response);

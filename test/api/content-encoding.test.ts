@@ -48,6 +48,21 @@ describe('POST /v1/pets with a Content-Encoding', () => {
     },
   );
 
+  it('answers 413 with Retry-After to a body beyond the bytes every body being inflated shares, and gives them back', async () => {
+    // The budget is shared by every request in flight; one body that alone inflates beyond it shows it is wired in.
+    const mock = createTestMock({ maxInflatedBytes: 1000 });
+    const large = `{"name":"${'x'.repeat(2000)}","categoryId":1}`;
+    const refused = await post(mock, 'gzip', new Uint8Array(gzipSync(large)));
+    expect(refused.status).toBe(413);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(refused.body).toMatchObject({ code: 'payload_too_large', status: 413 });
+    expect(refused.body.message).toMatch(/^the request bodies being inflated at once hold \d+ bytes of the 1000 bytes/);
+    // What it took is given back: a body within the budget is read, again and again.
+    for (let round = 0; round < 3; round++) {
+      expect((await post(mock, 'gzip', new Uint8Array(gzipSync(pet)))).status).toBe(201);
+    }
+  });
+
   it('answers 415 naming the encodings it knows for one it does not', async () => {
     const response = await post(createTestMock(), 'compress', pet);
     expect(response.status).toBe(415);

@@ -5,7 +5,7 @@ import type { Latency } from '../pipeline/apply-latency.js';
 import type { ScenarioCatalogue } from '../scenarios/scenario-catalogue.js';
 import type { FaultRequest } from '../sessions/fault-plan.js';
 import type { Session } from '../sessions/session.js';
-import { momentOf } from '../sessions/moment-of.js';
+import { latestMoment, momentOf } from '../sessions/moment-of.js';
 import { resetSession, switchScenario } from '../sessions/session-actions.js';
 import { storeFields, storeFilters } from './store-filters.js';
 import type { SessionRegistry } from '../sessions/session-registry.js';
@@ -22,9 +22,14 @@ export interface AdminContext {
   clock: () => number;
 }
 
-/** A session's clock as the admin API shows it. */
+/**
+ * A session's clock as the admin API shows it. A clock set close to the end
+ * of year 9999 runs on past it; it is shown as that end, so that `now` stays
+ * an RFC 3339 date-time the admin API accepts back (issue 36: a clock beyond
+ * it once made every read of it a 500).
+ */
 function clockOf(session: Session, clock: () => number) {
-  return { now: new Date(session.now(clock)).toISOString(), offsetMs: session.clockOffset };
+  return { now: new Date(Math.min(session.now(clock), latestMoment)).toISOString(), offsetMs: session.clockOffset };
 }
 
 /** A fault request that makes sense: one of status and fault, and an operation the API has. */
@@ -118,7 +123,9 @@ export const adminHandlers: HandlerTable<AdminContext> = {
   },
   getClock: (_request, { session, clock }) => ({ status: 200, body: clockOf(session, clock) }),
   setClock: (request, { session, clock }) => {
-    session.clockOffset = momentOf((request.body as { now: string }).now, 'now') - clock();
+    // Read (and refused) before anything changes.
+    const moment = momentOf((request.body as { now: string }).now, 'now');
+    session.clockOffset = moment - clock();
     return { status: 200, body: clockOf(session, clock) };
   },
   resetClock: (_request, { session, clock }) => {

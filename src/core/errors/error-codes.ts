@@ -47,7 +47,10 @@ export const errorCodes = {
   /** A status injected through POST /__admin/faults: sent with the status the fault names (4xx or 5xx). */
   injected_fault: 500,
   body_already_read: 500,
-  /** An operation the kit has no behaviour for (kind `other`) and no fallback mocker (Prism) to answer. */
+  /**
+   * An operation the kit has no behaviour for (kind `other`) and no fallback mocker (Prism) to answer; or a
+   * request's transfer coding the Node server does not implement (`Transfer-Encoding: identity, chunked`).
+   */
   not_implemented: 501,
   upstream_unreachable: 502,
   upstream_violation: 502,

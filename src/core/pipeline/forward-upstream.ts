@@ -41,14 +41,18 @@ export interface ForwardedResponse {
 /**
  * The upstream answered, but not as HTTP/1.1 frames a message (a body longer
  * or shorter than its Content-Length, broken chunks, a body where its status
- * has none): the client gets `502 upstream_protocol_error` saying so, and the
- * deployment a `framing` finding naming `problem`.
+ * has none, two Content-Lengths, Content-Length beside Transfer-Encoding, no
+ * status line): the client gets `502 upstream_protocol_error` saying so, and
+ * the deployment a finding naming `problem`: `framing` (the answer breaks
+ * RFC 9112), or `too-large-to-judge` (its head is larger than the proxy
+ * reads, which HTTP does not forbid).
  */
 export class UpstreamFramingError extends HttpError {
   constructor(
     /** What was wrong, as a finding's message says it. */
     readonly problem: string,
     message: string,
+    readonly rule: 'framing' | 'too-large-to-judge' = 'framing',
   ) {
     super('upstream_protocol_error', message);
   }
@@ -166,7 +170,7 @@ export function createForwardingMiddle(options: ForwardingOptions): (input: Midd
       if (error instanceof UpstreamFramingError) {
         input.findings.push(
           finding(
-            'framing',
+            error.rule,
             `${input.operation?.operationId ?? input.request.method}: ${error.problem}`,
             undefined,
             options.compiled,

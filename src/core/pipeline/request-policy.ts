@@ -11,6 +11,10 @@ import { type Finding, finding } from '../oracle/finding.js';
  * - `report` (the proxy): it is noted as a request-side finding and the
  *   request goes on, as it came;
  * - `reportAndRefuse` (the proxy with --enforce): noted, then refused.
+ *
+ * A body beyond the server's own bounds (`413 payload_too_large`: larger,
+ * or inflating larger, than it reads, or beyond the bytes every body being
+ * inflated shares) is no finding about the client: every policy refuses it.
  */
 export interface RequestPolicy {
   readonly name: 'refuse' | 'report' | 'reportAndRefuse';
@@ -53,7 +57,7 @@ export function attempt<T>(policy: RequestPolicy, findings: Finding[], check: ()
   try {
     return check();
   } catch (error) {
-    if (!(error instanceof HttpError)) throw error;
+    if (!(error instanceof HttpError) || error.code === 'payload_too_large') throw error;
     policy.meet(error, findings);
     return undefined;
   }
@@ -68,7 +72,7 @@ export async function attemptLater<T>(
   try {
     return await check();
   } catch (error) {
-    if (!(error instanceof HttpError)) throw error;
+    if (!(error instanceof HttpError) || error.code === 'payload_too_large') throw error;
     policy.meet(error, findings);
     return undefined;
   }
