@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Exchange } from '../../src/core/journal/request-journal.js';
 import { JournalBudget, RequestJournal } from '../../src/core/journal/request-journal.js';
-import type { RedisEngine } from '../../src/redis/redis-engine.js';
 import { act, freshPrefix, openEngine } from '../support/redis-engine.js';
 import { noRedisServer, type RedisServer, startRedisServer } from '../support/redis-server.js';
 
@@ -38,7 +37,10 @@ describe.skipIf(noRedisServer !== undefined)('the request journal in Redis', () 
       const binary = new Uint8Array([0, 0xff, 0xfe, 0x80, 10]);
       await engine.record('w1', exchange('a', binary));
       const headers = JSON.parse('{"x-many":["1","2"],"__proto__":"plain"}') as Exchange['headers'];
-      await engine.record('w1', exchange('b', undefined, { admin: true, fault: 'connection_reset', status: 0, headers }));
+      await engine.record(
+        'w1',
+        exchange('b', undefined, { admin: true, fault: 'connection_reset', status: 0, headers }),
+      );
       const journal = await engine.journal('w1');
       expect(journal).toMatchObject({ capacity: 500, dropped: 0, omitted: 0 });
       expect(journal.records.map((each) => each.exchange)).toEqual([
@@ -93,7 +95,14 @@ describe.skipIf(noRedisServer !== undefined)('the request journal in Redis', () 
     try {
       await act(engine, undefined, 'a');
       await act(engine, undefined, 'b');
-      const writes: Array<['a' | 'b', string]> = [['a', '1'], ['b', '2'], ['a', '3'], ['b', '4'], ['b', '5'], ['a', '6']];
+      const writes: Array<['a' | 'b', string]> = [
+        ['a', '1'],
+        ['b', '2'],
+        ['a', '3'],
+        ['b', '4'],
+        ['b', '5'],
+        ['a', '6'],
+      ];
       for (const [index, [session, id]] of writes.entries()) {
         const entry = exchange(id, body(perEntry));
         memory[session].record(entry);

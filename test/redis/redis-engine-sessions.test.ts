@@ -35,7 +35,9 @@ describe.skipIf(noRedisServer !== undefined)('sessions in Redis', () => {
 
   describe('the registry', () => {
     it('makes a session only for a request that may make one', async () => {
-      expect(await engine.request({ session: 'keyless', create: false, operationId: 'op', now: 0 })).toEqual({ kind: 'no_session' });
+      expect(await engine.request({ session: 'keyless', create: false, operationId: 'op', now: 0 })).toEqual({
+        kind: 'no_session',
+      });
       expect((await engine.sessions()).sessions.map((each) => each.name)).not.toContain('keyless');
       expect(await act(engine, undefined, 'keyed')).toMatchObject({ kind: 'done', scenario: 'zoo' });
       expect((await engine.sessions()).sessions.map((each) => each.name)).toContain('keyed');
@@ -94,7 +96,15 @@ describe.skipIf(noRedisServer !== undefined)('sessions in Redis', () => {
       expect(other.kind).toBe('done');
       const hits = [];
       for (let index = 0; index < 3; index++) {
-        hits.push(await engine.request({ session, create: true, operationId: 'listAnimals', now: 0, action: { kind: 'list', collection: 'animals', limit: 1 } }));
+        hits.push(
+          await engine.request({
+            session,
+            create: true,
+            operationId: 'listAnimals',
+            now: 0,
+            action: { kind: 'list', collection: 'animals', limit: 1 },
+          }),
+        );
       }
       expect(hits.map((each) => each.kind)).toEqual(['fault', 'fault', 'done']);
       expect(hits[0]).toMatchObject({ fault: { id: 1, status: 503, times: 1 } });
@@ -106,7 +116,10 @@ describe.skipIf(noRedisServer !== undefined)('sessions in Redis', () => {
       try {
         await limited.scheduleFault('full', { fault: 'connection_reset', probability: 0.5 });
         await limited.scheduleFault('full', { status: 418 });
-        await expect(limited.scheduleFault('full', { status: 500 })).rejects.toMatchObject({ status: 409, code: 'too_many_faults' });
+        await expect(limited.scheduleFault('full', { status: 500 })).rejects.toMatchObject({
+          status: 409,
+          code: 'too_many_faults',
+        });
         expect(await limited.faults('full')).toEqual([
           { id: 1, fault: 'connection_reset', probability: 0.5 },
           { id: 2, status: 418, times: 1 },
@@ -150,7 +163,9 @@ describe.skipIf(noRedisServer !== undefined)('sessions in Redis', () => {
     });
 
     it('fires a fault for one request once across two replicas racing for it', async () => {
-      const other = await openEngine(server.url, { prefix: (engine as unknown as { keyPrefix: string }).keyPrefix.slice(1, -1) });
+      const other = await openEngine(server.url, {
+        prefix: (engine as unknown as { keyPrefix: string }).keyPrefix.slice(1, -1),
+      });
       try {
         for (let round = 0; round < 20; round++) {
           const session = `race-${round}`;
@@ -178,7 +193,14 @@ describe.skipIf(noRedisServer !== undefined)('sessions in Redis', () => {
       const sunsetMs = Date.UTC(2030, 11, 5);
       const now = Date.UTC(2026, 0, 1);
       const request = (session: string) =>
-        engine.request({ session, create: true, operationId: 'getAnimal', now, sunsetMs, action: { kind: 'get', collection: 'animals', id: 1 } });
+        engine.request({
+          session,
+          create: true,
+          operationId: 'getAnimal',
+          now,
+          sunsetMs,
+          action: { kind: 'get', collection: 'animals', id: 1 },
+        });
       await engine.setClockOffset('future', Date.UTC(2030, 11, 6) - now);
       expect(await request('future')).toMatchObject({ kind: 'removed', sessionNow: Date.UTC(2030, 11, 6) });
       expect(await request('present')).toMatchObject({ kind: 'done', result: { item: { id: 1 } } });
@@ -197,10 +219,31 @@ describe.skipIf(noRedisServer !== undefined)('sessions in Redis', () => {
       await engine.scheduleFault(session, { status: 500, probability: 0.01 });
       await engine.setLatency(session, { min: 1, max: 9 });
       await engine.setClockOffset(session, 1000);
-      await engine.record(session, { id: 'r', startedAt: 0, method: 'GET', url: '/', headers: {}, body: undefined, status: 200, responseBody: undefined, durationMs: 1, admin: false });
+      await engine.record(session, {
+        id: 'r',
+        startedAt: 0,
+        method: 'GET',
+        url: '/',
+        headers: {},
+        body: undefined,
+        status: 200,
+        responseBody: undefined,
+        durationMs: 1,
+        admin: false,
+      });
       const drawnBefore = await act(engine, undefined, session);
-      expect(await engine.reset(session)).toMatchObject({ scenario: 'zoo', copied: false, faults: 0, requests: 0, latency: undefined, clockOffset: 0, counts: { animals: 3 } });
-      expect((await items(engine, { collection: 'animals', limit: 10 }, session)).map((each) => each.id)).toEqual([1, 2, 3]);
+      expect(await engine.reset(session)).toMatchObject({
+        scenario: 'zoo',
+        copied: false,
+        faults: 0,
+        requests: 0,
+        latency: undefined,
+        clockOffset: 0,
+        counts: { animals: 3 },
+      });
+      expect((await items(engine, { collection: 'animals', limit: 10 }, session)).map((each) => each.id)).toEqual([
+        1, 2, 3,
+      ]);
       expect((await created(engine, 'animals', { name: 'Again' }, session)).id).toBe(4);
       await engine.setLatency(session, { min: 1, max: 9 });
       await engine.reset(session);

@@ -28,8 +28,14 @@ describe.skipIf(noRedisServer !== undefined)('a session’s store in Redis', () 
 
   it('lists the scenario’s items in ascending id order, filtered and cut at the limit', async () => {
     const session = 'lists';
-    expect((await items(engine, { collection: 'animals', limit: 10 }, session)).map((each) => each.id)).toEqual([1, 2, 3]);
-    expect((await items(engine, { collection: 'animals', limit: 1, filters: { status: 'available' } }, session)).map((each) => each.id)).toEqual([1]);
+    expect((await items(engine, { collection: 'animals', limit: 10 }, session)).map((each) => each.id)).toEqual([
+      1, 2, 3,
+    ]);
+    expect(
+      (await items(engine, { collection: 'animals', limit: 1, filters: { status: 'available' } }, session)).map(
+        (each) => each.id,
+      ),
+    ).toEqual([1]);
     expect(await items(engine, { collection: 'animals', limit: 10, filters: { status: 'gone' } }, session)).toEqual([]);
     expect(await items(engine, { collection: 'animals', limit: 0 }, session)).toEqual([]);
   });
@@ -47,8 +53,12 @@ describe.skipIf(noRedisServer !== undefined)('a session’s store in Redis', () 
 
   it('keeps each session’s changes to itself, sharing the scenario’s items', async () => {
     await created(engine, 'animals', { name: 'Only mine' }, 'mine');
-    expect((await items(engine, { collection: 'animals', limit: 10 }, 'theirs')).map((each) => each.id)).toEqual([1, 2, 3]);
-    expect((await items(engine, { collection: 'animals', limit: 10 }, 'mine')).map((each) => each.id)).toEqual([1, 2, 3, 4]);
+    expect((await items(engine, { collection: 'animals', limit: 10 }, 'theirs')).map((each) => each.id)).toEqual([
+      1, 2, 3,
+    ]);
+    expect((await items(engine, { collection: 'animals', limit: 10 }, 'mine')).map((each) => each.id)).toEqual([
+      1, 2, 3, 4,
+    ]);
     const listing = await engine.sessions();
     const mine = listing.sessions.find((each) => each.name === 'mine');
     const theirs = listing.sessions.find((each) => each.name === 'theirs');
@@ -58,21 +68,41 @@ describe.skipIf(noRedisServer !== undefined)('a session’s store in Redis', () 
 
   it('replaces, updates (a merge patch: null removes) and deletes, and lists follow every change', async () => {
     const session = 'writes';
-    const replaced = await result(engine, { kind: 'replace', collection: 'animals', id: 2, fields: { name: 'Bob', status: 'available' } }, session);
+    const replaced = await result(
+      engine,
+      { kind: 'replace', collection: 'animals', id: 2, fields: { name: 'Bob', status: 'available' } },
+      session,
+    );
     expect(replaced).toEqual({ kind: 'replace', item: { id: 2, name: 'Bob', status: 'available' } });
-    const updated = await result(engine, { kind: 'update', collection: 'animals', id: 1, patch: { status: 'sold', name: null, age: 3 } }, session);
+    const updated = await result(
+      engine,
+      { kind: 'update', collection: 'animals', id: 1, patch: { status: 'sold', name: null, age: 3 } },
+      session,
+    );
     expect(updated).toEqual({ kind: 'update', item: { id: 1, status: 'sold', age: 3 } });
-    expect(await result(engine, { kind: 'delete', collection: 'animals', id: 3 }, session)).toEqual({ kind: 'delete', deleted: true });
-    expect(await result(engine, { kind: 'delete', collection: 'animals', id: 3 }, session)).toEqual({ kind: 'delete', deleted: false });
-    expect(await result(engine, { kind: 'get', collection: 'animals', id: 3 }, session)).toEqual({ kind: 'get', item: undefined });
-    expect(await result(engine, { kind: 'replace', collection: 'animals', id: 99, fields: {} }, session)).toEqual({ kind: 'replace', item: undefined });
+    expect(await result(engine, { kind: 'delete', collection: 'animals', id: 3 }, session)).toEqual({
+      kind: 'delete',
+      deleted: true,
+    });
+    expect(await result(engine, { kind: 'delete', collection: 'animals', id: 3 }, session)).toEqual({
+      kind: 'delete',
+      deleted: false,
+    });
+    expect(await result(engine, { kind: 'get', collection: 'animals', id: 3 }, session)).toEqual({
+      kind: 'get',
+      item: undefined,
+    });
+    expect(await result(engine, { kind: 'replace', collection: 'animals', id: 99, fields: {} }, session)).toEqual({
+      kind: 'replace',
+      item: undefined,
+    });
     expect(await items(engine, { collection: 'animals', limit: 10 }, session)).toEqual([
       { id: 1, status: 'sold', age: 3 },
       { id: 2, name: 'Bob', status: 'available' },
     ]);
-    expect(await items(engine, { collection: 'animals', limit: 10, filters: { status: 'available' } }, session)).toEqual([
-      { id: 2, name: 'Bob', status: 'available' },
-    ]);
+    expect(
+      await items(engine, { collection: 'animals', limit: 10, filters: { status: 'available' } }, session),
+    ).toEqual([{ id: 2, name: 'Bob', status: 'available' }]);
     expect(await items(engine, { collection: 'animals', limit: 10, filters: { status: 'sold' } }, session)).toEqual([
       { id: 1, status: 'sold', age: 3 },
     ]);
@@ -82,8 +112,13 @@ describe.skipIf(noRedisServer !== undefined)('a session’s store in Redis', () 
     const session = 'keepers';
     expect(await created(engine, 'keepers', { zone: 'south' }, session)).toEqual({ code: '2', zone: 'south' });
     await result(engine, { kind: 'replace', collection: 'keepers', id: '3', fields: {} }, session);
-    expect((await items(engine, { collection: 'keepers', limit: 10 }, session)).map((each) => each.code)).toEqual(['2', 'k1']);
-    expect(await items(engine, { collection: 'keepers', limit: 10, filters: { zone: 'north' } }, session)).toEqual([{ code: 'k1', zone: 'north' }]);
+    expect((await items(engine, { collection: 'keepers', limit: 10 }, session)).map((each) => each.code)).toEqual([
+      '2',
+      'k1',
+    ]);
+    expect(await items(engine, { collection: 'keepers', limit: 10, filters: { zone: 'north' } }, session)).toEqual([
+      { code: 'k1', zone: 'north' },
+    ]);
   });
 
   it('keeps every value exactly: int64 beyond 2^53, decimals as written, key order, __proto__ as a plain field', async () => {
@@ -101,8 +136,14 @@ describe.skipIf(noRedisServer !== undefined)('a session’s store in Redis', () 
     expect(Object.getPrototypeOf(item)).toBe(Object.prototype);
     const byProto = JSON.parse('{"__proto__":"proto"}') as Record<string, unknown>;
     expect(await items(engine, { collection: 'animals', limit: 10, filters: byProto }, session)).toEqual([item]);
-    expect(await items(engine, { collection: 'animals', limit: 10, filters: JSON.parse('{"__proto__":"other"}') }, session)).toEqual([]);
-    const patched = await result(engine, { kind: 'update', collection: 'animals', id: 4, patch: { 3: 'three', weight: 9223372036854775807n } }, session);
+    expect(
+      await items(engine, { collection: 'animals', limit: 10, filters: JSON.parse('{"__proto__":"other"}') }, session),
+    ).toEqual([]);
+    const patched = await result(
+      engine,
+      { kind: 'update', collection: 'animals', id: 4, patch: { 3: 'three', weight: 9223372036854775807n } },
+      session,
+    );
     expect(patched.kind === 'update' && stringifyJson(patched.item)).toBe(
       '{"3":"three","7":"seven","id":4,"name":"Ex","__proto__":"proto","weight":9223372036854775807,"nested":{"deep":[-9223372036854775808,"x"]}}',
     );
@@ -112,16 +153,29 @@ describe.skipIf(noRedisServer !== undefined)('a session’s store in Redis', () 
     const session = 'references';
     const outcome = await act(
       engine,
-      { kind: 'create', collection: 'animals', fields: { name: 'Kept', keeper: 'k9' }, requires: [{ collection: 'keepers', id: 'k9', field: 'keeper' }] },
+      {
+        kind: 'create',
+        collection: 'animals',
+        fields: { name: 'Kept', keeper: 'k9' },
+        requires: [{ collection: 'keepers', id: 'k9', field: 'keeper' }],
+      },
       session,
     );
     expect(outcome).toMatchObject({ kind: 'missing_reference', requirement: { collection: 'keepers', id: 'k9' } });
     const allowed = await act(
       engine,
-      { kind: 'create', collection: 'animals', fields: { name: 'Kept', keeper: 'k1' }, requires: [{ collection: 'keepers', id: 'k1', field: 'keeper' }] },
+      {
+        kind: 'create',
+        collection: 'animals',
+        fields: { name: 'Kept', keeper: 'k1' },
+        requires: [{ collection: 'keepers', id: 'k1', field: 'keeper' }],
+      },
       session,
     );
-    expect(allowed).toMatchObject({ kind: 'done', result: { kind: 'create', item: { id: 4, name: 'Kept', keeper: 'k1' } } });
+    expect(allowed).toMatchObject({
+      kind: 'done',
+      result: { kind: 'create', item: { id: 4, name: 'Kept', keeper: 'k1' } },
+    });
   });
 
   describe('ids at the ends of int64', () => {
@@ -130,7 +184,9 @@ describe.skipIf(noRedisServer !== undefined)('a session’s store in Redis', () 
       await engine.switchScenario('high', high);
       const last = await created(engine, 'animals', { name: 'Last' }, 'high');
       expect(last.id).toBe(9223372036854775807n);
-      await expect(act(engine, { kind: 'create', collection: 'animals', fields: { name: 'Beyond' } }, 'high')).rejects.toBeInstanceOf(IdSpaceExhaustedError);
+      await expect(
+        act(engine, { kind: 'create', collection: 'animals', fields: { name: 'Beyond' } }, 'high'),
+      ).rejects.toBeInstanceOf(IdSpaceExhaustedError);
       expect((await items(engine, { collection: 'animals', limit: 10 }, 'high')).map((each) => each.id)).toEqual([
         9223372036854775806n,
         9223372036854775807n,
@@ -138,12 +194,32 @@ describe.skipIf(noRedisServer !== undefined)('a session’s store in Redis', () 
     });
 
     it('orders negative and positive ids over the whole range, as a list and by the bucket of a filter', async () => {
-      const spread = [-9223372036854775808n, -9007199254740993n, -10, -9, -1, 0, 1, 9, 10, 9007199254740993n, 9223372036854775807n];
+      const spread = [
+        -9223372036854775808n,
+        -9007199254740993n,
+        -10,
+        -9,
+        -1,
+        0,
+        1,
+        9,
+        10,
+        9007199254740993n,
+        9223372036854775807n,
+      ];
       const shuffled = [...spread].reverse().map((id, index) => ({ id, name: `n${index}`, status: 'available' }));
       await engine.switchScenario('spread', scenarioOf('spread', { animals: shuffled }));
-      expect((await items(engine, { collection: 'animals', limit: 100 }, 'spread')).map((each) => each.id)).toEqual(spread);
-      expect((await items(engine, { collection: 'animals', limit: 100, filters: { status: 'available' } }, 'spread')).map((each) => each.id)).toEqual(spread);
-      expect((await items(engine, { collection: 'animals', limit: 3 }, 'spread')).map((each) => each.id)).toEqual(spread.slice(0, 3));
+      expect((await items(engine, { collection: 'animals', limit: 100 }, 'spread')).map((each) => each.id)).toEqual(
+        spread,
+      );
+      expect(
+        (await items(engine, { collection: 'animals', limit: 100, filters: { status: 'available' } }, 'spread')).map(
+          (each) => each.id,
+        ),
+      ).toEqual(spread);
+      expect((await items(engine, { collection: 'animals', limit: 3 }, 'spread')).map((each) => each.id)).toEqual(
+        spread.slice(0, 3),
+      );
     });
 
     it('starts a scenario whose highest id is negative one above it', async () => {
@@ -159,7 +235,13 @@ describe.skipIf(noRedisServer !== undefined)('a session’s store in Redis', () 
         await created(limited, 'animals', { name: 'Fourth' });
         const refusal = act(limited, { kind: 'create', collection: 'animals', fields: { name: 'Fifth' } });
         await expect(refusal).rejects.toBeInstanceOf(StoreFullError);
-        await expect(refusal).rejects.toMatchObject({ status: 507, code: 'store_full', maxItems: 4, wanted: 5, collection: 'animals' });
+        await expect(refusal).rejects.toMatchObject({
+          status: 507,
+          code: 'store_full',
+          maxItems: 4,
+          wanted: 5,
+          collection: 'animals',
+        });
         await result(limited, { kind: 'delete', collection: 'animals', id: 1 });
         expect((await created(limited, 'animals', { name: 'After' })).id).toBe(5);
       } finally {
@@ -187,7 +269,10 @@ describe.skipIf(noRedisServer !== undefined)('a session’s store in Redis', () 
         const mock = act(bytes, { kind: 'create', collection: 'animals', fields: { name: 'z'.repeat(40) } }, 'two');
         await expect(mock).rejects.toBeInstanceOf(StoreBytesFullError);
         await expect(mock).rejects.toMatchObject({ scope: 'mock', maxBytes: 100 });
-        expect((await bytes.sessions()).sessions.find((each) => each.name === 'two')?.counts).toEqual({ animals: 3, keepers: 1 });
+        expect((await bytes.sessions()).sessions.find((each) => each.name === 'two')?.counts).toEqual({
+          animals: 3,
+          keepers: 1,
+        });
       } finally {
         await bytes.close();
       }
@@ -201,7 +286,10 @@ describe.skipIf(noRedisServer !== undefined)('a session’s store in Redis', () 
         await expect(limited.switchScenario('switcher', large)).rejects.toThrow(
           "scenario 'large' would make the store hold 4 animals, more than its maximum of 3",
         );
-        expect(await limited.session('switcher')).toMatchObject({ scenario: 'zoo', counts: { animals: 3, keepers: 2 } });
+        expect(await limited.session('switcher')).toMatchObject({
+          scenario: 'zoo',
+          counts: { animals: 3, keepers: 2 },
+        });
       } finally {
         await limited.close();
       }
@@ -210,10 +298,16 @@ describe.skipIf(noRedisServer !== undefined)('a session’s store in Redis', () 
 
   it('does what the memory store does, for any sequence of writes and reads', async () => {
     const field = fc.constantFrom('status', 'name', '__proto__', '10');
-    const value = fc.oneof(fc.constantFrom('available', 'sold', null), fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), fc.string({ maxLength: 4 }));
+    const value = fc.oneof(
+      fc.constantFrom('available', 'sold', null),
+      fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }),
+      fc.string({ maxLength: 4 }),
+    );
     const fields = fc.dictionary(field, value, { maxKeys: 3 }).map((each) => {
       const out: Record<string, unknown> = {};
-      for (const [key, v] of Object.entries(each)) if (v !== null) Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+      for (const [key, v] of Object.entries(each))
+        if (v !== null)
+          Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
       return out;
     });
     const id = fc.integer({ min: 0, max: 7 });
@@ -226,11 +320,13 @@ describe.skipIf(noRedisServer !== undefined)('a session’s store in Redis', () 
         .map(([i, patch]) => ({ kind: 'update' as const, id: i, patch })),
       id.map((i) => ({ kind: 'delete' as const, id: i })),
       id.map((i) => ({ kind: 'get' as const, id: i })),
-      fc.tuple(fc.integer({ min: 0, max: 10 }), fc.option(fc.constantFrom('available', 'sold'), { nil: undefined })).map(([limit, status]) => ({
-        kind: 'list' as const,
-        limit,
-        filters: { status },
-      })),
+      fc
+        .tuple(fc.integer({ min: 0, max: 10 }), fc.option(fc.constantFrom('available', 'sold'), { nil: undefined }))
+        .map(([limit, status]) => ({
+          kind: 'list' as const,
+          limit,
+          filters: { status },
+        })),
     );
     let run = 0;
     await fc.assert(
@@ -256,7 +352,9 @@ describe.skipIf(noRedisServer !== undefined)('a session’s store in Redis', () 
           const shown = got.kind === 'list' ? got.items : got.kind === 'delete' ? got.deleted : got.item;
           expect(stringifyJson(shown ?? null)).toBe(stringifyJson(expected ?? null));
         }
-        expect(stringifyJson(await items(engine, { collection: 'animals', limit: 100 }, session))).toBe(stringifyJson(animals.all()));
+        expect(stringifyJson(await items(engine, { collection: 'animals', limit: 100 }, session))).toBe(
+          stringifyJson(animals.all()),
+        );
       }),
       { numRuns: 30 },
     );

@@ -74,13 +74,22 @@ export async function result(engine: RedisEngine, action: StoreAction, session =
   return outcome.result;
 }
 
-export async function items(engine: RedisEngine, action: Omit<Extract<StoreAction, { kind: 'list' }>, 'kind'>, session?: string) {
+export async function items(
+  engine: RedisEngine,
+  action: Omit<Extract<StoreAction, { kind: 'list' }>, 'kind'>,
+  session?: string,
+) {
   const done = await result(engine, { kind: 'list', ...action }, session);
   if (done.kind !== 'list') throw new Error('not a list');
   return done.items;
 }
 
-export async function created(engine: RedisEngine, collection: string, fields: Record<string, unknown>, session?: string) {
+export async function created(
+  engine: RedisEngine,
+  collection: string,
+  fields: Record<string, unknown>,
+  session?: string,
+) {
   const done = await result(engine, { kind: 'create', collection, fields }, session);
   if (done.kind !== 'create') throw new Error('not a create');
   return done.item;

@@ -45,6 +45,8 @@ export interface RedisServer {
   stop(): Promise<void>;
   /** Starts it again on the same port (and, persistent, on the same files). */
   start(): Promise<void>;
+  /** Sends the running server a signal: `SIGSTOP` hangs it (no answer, no closed connection), `SIGCONT` wakes it. */
+  signal(signal: NodeJS.Signals): void;
   /** Stops it for good and removes its folder. */
   close(): Promise<void>;
 }
@@ -141,6 +143,8 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     child = undefined;
     if (!running) return;
     const done = exited(running);
+    // A hung server (SIGSTOP) must wake to hear SIGTERM.
+    running.kill('SIGCONT');
     running.kill('SIGTERM');
     await done;
   };
@@ -154,6 +158,9 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     async start() {
       if (child) return;
       child = await launch(port, folder, options);
+    },
+    signal(signal) {
+      child?.kill(signal);
     },
     async close() {
       await stop();
