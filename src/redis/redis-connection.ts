@@ -1,7 +1,7 @@
 import type * as RedisClientModule from '@redis/client';
 import type { RedisClientType } from '@redis/client';
 import { HttpError } from '../core/errors/http-error.js';
-import type { EngineScript } from './engine-script.js';
+import type { EngineLibrary } from './engine-library.js';
 import { redactedUrl, scrub, secretsOf } from './redacted-url.js';
 import { readPersistence, type ServerPersistence } from './server-persistence.js';
 
@@ -25,7 +25,7 @@ export interface StoreHealth {
 export type ConnectionEvent =
   | { kind: 'unreachable'; store: string; reason: string }
   | { kind: 'reachable'; store: string; persistence: ServerPersistence | undefined }
-  | { kind: 'scripts_reloaded'; store: string }
+  | { kind: 'library_loaded'; store: string }
   | { kind: 'connection_replaced'; store: string; reason: string };
 
 export interface ConnectionOptions {
@@ -67,8 +67,8 @@ async function loadClientModule(): Promise<RedisModule> {
  * One connection to the Redis server, for one engine: every call has a
  * deadline after which it rejects with `503 store_unavailable`; a server
  * that is down, restarting or hung is reported by `health()` (reachable or
- * not, why, since when) and reconnected to without help; the engine's script
- * is sent again when the server lost it (`NOSCRIPT`). It starts while the
+ * not, why, since when) and reconnected to without help; the engine's library
+ * is loaded again when the server lost it. It starts while the
  * server is down, and keeps trying. Commands are not queued while the
  * connection is down: they are refused at once, so that nothing written
  * after a 503 can land later. Passwords never reach a message: the URL is
@@ -80,8 +80,8 @@ export class RedisConnection {
   readonly store: string;
   /** Calls sent to the server (one round trip each, pipelined or not): what a benchmark counts. */
   roundTrips = 0;
-  /** How often the server had lost the script and was sent it again. */
-  scriptReloads = 0;
+  /** How often the server did not hold the engine's library and was sent it. */
+  libraryLoads = 0;
   readonly #module: RedisModule;
   readonly #url: string;
   readonly #secrets: string[];
@@ -256,7 +256,7 @@ export class RedisConnection {
   #translate(error: unknown): Error {
     const message = this.#describe(error);
     if (error instanceof this.#module.ErrorReply) {
-      if (message.startsWith('NOSCRIPT')) return error;
+      if (/function not found/i.test(message)) return error;
       if (unavailableReplies.test(message)) {
         return new HttpError('store_unavailable', `the Redis store at ${this.store} cannot serve now: ${message}`);
       }
@@ -300,24 +300,27 @@ export class RedisConnection {
   }
 
   /**
-   * Runs the script with `EVALSHA`; when the server lost it (restarted,
-   * `SCRIPT FLUSH`), sends it whole with `EVAL`, which also keeps it for the
-   * next `EVALSHA`: callers never see `NOSCRIPT`.
+   * Calls the library's function with `FCALL`; when the server does not
+   * hold the library (restarted without persistence, `FUNCTION FLUSH`, a
+   * new server), loads it (`FUNCTION LOAD REPLACE`: the same code under the
+   * same name, so replicas loading it at once agree) and calls again:
+   * callers never see the missing function.
    */
-  async evaluate(
-    script: EngineScript,
+  async call(
+    library: EngineLibrary,
     keys: readonly string[],
     args: ReadonlyArray<string | Buffer>,
     buffers = false,
   ): Promise<unknown> {
-    const tail = [String(keys.length), ...keys, ...args];
+    const command = ['FCALL', library.name, String(keys.length), ...keys, ...args];
     try {
-      return await this.send(['EVALSHA', script.sha1, ...tail], buffers);
+      return await this.send(command, buffers);
     } catch (error) {
-      if (!(error instanceof this.#module.ErrorReply) || !error.message.startsWith('NOSCRIPT')) throw error;
-      this.scriptReloads++;
-      this.#onEvent({ kind: 'scripts_reloaded', store: this.store });
-      return this.send(['EVAL', script.source, ...tail], buffers);
+      if (!(error instanceof this.#module.ErrorReply) || !/function not found/i.test(error.message)) throw error;
+      this.libraryLoads++;
+      this.#onEvent({ kind: 'library_loaded', store: this.store });
+      await this.send(['FUNCTION', 'LOAD', 'REPLACE', library.source]);
+      return this.send(command, buffers);
     }
   }
 

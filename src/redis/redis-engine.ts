@@ -1,3 +1,4 @@
+import { BoundedMap } from '../core/bounded-map.js';
 import { HttpError } from '../core/errors/http-error.js';
 import { defaultMaxJournalBytes, defaultMaxJournalReadBytes } from '../core/journal/request-journal.js';
 import { parseExactJson, stringifyJson, toInt64 } from '../core/json/exact-json.js';
@@ -8,7 +9,7 @@ import type { Item } from '../core/store/item-snapshot.js';
 import type { Scenario } from '../core/store/scenario.js';
 import { IdSpaceExhaustedError, StoreBytesFullError, StoreFullError } from '../core/store/store-errors.js';
 import { engineCollection, type EngineCollection } from './engine-collection.js';
-import { engineScript } from './engine-script.js';
+import { engineLibrary } from './engine-library.js';
 import type {
   ActionResult,
   EngineJournal,
@@ -73,7 +74,7 @@ function parseItem(json: string): Item {
  * The Redis (or Valkey) engine of the shared store: every piece of the
  * mock's state that replicas share (each session's items, ids, faults,
  * latency, clock, scenario, journal, and the registry of sessions), behind
- * async methods, each one script call (one round trip) to the server, run
+ * async methods, each one call of its Lua function (one round trip), run
  * atomically there. Sessions share their scenario's items, written once and
  * read-only, and keep only their own changes, as the memory store does.
  * Every call has a deadline; an unreachable or hung server makes calls
@@ -93,6 +94,7 @@ export class RedisEngine {
   readonly #startLatency: [string, string];
   readonly #startOffset: string;
   readonly #limitArgs: string[];
+  readonly #blocks = new BoundedMap<string, string[]>(1024);
 
   private constructor(connection: RedisConnection, options: RedisEngineOptions) {
     const prefix = options.prefix ?? defaultStorePrefix;
@@ -195,9 +197,9 @@ export class RedisEngine {
     return this.#connection.roundTrips;
   }
 
-  /** How often the server had lost the engine's script and was sent it again. */
-  get scriptReloads(): number {
-    return this.#connection.scriptReloads;
+  /** How often the server did not hold the engine's library and was sent it. */
+  get libraryLoads(): number {
+    return this.#connection.libraryLoads;
   }
 
   /** Writes a scenario's items to the server (once per content: replicas share them); returns its digest. */
@@ -221,19 +223,26 @@ export class RedisEngine {
     return found;
   }
 
+  /** The session block of a call's arguments (kept for the names seen last: a request repeats its session's). */
   #session(name: string, create = true): string[] {
-    const seed = (this.#options.seed ^ hashName(name)) >>> 0;
-    return [
-      keySegment(name),
-      name,
-      create ? '1' : '0',
-      name === defaultSessionName ? '0' : '1',
-      this.#startDigest,
-      ...this.#startLatency,
-      this.#startOffset,
-      String(seed),
-      ...this.#limitArgs,
-    ];
+    const key = create ? name : `\0${name}`;
+    let block = this.#blocks.get(key);
+    if (!block) {
+      const seed = (this.#options.seed ^ hashName(name)) >>> 0;
+      block = [
+        keySegment(name),
+        name,
+        create ? '1' : '0',
+        name === defaultSessionName ? '0' : '1',
+        this.#startDigest,
+        ...this.#startLatency,
+        this.#startOffset,
+        String(seed),
+        ...this.#limitArgs,
+      ];
+      this.#blocks.set(key, block);
+    }
+    return block;
   }
 
   #collectionList(): string[] {
@@ -241,13 +250,13 @@ export class RedisEngine {
   }
 
   /**
-   * Runs one operation of the script. A scenario the server no longer holds
+   * Runs one operation of the engine's function. A scenario the server no longer holds
    * (it restarted without persistence, or evicted keys) is written again and
    * the call repeated; the session's evictions are reported.
    */
   async #run(args: Array<string | Buffer>, buffers = false): Promise<unknown[]> {
     for (let attempt = 0; ; attempt++) {
-      const reply = (await this.#connection.evaluate(engineScript, [this.keyPrefix], args, buffers)) as unknown[];
+      const reply = (await this.#connection.call(engineLibrary, [this.keyPrefix], args, buffers)) as unknown[];
       if (text(reply[0]) !== 'scenario_missing' || attempt >= 2) return reply;
       const digest = text(reply[1]);
       const scenario = this.#scenarios.get(digest);
@@ -273,7 +282,7 @@ export class RedisEngine {
   // The per-request call.
 
   /**
-   * One request of the API, as one atomic script call: finds or makes the
+   * One request of the API, as one atomic call of the engine's function: finds or makes the
    * session (`create`), marks it used, draws its latency, takes a matching
    * scheduled fault, refuses an operation past its sunset by the session's
    * clock, and, when nothing stopped it, runs the store action. A write the

@@ -44,7 +44,7 @@ describe.skipIf(noRedisServer !== undefined)('the Redis engine when the server f
       1, 2, 3,
     ]);
     expect(engine.health()).toMatchObject({ reachable: true });
-    expect(engine.scriptReloads).toBeGreaterThanOrEqual(1);
+    expect(engine.libraryLoads).toBeGreaterThanOrEqual(1);
   });
 
   it('refuses within the deadline when the server hangs, then replaces its connection and recovers', async () => {
@@ -97,14 +97,14 @@ describe.skipIf(noRedisServer !== undefined)('the Redis engine when the server f
     expect(events).toContain('reachable');
   });
 
-  it('sends its script again when the server lost it (SCRIPT FLUSH), and the caller never sees NOSCRIPT', async () => {
+  it('loads its library again when the server lost it (FUNCTION FLUSH), and the caller never sees it missing', async () => {
     const server = track(await startRedisServer());
     const engine = track(await openEngine(server.url));
     await act(engine, undefined);
-    const before = engine.scriptReloads;
+    const before = engine.libraryLoads;
     await flush(server.url);
     expect(await act(engine, undefined)).toMatchObject({ kind: 'done' });
-    expect(engine.scriptReloads).toBe(before + 1);
+    expect(engine.libraryLoads).toBe(before + 1);
   });
 
   it('keeps sessions across a restart of a server that persists, and says what the server keeps', async () => {
@@ -169,6 +169,6 @@ async function flush(url: string): Promise<void> {
   const { createClient } = await import('@redis/client');
   const client = createClient({ url });
   await client.connect();
-  await client.sendCommand(['SCRIPT', 'FLUSH']);
+  await client.sendCommand(['FUNCTION', 'FLUSH']);
   client.destroy();
 }

@@ -149,6 +149,18 @@ describe.skipIf(noRedisServer !== undefined)('a session’s store in Redis', () 
     );
   });
 
+  it('shows a collection to the admin view without taking a fault: size, scenario, filtered page', async () => {
+    const session = 'viewed';
+    await created(engine, 'animals', { name: 'Di', status: 'sold' }, session);
+    await engine.scheduleFault(session, { status: 500 });
+    expect(await engine.view(session, 'animals', { limit: 1, filters: { status: 'sold' } })).toEqual({
+      scenario: 'zoo',
+      size: 4,
+      items: [{ id: 2, name: 'Bo', status: 'sold' }],
+    });
+    expect(await engine.faults(session)).toHaveLength(1);
+  });
+
   it('refuses a write to an item whose reference is missing, and changes nothing', async () => {
     const session = 'references';
     const outcome = await act(

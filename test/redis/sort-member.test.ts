@@ -55,7 +55,7 @@ describe.skipIf(noRedisServer !== undefined)('the script’s sort members', () =
   });
 
   it('are the TypeScript ones, for integer and text ids', async () => {
-    const script = `${luaPrelude}\n${luaMembers}\nlocal out = {}\nfor i = 1, #ARGV, 2 do\n  if ARGV[i] == 'i' then out[#out + 1] = int_member(ARGV[i + 1]) else out[#out + 1] = text_member(ARGV[i + 1]) end\nend\nreturn out`;
+    const script = `local given = ARGV\n${luaPrelude}\n${luaMembers}\nlocal out = {}\nfor i = 1, #given, 2 do\n  if given[i] == 'i' then out[#out + 1] = int_member(given[i + 1]) else out[#out + 1] = text_member(given[i + 1]) end\nend\nreturn out`;
     const ids = fc
       .sample(int64, 300)
       .concat([-(2n ** 63n), 2n ** 63n - 1n, 0, -1, 9007199254740993n].map((each) => normaliseInt64(BigInt(each))));

@@ -37,6 +37,8 @@ export interface RedisServerOptions {
 
 export interface RedisServer {
   readonly port: number;
+  /** The running server's process id (for its CPU time), or undefined while stopped. */
+  readonly pid: number | undefined;
   /** `redis://127.0.0.1:PORT` (with the password, when one is required). */
   readonly url: string;
   /** Whether the server process is running now. */
@@ -153,6 +155,9 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     url: `redis://${auth}127.0.0.1:${port}`,
     get running() {
       return child !== undefined;
+    },
+    get pid() {
+      return child?.pid;
     },
     stop,
     async start() {

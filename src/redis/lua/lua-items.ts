@@ -212,6 +212,17 @@ local function peek(cur)
   return cur.buf[cur.pos]
 end
 
+-- The items of many members, with HMGET 500 at a time (unpack has a bound).
+local function read_items(key, members)
+  if #members <= 500 then return redis.call('HMGET', key, unpack(members)) end
+  local out = {}
+  for start = 1, #members, 500 do
+    local got = redis.call('HMGET', key, unpack(members, start, math.min(start + 499, #members)))
+    for _, text in ipairs(got) do out[#out + 1] = text end
+  end
+  return out
+end
+
 local function matches(text, checks)
   if #checks == 0 then return true end
   local map = member_map(text)
@@ -247,20 +258,45 @@ local function list_items(S, c, limit, filters)
   local hidKey = own_key(S, c, 'hid')
   local hiding = has(hidKey)
   local ownItems, baseItems = own_key(S, c, 'own'), base_key(S, c, 'items')
-  while #page < limit do
+  -- Without further filters every member taken is on the page: take them first, then read their
+  -- items with one HMGET per source. With filters, each item is read to be checked.
+  local fromBase, fromOwn, order = {}, {}, {}
+  while #page + #order < limit do
     local bm, om = peek(b), peek(o)
     if not bm and not om then break end
-    local text
+    local source, m
     if om == nil or (bm ~= nil and before(bm, om)) then
       b.pos = b.pos + 1
-      if not (hiding and redis.call('SISMEMBER', hidKey, bm) == 1) then
-        text = redis.call('HGET', baseItems, bm)
-      end
+      if not (hiding and redis.call('SISMEMBER', hidKey, bm) == 1) then source, m = fromBase, bm end
     else
       o.pos = o.pos + 1
-      text = redis.call('HGET', ownItems, om)
+      source, m = fromOwn, om
     end
-    if text and matches(text, checks) then page[#page + 1] = text end
+    if m then
+      if #checks == 0 then
+        source[#source + 1] = m
+        order[#order + 1] = source
+      else
+        local text = redis.call('HGET', source == fromBase and baseItems or ownItems, m)
+        if text and matches(text, checks) then page[#page + 1] = text end
+      end
+    end
+  end
+  if #order == 0 then return page end
+  local baseTexts, ownTexts = {}, {}
+  if #fromBase > 0 then baseTexts = read_items(baseItems, fromBase) end
+  if #fromOwn > 0 then ownTexts = read_items(ownItems, fromOwn) end
+  local nb, no = 0, 0
+  for _, source in ipairs(order) do
+    local text
+    if source == fromBase then
+      nb = nb + 1
+      text = baseTexts[nb]
+    else
+      no = no + 1
+      text = ownTexts[no]
+    end
+    if text then page[#page + 1] = text end
   end
   return page
 end

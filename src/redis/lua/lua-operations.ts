@@ -1,5 +1,5 @@
 /**
- * The operations of the engine's one script, chosen by its first argument:
+ * The operations of the engine's one function, chosen by its first argument:
  * `request` (the per-request call: session, latency draw, fault, sunset and
  * store action in one atomic step), then the admin and in-process controls.
  * Every answer is an array whose first element says what happened; a
@@ -230,7 +230,4 @@ local operations = {
   fault_clear = op_fault_clear, switch = op_switch, reset = op_reset,
   journal_append = op_journal_append, journal_read = op_journal_read, journal_clear = op_journal_clear,
 }
-local operation = operations[ARGV[1]]
-if not operation then return redis.error_reply('ERR petstore-kit: unknown operation ' .. tostring(ARGV[1])) end
-return operation()
 `;

@@ -54,7 +54,7 @@ end
 local function load_session(S)
   local got = redis.call('HMGET', S.key, 'scn', 'lmin', 'lmax', 'off', 'rng', 'own', 'hid', 'name')
   S.scn, S.lmin, S.lmax, S.off, S.rng = got[1], got[2], got[3], got[4], got[5]
-  S.own, S.hid, S.name = tonumber(got[6]), tonumber(got[7]), got[8]
+  S.own, S.hid, S.name = tonumber(got[6]), tonumber(got[7]), got[8] or S.name
 end
 
 -- The scenario's name and bytes, or false when its items are not (or no longer) in the server.
@@ -70,7 +70,8 @@ end
 -- recently used named session beyond the limit; marks it used. Returns nil (no session, not made),
 -- a refusal, or true.
 local function touch(S)
-  if not has(S.key) then
+  load_session(S)
+  if not S.scn then
     if not S.create then return nil end
     local got = redis.call('HGET', scenario_key(S.start), 'complete')
     if got ~= '1' then return { 'scenario_missing', S.start } end
@@ -86,9 +87,9 @@ local function touch(S)
       'lmin', S.slmin, 'lmax', S.slmax, 'slmin', S.slmin, 'slmax', S.slmax,
       'off', S.soff, 'soff', S.soff, 'seed', S.seed, 'rng', S.seed, 'fid', '0',
       'own', '0', 'hid', '0', 'jb', '0', 'jd', '0')
+    load_session(S)
   end
   if S.named then redis.call('ZADD', P .. ':sessions', redis.call('INCR', P .. ':tick'), S.seg) end
-  load_session(S)
   if not load_scenario(S) then return { 'scenario_missing', S.scn } end
   return true
 end
