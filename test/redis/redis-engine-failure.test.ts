@@ -28,7 +28,16 @@ describe.skipIf(noRedisServer !== undefined)('the Redis engine when the server f
     const server = track(await startRedisServer());
     const engine: RedisEngine = track(await openEngine(server.url, { deadlineMs: 500 }));
     await created(engine, 'animals', { name: 'before' }, 'survivor');
+    // A burst in flight when the server stops: every call settles, answered or refused with 503, none hangs.
+    const burst = Array.from({ length: 200 }, (_, index) =>
+      created(engine, 'animals', { name: `burst ${index}` }, 'survivor').then(
+        () => 'created',
+        (error: unknown) => (error instanceof HttpError ? `${error.status} ${error.code}` : String(error)),
+      ),
+    );
     await server.stop();
+    const settled = await Promise.all(burst);
+    for (const each of settled) expect(['created', '503 store_unavailable']).toContain(each);
     const refused = await act(engine, undefined, 'survivor').catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(HttpError);
     expect(refused).toMatchObject({ status: 503, code: 'store_unavailable' });
