@@ -115,8 +115,8 @@ try {
   });
 
   console.log('\nthroughput                          in flight');
-  const ping = (engine as unknown as { ['#connection']: unknown }) && (await import('@redis/client'));
-  const raw = ping.createClient({ url: server.url });
+  const { createClient } = await import('@redis/client');
+  const raw = createClient({ url: server.url });
   await raw.connect();
   for (const inFlight of [1, 32]) {
     await timed('PING (one round trip, the floor)', inFlight, server.pid, () => raw.ping());

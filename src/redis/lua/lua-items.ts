@@ -193,9 +193,10 @@ local function delete_item(S, c, m)
   return { 'ok', '1' }
 end
 
--- A sorted set read in member order, a chunk at a time.
-local function cursor(key, chunk)
-  return { key = key, chunk = chunk, buf = {}, pos = 1, last = nil, done = false }
+-- A sorted set read in member order, a chunk at a time; with 'hidKey', each chunk's members are
+-- looked up in that set at once (SMISMEMBER), for a list to skip the scenario ids a session hid.
+local function cursor(key, chunk, hidKey)
+  return { key = key, chunk = chunk, hidKey = hidKey, buf = {}, hidden = nil, pos = 1, last = nil, done = false }
 end
 
 local function peek(cur)
@@ -208,6 +209,7 @@ local function peek(cur)
     if #cur.buf < cur.chunk then cur.done = true end
     if #cur.buf == 0 then return nil end
     cur.last = cur.buf[#cur.buf]
+    if cur.hidKey then cur.hidden = redis.call('SMISMEMBER', cur.hidKey, unpack(cur.buf)) end
   end
   return cur.buf[cur.pos]
 end
@@ -254,9 +256,8 @@ local function list_items(S, c, limit, filters)
     if i ~= used then checks[#checks + 1] = f end
   end
   local chunk = math.min(limit + 16, 1000)
-  local b, o = cursor(baseIds, chunk), cursor(ownIds, chunk)
   local hidKey = own_key(S, c, 'hid')
-  local hiding = has(hidKey)
+  local b, o = cursor(baseIds, chunk, has(hidKey) and hidKey or nil), cursor(ownIds, chunk)
   local ownItems, baseItems = own_key(S, c, 'own'), base_key(S, c, 'items')
   -- Without further filters every member taken is on the page: take them first, then read their
   -- items with one HMGET per source. With filters, each item is read to be checked.
@@ -266,8 +267,8 @@ local function list_items(S, c, limit, filters)
     if not bm and not om then break end
     local source, m
     if om == nil or (bm ~= nil and before(bm, om)) then
+      if not (b.hidden and b.hidden[b.pos] == 1) then source, m = fromBase, bm end
       b.pos = b.pos + 1
-      if not (hiding and redis.call('SISMEMBER', hidKey, bm) == 1) then source, m = fromBase, bm end
     else
       o.pos = o.pos + 1
       source, m = fromOwn, om
