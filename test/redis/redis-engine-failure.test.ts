@@ -134,6 +134,14 @@ describe.skipIf(noRedisServer !== undefined)('the Redis engine when the server f
     expect(bare.persistence?.summary).toContain('keeps nothing across a restart');
   });
 
+  it('says it cannot tell what the server keeps when CONFIG is refused, as managed services refuse it', async () => {
+    const server = track(await startRedisServer({ args: ['--rename-command', 'CONFIG', ''] }));
+    const engine = track(await openEngine(server.url));
+    await until(() => engine.persistence !== undefined, 'the persistence read');
+    expect(engine.persistence).toMatchObject({ persists: undefined, save: undefined, appendOnly: false });
+    expect(engine.persistence?.summary).toContain('would not say');
+  });
+
   it('never shows the password: not in health, errors or events', async () => {
     const password = 'pa:ss@word/Secret';
     const server = track(await startRedisServer({ password }));

@@ -33,6 +33,8 @@ export interface RedisServerOptions {
   persistent?: boolean;
   /** A password the server requires (`--requirepass`). */
   password?: string;
+  /** More arguments for the server (`--rename-command CONFIG ""`, as managed services do). */
+  args?: readonly string[];
 }
 
 export interface RedisServer {
@@ -88,6 +90,7 @@ function launch(port: number, folder: string, options: RedisServerOptions): Prom
   if (options.persistent) args.push('--save', '1 1', '--appendonly', 'yes', '--appendfsync', 'always');
   else args.push('--save', '', '--appendonly', 'no');
   if (options.password !== undefined) args.push('--requirepass', options.password);
+  args.push(...(options.args ?? []));
   const child = spawn(redisServerPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let log = '';
