@@ -191,6 +191,7 @@ export class RedisConnection {
   }
 
   #down(reason: string): void {
+    if (this.#closed) return;
     if (this.#reachable || this.#reason === 'connecting') {
       this.#reachable = false;
       this.#since = Date.now();

@@ -257,13 +257,13 @@ export class RedisEngine {
   async #run(args: Array<string | Buffer>, buffers = false): Promise<unknown[]> {
     for (let attempt = 0; ; attempt++) {
       const reply = (await this.#connection.call(engineLibrary, [this.keyPrefix], args, buffers)) as unknown[];
-      if (text(reply[0]) !== 'scenario_missing' || attempt >= 2) return reply;
+      if (text(reply[0]) !== 'scenario_missing') return reply;
       const digest = text(reply[1]);
       const scenario = this.#scenarios.get(digest);
-      if (!scenario) {
+      if (!scenario || attempt >= 2) {
         throw new HttpError(
           'store_unavailable',
-          `the Redis store at ${this.#connection.store} no longer holds the items of a scenario this replica did not write (${digest}); a reset of the session takes it back to its starting scenario`,
+          `the Redis store at ${this.#connection.store} no longer holds the items of scenario ${digest}${scenario ? ` ('${scenario.name}'), even written again` : ', which this replica did not write'}: the server lost keys (it must not evict any: maxmemory-policy noeviction); a reset takes the session back to its starting scenario`,
         );
       }
       await this.publishScenario(scenario);
