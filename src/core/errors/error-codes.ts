@@ -58,7 +58,7 @@ export const errorCodes = {
   upstream_protocol_error: 502,
   /** Proxy: as many upstream requests are in flight and queued as the proxy allows. */
   upstream_busy: 503,
-  /** The state file cannot be written: creates are refused until a write succeeds again. */
+  /** The state file cannot be written, or the Redis store cannot be reached: changes are refused until it can. */
   store_unavailable: 503,
   upstream_timeout: 504,
   store_full: 507,
