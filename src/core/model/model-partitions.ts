@@ -1,9 +1,11 @@
 import { headerValue, type PlainRequest } from '../http/plain-http.js';
+import { isCredentialHeader, isCredentialParameter } from '../http/redact-credentials.js';
 import type { CompiledDocument } from '../openapi/compile-document.js';
 import { sessionHeader } from '../sessions/session-registry.js';
 import type { ClassifiedRequest } from '../oracle/classify-request.js';
 import type { Finding } from '../oracle/finding.js';
 import { none, ReferenceModel } from './reference-model.js';
+import type { ExchangeFacts } from './validator-memory.js';
 
 export interface ModelPartitionsOptions {
   compiled: CompiledDocument;
@@ -15,6 +17,13 @@ export interface ModelPartitionsOptions {
    * each session. Default: none.
    */
   headers?: readonly string[];
+  /**
+   * Judge the traffic of every credential as one store: the deployment
+   * promises that its keys share one store. Default false: each credential
+   * (a hash of it, never the credential) is a partition of its own, as a
+   * deployment that keeps a store per key gives each key its own ids.
+   */
+  sharedCredentials?: boolean;
   /** Items remembered at most, across every partition. Default 10,000. */
   maxItems?: number;
   /** Partitions remembered at most; beyond, the least recently used is forgotten. Default 1,000. */
@@ -24,12 +33,78 @@ export interface ModelPartitionsOptions {
 /** A partition's key, at most this long (a longer header value is a partition of its own all the same, cut). */
 const maxKeyLength = 512;
 
+/** Whether a header or query parameter name carries a credential, by the kit's one rule set, remembered per name. */
+const credentialNames = new Map<string, boolean>();
+function isCredential(name: string, where: 'header' | 'query'): boolean {
+  const key = `${where}:${name}`;
+  let known = credentialNames.get(key);
+  if (known === undefined) {
+    known = where === 'header' ? name !== sessionHeader && isCredentialHeader(name) : isCredentialParameter(name);
+    if (credentialNames.size >= 1024) credentialNames.clear();
+    credentialNames.set(key, known);
+  }
+  return known;
+}
+
+/** A salt of this process's own, so that the digest of a key is no digest anyone else can compute. */
+function newSalt(): [number, number] {
+  const random = new Uint32Array(2);
+  if (typeof globalThis.crypto?.getRandomValues === 'function') globalThis.crypto.getRandomValues(random);
+  else for (let index = 0; index < 2; index++) random[index] = Math.floor(Math.random() * 2 ** 32);
+  return [random[0] ?? 0, random[1] ?? 0];
+}
+
+/**
+ * A salted 64-bit digest of a text: what a partition's key holds of a
+ * credential instead of the credential. Two keys given one digest (one chance
+ * in 2^64 a pair) would be judged as one store.
+ */
+function digestOf(text: string, salt: readonly [number, number]): string {
+  let a = salt[0] ^ 0x811c9dc5;
+  let b = salt[1] ^ 0x9747b28c;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    a = Math.imul(a ^ code, 0x01000193);
+    b = Math.imul(b ^ code, 0x5bd1e995);
+    b ^= b >>> 13;
+  }
+  a = Math.imul(a ^ (a >>> 16), 0x85ebca6b);
+  b = Math.imul(b ^ (b >>> 16), 0xc2b2ae35);
+  return `${(a >>> 0).toString(36)}.${((b ^ (b >>> 13)) >>> 0).toString(36)}`;
+}
+
+/** The credentials a request carried (headers and query parameters the kit's rule set names), in one text; '' for none. */
+function credentialsOf(request: PlainRequest): string {
+  const found: string[] = [];
+  for (const name in request.headers) {
+    const value = request.headers[name];
+    if (value === undefined || !isCredential(name, 'header')) continue;
+    found.push(`${name}\u0001${Array.isArray(value) ? value.join(', ') : value}`);
+  }
+  if (request.query !== '') {
+    for (const part of request.query.split('&')) {
+      const equals = part.indexOf('=');
+      let name = equals === -1 ? part : part.slice(0, equals);
+      try {
+        if (/[%+]/.test(name)) name = decodeURIComponent(name.replace(/\+/g, ' '));
+      } catch {
+        // Not percent-encoded text: the name as sent.
+      }
+      if (isCredential(name, 'query')) found.push(`?${part}`);
+    }
+  }
+  if (found.length > 1) found.sort();
+  return found.join('\u0000');
+}
+
 /**
  * One reference model per partition of the traffic: a client's requests in
- * one `Petstore-Session` (and one value of each header the user names) see
- * one store, so the proxy judges them against what that partition showed,
- * never against another's (two sessions of the kit's mock each create a pet
- * with id 51, correctly). Bounded: at most `maxItems` items across every
+ * one `Petstore-Session`, with one credential (and one value of each header
+ * the user names) see one store, so the proxy judges them against what that
+ * partition showed, never against another's (two sessions of the kit's mock
+ * each create a pet with id 51, correctly; so do two tenants of a deployment
+ * that keeps a store per key). A credential is held as a salted digest only.
+ * Bounded: at most `maxItems` items (and remembered validators) across every
  * partition and `maxPartitions` partitions, the least recently used
  * partition forgotten first, so a client cannot grow the proxy's memory.
  */
@@ -41,6 +116,7 @@ export class ModelPartitions {
   #lastKey: string | undefined;
   /** Each partition's last list answer that showed nothing, and the model's revision right after it. */
   readonly #lastPage = new WeakMap<ReferenceModel, { body: object; revision: number }>();
+  readonly #salt = newSalt();
 
   constructor(options: ModelPartitionsOptions) {
     this.#options = options;
@@ -62,11 +138,29 @@ export class ModelPartitions {
     return total;
   }
 
-  /** The partition a request belongs to: its session, and the values of the headers named. */
+  /** How much is remembered across every partition: items, and the validators' answers and ids. */
+  get #weight(): number {
+    let total = 0;
+    for (const model of this.#models.values()) total += model.weight;
+    return total;
+  }
+
+  /**
+   * The partition a request belongs to: its session, the values of the
+   * headers named, and (unless credentials are shared) a salted digest of the
+   * credentials it carried. A credential is never part of a key: a header
+   * named that carries one (`X-Api-Key`) is a digest too.
+   */
   keyOf(request: PlainRequest): string {
     let key = headerValue(request, sessionHeader) ?? '';
-    for (const name of this.#options.headers ?? []) key += `\u0000${headerValue(request, name) ?? ''}`;
-    return key.length > maxKeyLength ? key.slice(0, maxKeyLength) : key;
+    for (const name of this.#options.headers ?? []) {
+      const value = headerValue(request, name) ?? '';
+      key += `\u0000${value !== '' && isCredential(name, 'header') ? digestOf(value, this.#salt) : value}`;
+    }
+    if (key.length > maxKeyLength) key = key.slice(0, maxKeyLength);
+    if (this.#options.sharedCredentials) return key;
+    const credentials = credentialsOf(request);
+    return credentials === '' ? key : `${key}\u0002${digestOf(credentials, this.#salt)}`;
   }
 
   /** The model of a request's partition, made on first use; it becomes the most recently used. */
@@ -109,12 +203,15 @@ export class ModelPartitions {
     status: number,
     body: unknown,
     now: number,
+    facts?: ExchangeFacts,
   ): readonly Finding[] {
     const model = this.modelFor(request);
-    const page = Array.isArray(body) && status >= 200 && status < 300 ? body : undefined;
+    // An answer with a validator is judged each time: its validator memory reads every one.
+    const validated = facts !== undefined && (facts.etag !== undefined || facts.lastModified !== undefined);
+    const page = Array.isArray(body) && status >= 200 && status < 300 && !validated ? body : undefined;
     const last = page ? this.#lastPage.get(model) : undefined;
     if (last && last.body === page && last.revision === model.revision) return none;
-    const found = model.observe(classified, status, body, now);
+    const found = model.observe(classified, status, body, now, facts);
     if (page && found.length === 0 && model.api.of(classified.operation).kind === 'list') {
       this.#lastPage.set(model, { body: page, revision: model.revision });
     }
@@ -126,7 +223,7 @@ export class ModelPartitions {
     const maxPartitions = this.#options.maxPartitions ?? 1_000;
     for (const [key, model] of this.#models) {
       if (model === current) break;
-      if (this.#models.size <= maxPartitions && this.items <= this.#maxItems) break;
+      if (this.#models.size <= maxPartitions && this.#weight <= this.#maxItems) break;
       this.#models.delete(key);
     }
   }
