@@ -96,7 +96,7 @@ describe('the proxy in front of a deployment that keeps a store per tenant heade
     const server = await startServer(proxy.listener);
     try {
       for (const tenant of ['a', 'b']) {
-        const headers =
+        const headers: Record<string, string> =
           by === 'key'
             ? { Authorization: `Bearer key-of-${tenant}`, 'Content-Type': 'application/json' }
             : { Authorization: 'Bearer k', 'Content-Type': 'application/json', 'X-Tenant': tenant };
