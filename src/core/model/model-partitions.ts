@@ -33,17 +33,18 @@ export interface ModelPartitionsOptions {
 /** A partition's key, at most this long (a longer header value is a partition of its own all the same, cut). */
 const maxKeyLength = 512;
 
-/** Whether a header or query parameter name carries a credential, by the kit's one rule set, remembered per name. */
-const credentialNames = new Map<string, boolean>();
+/** Whether a header or a query parameter name carries a credential, by the kit's one rule set, remembered per name. */
+const credentialHeaders = new Map<string, boolean>();
+const credentialParameters = new Map<string, boolean>();
 function isCredential(name: string, where: 'header' | 'query'): boolean {
-  const key = `${where}:${name}`;
-  let known = credentialNames.get(key);
-  if (known === undefined) {
-    known = where === 'header' ? name !== sessionHeader && isCredentialHeader(name) : isCredentialParameter(name);
-    if (credentialNames.size >= 1024) credentialNames.clear();
-    credentialNames.set(key, known);
+  const known = where === 'header' ? credentialHeaders : credentialParameters;
+  let credential = known.get(name);
+  if (credential === undefined) {
+    credential = where === 'header' ? name !== sessionHeader && isCredentialHeader(name) : isCredentialParameter(name);
+    if (known.size >= 1024) known.clear();
+    known.set(name, credential);
   }
-  return known;
+  return credential;
 }
 
 /** A salt of this process's own, so that the digest of a key is no digest anyone else can compute. */
@@ -55,46 +56,92 @@ function newSalt(): [number, number] {
 }
 
 /**
- * A salted 64-bit digest of a text: what a partition's key holds of a
- * credential instead of the credential. Two keys given one digest (one chance
- * in 2^64 a pair) would be judged as one store.
+ * A salted 64-bit digest of texts, fed one after another: what a partition's
+ * key holds of a credential instead of the credential. Two keys given one
+ * digest (one chance in 2^64 a pair) would be judged as one store.
  */
-function digestOf(text: string, salt: readonly [number, number]): string {
-  let a = salt[0] ^ 0x811c9dc5;
-  let b = salt[1] ^ 0x9747b28c;
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    a = Math.imul(a ^ code, 0x01000193);
-    b = Math.imul(b ^ code, 0x5bd1e995);
-    b ^= b >>> 13;
+class Digest {
+  #a: number;
+  #b: number;
+
+  constructor(salt: readonly [number, number]) {
+    this.#a = salt[0] ^ 0x811c9dc5;
+    this.#b = salt[1] ^ 0x9747b28c;
   }
-  a = Math.imul(a ^ (a >>> 16), 0x85ebca6b);
-  b = Math.imul(b ^ (b >>> 16), 0xc2b2ae35);
-  return `${(a >>> 0).toString(36)}.${((b ^ (b >>> 13)) >>> 0).toString(36)}`;
+
+  add(text: string): this {
+    let a = this.#a;
+    let b = this.#b;
+    for (let index = 0; index < text.length; index++) {
+      const code = text.charCodeAt(index);
+      a = Math.imul(a ^ code, 0x01000193);
+      b = Math.imul(b ^ code, 0x5bd1e995);
+      b ^= b >>> 13;
+    }
+    // A separator no text holds, so that ('ab', 'c') and ('a', 'bc') differ.
+    this.#a = Math.imul(a ^ 0x10000, 0x01000193);
+    this.#b = Math.imul(b ^ 0x10000, 0x5bd1e995);
+    return this;
+  }
+
+  /** The digest as four UTF-16 code units: a key part only, never shown. */
+  get text(): string {
+    const a = Math.imul(this.#a ^ (this.#a >>> 16), 0x85ebca6b);
+    const b = Math.imul(this.#b ^ (this.#b >>> 16), 0xc2b2ae35) ^ (this.#b >>> 13);
+    return String.fromCharCode(a & 0xffff, a >>> 16, b & 0xffff, (b >>> 16) & 0xffff);
+  }
 }
 
-/** The credentials a request carried (headers and query parameters the kit's rule set names), in one text; '' for none. */
-function credentialsOf(request: PlainRequest): string {
-  const found: string[] = [];
+/** Query strings known to carry no credential (`limit=20`): clients repeat them. Never one that carries one. */
+const plainQueries = new Set<string>();
+
+/** The credential query parameters of a query string, as sent (`api_key=...`); usually none. */
+function credentialParametersOf(query: string): string[] | undefined {
+  if (plainQueries.has(query)) return undefined;
+  let found: string[] | undefined;
+  for (const part of query.split('&')) {
+    const equals = part.indexOf('=');
+    let name = equals === -1 ? part : part.slice(0, equals);
+    try {
+      if (/[%+]/.test(name)) name = decodeURIComponent(name.replace(/\+/g, ' '));
+    } catch {
+      // Not percent-encoded text: the name as sent.
+    }
+    if (isCredential(name, 'query')) (found ??= []).push(part);
+  }
+  if (!found && query.length <= 256) {
+    if (plainQueries.size >= 1024) plainQueries.clear();
+    plainQueries.add(query);
+  }
+  return found;
+}
+
+/**
+ * The digest of the credentials a request carried (the headers and query
+ * parameters the kit's rule set names), or undefined for none. Mostly one
+ * header: digested where it stands, with no text built for it.
+ */
+function credentialDigest(request: PlainRequest, salt: readonly [number, number]): string | undefined {
+  let only: [string, string] | undefined;
+  let more: string[] | undefined;
   for (const name in request.headers) {
     const value = request.headers[name];
     if (value === undefined || !isCredential(name, 'header')) continue;
-    found.push(`${name}\u0001${Array.isArray(value) ? value.join(', ') : value}`);
+    const text = Array.isArray(value) ? value.join(', ') : value;
+    if (only === undefined && more === undefined) only = [name, text];
+    else (more ??= [`${only?.[0]}\u0001${only?.[1]}`]).push(`${name}\u0001${text}`);
   }
-  if (request.query !== '') {
-    for (const part of request.query.split('&')) {
-      const equals = part.indexOf('=');
-      let name = equals === -1 ? part : part.slice(0, equals);
-      try {
-        if (/[%+]/.test(name)) name = decodeURIComponent(name.replace(/\+/g, ' '));
-      } catch {
-        // Not percent-encoded text: the name as sent.
-      }
-      if (isCredential(name, 'query')) found.push(`?${part}`);
-    }
+  const parameters = request.query === '' ? undefined : credentialParametersOf(request.query);
+  if (parameters) {
+    more ??= only ? [`${only[0]}\u0001${only[1]}`] : [];
+    more.push(...parameters.map((part) => `?${part}`));
   }
-  if (found.length > 1) found.sort();
-  return found.join('\u0000');
+  if (more) {
+    const digest = new Digest(salt);
+    for (const each of more.sort()) digest.add(each);
+    return digest.text;
+  }
+  return only ? new Digest(salt).add(only[0]).add(only[1]).text : undefined;
 }
 
 /**
@@ -155,12 +202,12 @@ export class ModelPartitions {
     let key = headerValue(request, sessionHeader) ?? '';
     for (const name of this.#options.headers ?? []) {
       const value = headerValue(request, name) ?? '';
-      key += `\u0000${value !== '' && isCredential(name, 'header') ? digestOf(value, this.#salt) : value}`;
+      key += `\u0000${value !== '' && isCredential(name, 'header') ? new Digest(this.#salt).add(value).text : value}`;
     }
     if (key.length > maxKeyLength) key = key.slice(0, maxKeyLength);
     if (this.#options.sharedCredentials) return key;
-    const credentials = credentialsOf(request);
-    return credentials === '' ? key : `${key}\u0002${digestOf(credentials, this.#salt)}`;
+    const digest = credentialDigest(request, this.#salt);
+    return digest === undefined ? key : `${key}\u0002${digest}`;
   }
 
   /** The model of a request's partition, made on first use; it becomes the most recently used. */
