@@ -55,7 +55,7 @@ async function checkThroughProxies(): Promise<RunnerResult[]> {
 
 beforeAll(async () => {
   [contract, dredd, throughProxy] = await Promise.all([checkAll('contract'), checkAll('dredd'), checkThroughProxies()]);
-}, 300_000);
+}, 600_000);
 
 afterAll(async () => {
   await Promise.all([...servers.contract, ...servers.dredd, ...servers.proxied].map((server) => server.close()));
@@ -173,15 +173,19 @@ describe('conditional requests: one verdict from the suite and the proxy', () =>
   it('the contract suite fails the stale 304 of its revalidation after the writes, naming the clause', () => {
     const result = resultOf(contract, id);
     expect(result.stdout).toMatch(
-      /✗ listPets › conditional requests › answers 200, not 304, for the page the run's creates changed[^\n]*\n\s+\[fail\] not-modified-current: listPets answered 304 to If-None-Match: "[^"]+", its ETag before the run's writes, past the settle window, though \d+ pets were created since/,
+      // The run's model may say it first (a create came after a later answer with the same tag), or the check itself.
+      /✗ listPets › conditional requests › answers 200, not 304, for the page the run's creates changed[^\n]*\n\s+\[fail\] not-modified-current: (GET \/pets\?limit=100 → 304: )?listPets answered 304 (for \/pets\?limit=100 )?to If-None-Match: "[^"]+", (its ETag before the run's writes|the ETag of an answer \d+ ms earlier), [^\n]*past the settle window/,
     );
   });
 
   it('the proxy, judging the same traffic, fails the strong ETag given to two representations', () => {
     const report = proxies[index]?.proxy.report.toJson();
     const failing = report?.deployment.findings.filter((found) => found.level === 'fail') ?? [];
-    expect(new Set(failing.map((found) => found.rule))).toEqual(new Set(['strong-validator']));
-    expect(failing[0]?.basis).toMatch(/RFC 9110 §8\.8\.1/);
+    const rules = new Set(failing.map((found) => found.rule));
+    expect(rules).toContain('strong-validator');
+    // A 304 to a tag the traffic's settled creates made stale, when a create came after the newest answer with it.
+    for (const rule of rules) expect(['strong-validator', 'not-modified-current']).toContain(rule);
+    expect(failing.find((found) => found.rule === 'strong-validator')?.basis).toMatch(/RFC 9110 §8\.8\.1/);
   });
 
   it('judges a deployment without validators on none of them, and says so', () => {

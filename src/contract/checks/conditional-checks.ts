@@ -37,14 +37,16 @@ function dateOf(text: string | undefined): number | undefined {
  * Asks with the validators an answer carried (RFC 9110 §13): the matching
  * ones (a 304, or a 200 that is observed), a tag the deployment never sent and
  * a date a day before its Last-Modified (never a 304: `not-modified-current`).
- * Returns what it saw, or undefined when the deployment sends no validator:
- * it is then not judged on conditional requests.
+ * Tells `remember` what it saw as soon as it has it (a failure below does not
+ * keep the revalidation after the writes from running); nothing when the
+ * deployment sends no validator: it is then not judged on conditional requests.
  */
 async function probe(
   api: ContractSession,
   semantics: OperationSemantics,
   request: RequestParts,
-): Promise<ValidatorsSeen | undefined> {
+  remember: (seen: ValidatorsSeen) => void = () => {},
+): Promise<void> {
   const { operation } = semantics;
   const name = operation.operationId;
   const first = await api.call(operation, request);
@@ -53,7 +55,7 @@ async function probe(
   const lastModifiedText = first.headers['last-modified'];
   if (etagText === undefined && lastModifiedText === undefined) {
     api.unproven(`${name} sends neither ETag nor Last-Modified: conditional requests are not judged`);
-    return undefined;
+    return;
   }
   const seen: ValidatorsSeen = {
     request,
@@ -64,12 +66,17 @@ async function probe(
     size: Array.isArray(first.body) ? first.body.length : 1,
     limit: semantics.page ? Number(request.query?.[semantics.page.name] ?? semantics.page.default) : undefined,
   };
+  const tag = parseEntityTag(etagText);
+  if (etagText !== undefined && tag) seen.etag = { text: etagText, tag };
+  const lastModified = dateOf(lastModifiedText);
+  if (lastModifiedText !== undefined && lastModified !== undefined) {
+    seen.lastModified = { text: lastModifiedText, at: lastModified };
+  }
+  remember(seen);
   if (etagText !== undefined) {
-    const tag = parseEntityTag(etagText);
     if (!tag) {
       api.unproven(`${name} sends ETag: ${etagText}, which is not an entity tag (a quoted text): it is not judged`);
     } else {
-      seen.etag = { text: etagText, tag };
       // The tag it just sent: a 304 (or a 200, observed, when the page changed or the precondition is not evaluated).
       await api.call(operation, { ...request, headers: { 'if-none-match': etagText } });
       const never = `"${api.settings.namePrefix}never-sent"`;
@@ -81,11 +88,9 @@ async function probe(
       );
     }
   }
-  const lastModified = dateOf(lastModifiedText);
   if (lastModifiedText !== undefined && lastModified === undefined) {
     api.unproven(`${name} sends Last-Modified: ${lastModifiedText}, which is not an HTTP-date: it is not judged`);
   } else if (lastModifiedText !== undefined && lastModified !== undefined) {
-    seen.lastModified = { text: lastModifiedText, at: lastModified };
     await api.call(operation, { ...request, headers: { 'if-modified-since': lastModifiedText } });
     const dayBefore = new Date(lastModified - dayMs).toUTCString();
     const older = await api.call(operation, { ...request, headers: { 'if-modified-since': dayBefore } });
@@ -95,7 +100,6 @@ async function probe(
       `${name} answered 304 to If-Modified-Since: ${dayBefore}, a day before its Last-Modified: ${lastModifiedText}`,
     );
   }
-  return seen;
 }
 
 /**
@@ -121,7 +125,7 @@ export function conditionalChecks(
       if (semantics.kind === 'list') {
         const size = largestSize(semantics);
         const query = page && size !== undefined ? { [page.name]: String(size) } : {};
-        seen.set(name, await probe(api, semantics, { query }));
+        await probe(api, semantics, { query }, (validators) => seen.set(name, validators));
         return;
       }
       const item = await existingItem(api, resource, items);

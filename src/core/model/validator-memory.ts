@@ -278,7 +278,7 @@ export class ValidatorMemory {
       found.push(
         this.#finding(
           'not-modified',
-          `${name} answered ${target} 200 to If-None-Match: ${facts.ifNoneMatch}, which matches its ETag ${shownTag(etag)} (the precondition was not evaluated)`,
+          `${name} answered 200 for ${target} to If-None-Match: ${facts.ifNoneMatch}, which matches its ETag ${shownTag(etag)} (the precondition was not evaluated)`,
         ),
       );
     }
@@ -294,7 +294,7 @@ export class ValidatorMemory {
           found.push(
             this.#finding(
               'strong-validator',
-              `${name} answered ${target} with the strong ETag ${shownTag(etag)} for two different representations (${answer.digest.split(':')[0]} bytes now, ${before.digest.split(':')[0]} bytes ${ago})`,
+              `${name} gave ${target} the strong ETag ${shownTag(etag)} for two different representations (${answer.digest.split(':')[0]} bytes now, ${before.digest.split(':')[0]} bytes ${ago})`,
             ),
           );
           break;
@@ -305,7 +305,7 @@ export class ValidatorMemory {
             found.push(
               this.#finding(
                 'weak-validator',
-                `${name} answered ${target} with the ETag ${shownTag(etag)} it gave ${ago}, though ${change}`,
+                `${name} gave ${target} again the ETag ${shownTag(etag)} it gave ${ago}, though ${change}`,
               ),
             );
             break;
@@ -324,7 +324,7 @@ export class ValidatorMemory {
           found.push(
             this.#finding(
               'weak-validator',
-              `${name} answered ${target} with Last-Modified: ${facts.lastModified}, earlier than the ${new Date(before.date).toUTCString()} of an answer ${ago}, though ${change}`,
+              `${name} gave ${target} Last-Modified: ${facts.lastModified}, earlier than the ${new Date(before.date).toUTCString()} of an answer ${ago}, though ${change}`,
             ),
           );
           break;
@@ -354,7 +354,7 @@ export class ValidatorMemory {
         if (!etag || !asked.some((tag) => tag.opaque === etag.opaque)) continue;
         const change = this.#changedSince(before, now, writes);
         if (!change) return none;
-        const message = `${name} answered ${target} 304 to If-None-Match: ${facts.ifNoneMatch}, the ETag of an answer ${Math.round(now - before.at)} ms earlier, though ${change}`;
+        const message = `${name} answered 304 for ${target} to If-None-Match: ${facts.ifNoneMatch}, the ETag of an answer ${Math.round(now - before.at)} ms earlier, though ${change}`;
         return [this.#finding(etag.weak ? 'weak-validator' : 'not-modified-current', message)];
       }
       return none;
@@ -370,7 +370,7 @@ export class ValidatorMemory {
       return [
         this.#finding(
           'not-modified-current',
-          `${name} answered ${target} 304 to If-Modified-Since: ${facts.ifModifiedSince}, though an answer dated ${new Date(before.date).toUTCString()} came ${Math.round(now - before.at)} ms earlier and ${change}`,
+          `${name} answered 304 for ${target} to If-Modified-Since: ${facts.ifModifiedSince}, though an answer dated ${new Date(before.date).toUTCString()} came ${Math.round(now - before.at)} ms earlier and ${change}`,
         ),
       ];
     }

@@ -92,7 +92,7 @@ describe('ReferenceModel: conditional requests', () => {
     const stale = notModified(model, 1100, { 'if-none-match': '"v1"' });
     expect(rules(stale)).toEqual(['fail not-modified-current']);
     expect(stale[0]?.message).toMatch(
-      /answered \/pets\?limit=100 304 to If-None-Match: "v1", the ETag of an answer \d+ ms earlier, though pet 40 was created 10 ms after it, and that page held every pet \(3, fewer than a page\)/,
+      /answered 304 for \/pets\?limit=100 to If-None-Match: "v1", the ETag of an answer \d+ ms earlier, though pet 40 was created 10 ms after it, and that page held every pet \(3, fewer than a page\)/,
     );
     expect(stale[0]?.basis).toMatch(/RFC 9110 §13\.1\.2/);
     // A tag it never gave this target is not the model's to judge (the suite knows which tags it made up).
