@@ -57,6 +57,7 @@ async function probe(
     api.unproven(`${name} sends neither ETag nor Last-Modified: conditional requests are not judged`);
     return;
   }
+  const asked = semantics.page ? (request.query?.[semantics.page.name] ?? semantics.page.default) : undefined;
   const seen: ValidatorsSeen = {
     request,
     etag: undefined,
@@ -64,7 +65,7 @@ async function probe(
     date: dateOf(first.headers.date),
     answeredAt: first.sent.answeredAt,
     size: Array.isArray(first.body) ? first.body.length : 1,
-    limit: semantics.page ? Number(request.query?.[semantics.page.name] ?? semantics.page.default) : undefined,
+    limit: asked === undefined ? undefined : Number(asked),
   };
   const tag = parseEntityTag(etagText);
   if (etagText !== undefined && tag) seen.etag = { text: etagText, tag };
