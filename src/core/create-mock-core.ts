@@ -177,6 +177,8 @@ export interface ProxyCoreOptions {
   memoryItems?: number;
   /** Headers (lower case) that partition the traffic besides `Petstore-Session` (a tenant header). Default none. */
   partitionHeaders?: readonly string[];
+  /** Judge every credential's traffic as one store (by default each credential is a partition of its own). */
+  sharedCredentials?: boolean;
   /** Told of every judged exchange under the API's base path. */
   onExchange(exchange: ReportedExchange): void;
   /** The report so far, for `GET /__admin/violations`. */
@@ -521,6 +523,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
                 settleMs: proxy.settleMs,
                 ...(proxy.memoryItems === undefined ? {} : { maxItems: proxy.memoryItems }),
                 ...(proxy.partitionHeaders ? { headers: proxy.partitionHeaders } : {}),
+                sharedCredentials: proxy.sharedCredentials === true,
               }),
               now: () => performance.now(),
             }),

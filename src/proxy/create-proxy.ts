@@ -54,6 +54,12 @@ export interface ProxyOptions {
    * traffic against what that partition showed. Default: none.
    */
   partitionHeaders?: readonly string[];
+  /**
+   * Judge the traffic of every credential as one store, for a deployment
+   * that promises its keys share one. Default false: each credential (held as
+   * a salted digest, never itself) is a partition of its own.
+   */
+  sharedCredentials?: boolean;
   /** The document the traffic is judged by (a file path or an object). Default: the kit's openapi.yaml. */
   document?: NodeMockOptions['document'];
   logger?: MockLogger;
@@ -125,6 +131,7 @@ export function createProxy(options: ProxyOptions): Proxy {
       ...(options.partitionHeaders
         ? { partitionHeaders: options.partitionHeaders.map((name) => name.toLowerCase()) }
         : {}),
+      sharedCredentials: options.sharedCredentials === true,
       onExchange: (exchange) => {
         late.report?.add(exchange);
         late.recording?.add(exchange);

@@ -1,6 +1,7 @@
 import { HttpError } from '../errors/http-error.js';
 import { hopByHopHeaders, type PlainRequest, type PlainResponse } from '../http/plain-http.js';
 import type { ModelPartitions } from '../model/model-partitions.js';
+import { exchangeFacts } from '../model/validator-memory.js';
 import { fails, type Finding, finding } from '../oracle/finding.js';
 import { judgeExchange } from '../oracle/judge-exchange.js';
 import { judgeReceivedResponse } from '../oracle/judge-response.js';
@@ -94,6 +95,7 @@ function judge(
   options: ForwardingOptions,
   input: MiddleInput,
   forwarded: ForwardedResponse,
+  sentAt: number,
 ): { findings: readonly Finding[]; body: unknown } {
   const { decoded, unjudged } = forwarded;
   if (decoded === undefined) {
@@ -114,7 +116,16 @@ function judge(
   const judged = judgeExchange(options.compiled, classified, response);
   const unauthenticated =
     classified.operation.secured && (classified.credential === 'none' || classified.credential === 'malformed');
-  const remembered = options.memory.observe(input.request, classified, forwarded.status, judged.body, options.now());
+  const { request } = input;
+  // What conditional requests turn on (validators, If-None-Match, when it was sent): the memory judges them too.
+  const facts = exchangeFacts({
+    sentAt,
+    target: request.query === '' ? request.path : `${request.path}?${request.query}`,
+    request: request.headers,
+    response: forwarded.headers,
+    bytes: decoded,
+  });
+  const remembered = options.memory.observe(request, classified, forwarded.status, judged.body, options.now(), facts);
   // Most exchanges find nothing: the judgement's own (shared, unchanged) findings are handed on as they are.
   if (!unauthenticated && remembered.length === 0) return judged;
   const findings = [...judged.findings];
@@ -163,6 +174,7 @@ function redacted(findings: readonly Finding[], secrets: readonly string[]): rea
 export function createForwardingMiddle(options: ForwardingOptions): (input: MiddleInput) => Promise<Answer> {
   return async function forwardUpstream(input) {
     let forwarded: ForwardedResponse;
+    const sentAt = options.now();
     try {
       forwarded = await options.forward({ request: input.request, body: input.sent, operation: input.operation });
     } catch (error) {
@@ -179,7 +191,7 @@ export function createForwardingMiddle(options: ForwardingOptions): (input: Midd
       }
       throw error;
     }
-    const judged = judge(options, input, forwarded);
+    const judged = judge(options, input, forwarded, sentAt);
     if (judged.findings.length > 0) {
       const findings = redacted(judged.findings, credentialsOf(input.request));
       input.findings.push(...findings);
