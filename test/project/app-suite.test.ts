@@ -231,7 +231,7 @@ async function runDevApp(dir: string): Promise<unknown> {
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(site.origin);
-    await page.waitForSelector('body[data-seen]', { timeout: 60_000 }).catch(() => {
+    await page.waitForSelector('body[data-seen]', { state: 'attached', timeout: 60_000 }).catch(() => {
       throw new Error(`the dev app did not finish: ${errors.join('; ') || 'no page error'}`);
     });
     return JSON.parse((await page.getAttribute('body', 'data-seen')) ?? '{}');
