@@ -5,6 +5,19 @@ export const redactedMarker = '[REDACTED]';
 /** Keys shorter than this are redacted only where they stand as a credential (see `createRedactor`). */
 export const shortSecretLength = 8;
 
+/** The mock's default key, public: the README, the mock's banner and its pages all print it. */
+export const publicDevKey = 'dev-key';
+
+/**
+ * What a run says about its key before any request: a warning for a key too
+ * short to hide everywhere, but none for the mock's public `dev-key`, which
+ * is no secret (output still hides it where it stands as a credential).
+ */
+export function shortKeyWarning(token: string): string | undefined {
+  if (token.length >= shortSecretLength || token === publicDevKey) return undefined;
+  return `warning: the API key is shorter than ${shortSecretLength} characters, so output hides it only where it stands as a credential (after Bearer or Basic, after key= or as a quoted value); a longer key is safer`;
+}
+
 /** Characters a credential can be made of (RFC 6750 b64token, and % for its URL-encoded form). */
 const credentialChars = 'A-Za-z0-9\\-._~+/=%';
 

@@ -22,7 +22,7 @@ import { explorationReportOf } from './explore/exploration-check.js';
 import { idText } from './exact-ids.js';
 import { createHttpClient, probeTarget } from './http-client.js';
 import { prepareOutputFiles } from './output-files.js';
-import { createRedactor, describeHeaders, secretsOf, shortSecretLength } from './redact.js';
+import { createRedactor, describeHeaders, secretsOf, shortKeyWarning } from './redact.js';
 import { createdWords, probePath } from './support/document-facts.js';
 
 export interface RunOutput {
@@ -59,11 +59,8 @@ function prepare(target: ContractTarget) {
   const redact = createRedactor(secretsOf(options.token, options.headers));
   const out = (line: string): void => output.out(redact(line));
   const err = (line: string): void => output.err(redact(line));
-  if (options.token.length < shortSecretLength) {
-    err(
-      `warning: the API key is shorter than ${shortSecretLength} characters, so output hides it only where it stands as a credential (after Bearer or Basic, after key= or as a quoted value); a longer key is safer`,
-    );
-  }
+  const warning = shortKeyWarning(options.token);
+  if (warning) err(warning);
   return { options, redact, out, err };
 }
 

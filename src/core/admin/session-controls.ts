@@ -40,7 +40,7 @@ export function scheduleFault(session: Session, api: CompiledDocument, request: 
   if (request.operationId !== undefined && (typeof request.operationId !== 'string' || request.operationId === '')) {
     refuse('operationId must be a non-empty string');
   }
-  return session.faults.add(checkFault({ ...request }, api));
+  return session.faults.add(checkFault({ ...request }, api), 'scheduleFault()');
 }
 
 /**
