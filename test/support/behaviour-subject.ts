@@ -9,7 +9,7 @@ import { loadWebPages } from '../../src/node/web-pages.js';
 import { defaultDocumentPath } from '../../src/package-root.js';
 import { documentFacts, type DocumentFacts, type ResourceFacts } from './document-facts.js';
 import { kitCollection, kitFixturesAs, kitScenario, type Item } from './kit-scenarios.js';
-import { inProcessMock, startServer } from './start-server.js';
+import { inProcessMock, request, startServer, type JsonResponse } from './start-server.js';
 
 /** A document the behaviour tests run over, with what the model reads from it. */
 export interface DocumentUnderTest {
@@ -86,8 +86,10 @@ export interface StartOptions {
   maxSessions?: number;
   journalSize?: number;
   latency?: { min: number; max: number };
-  /** The moment the mock's clock starts at. Default the document's `moment`. */
+  /** The moment the mock's clock starts at, running on from there. Default the document's `moment`. */
   now?: string;
+  /** A clock that stands still at this moment (in the test's process only). */
+  frozenAt?: string;
   /** Which page origins and Host names it answers: any (the in-process default) or loopback ones (the CLI's). */
   origins?: 'any' | 'loopback';
   /** Host names answered besides loopback ones, under the loopback policy (`--allowed-host`). */
@@ -106,6 +108,14 @@ export interface Needs extends StartOptions {
   hangs?: boolean;
   /** A request without a Host header (in-process; HTTP/1.1 over a socket always has one). */
   hostless?: boolean;
+  /** No web pages beside the API (the CLI serves the reference at /). */
+  withoutPages?: boolean;
+  /** A request body over the body limit, answered 413. */
+  bodyOverLimit?: boolean;
+  /** Items of the resource in the kit's scenarios, literal or generated, and limits that count only them. */
+  seeded?: boolean;
+  /** What the mock offers for its first resource only: the admin store's view, the store's shortcuts. */
+  first?: boolean;
 }
 
 export interface RawAnswer {
@@ -148,7 +158,7 @@ export interface Transport {
 
 /** The options of createNodeMock (and, but for the document and the pages, of createMock) for a test's options. */
 export function mockOptions(document: DocumentUnderTest, options: StartOptions): NodeMockOptions {
-  const { scenario, scenarioFile, keys, origins, allowedHosts, pages, now, fixtures, ...limits } = options;
+  const { scenario, scenarioFile, keys, origins, allowedHosts, pages, now, frozenAt, fixtures, ...limits } = options;
   const allKeys = keys ?? ['test-key'];
   const own = Object.fromEntries(
     Object.entries(fixtures ?? {}).map(([name, { description, items }]) => [
@@ -164,7 +174,7 @@ export function mockOptions(document: DocumentUnderTest, options: StartOptions):
     ...(scenario === undefined ? {} : { scenario }),
     ...(scenarioFile === undefined ? {} : { scenario: scenarioFile }),
     keys: allKeys,
-    now: now ?? document.moment,
+    ...(frozenAt === undefined ? { now: now ?? document.moment } : { clock: () => Date.parse(frozenAt) }),
     ...(origins === 'loopback'
       ? { cors: { origins: 'loopback' }, hosts: allowedHosts ? { allowed: allowedHosts } : {} }
       : {}),
@@ -277,7 +287,15 @@ export function subjectOf(
     resource,
     transport,
     start: (options = {}) => transport.start(document, options),
-    cannot: (needs) => transport.cannot(needs, document),
+    cannot(needs) {
+      if (needs.seeded && resource.name !== document.scenarioCollection) {
+        return `the kit's scenarios hold no ${resource.name} (generated data for every resource is issue 37 item 1)`;
+      }
+      if (needs.first && resource !== document.facts.resources[0]) {
+        return `the mock shows its first resource only there (every resource equal is issue 37 item 1)`;
+      }
+      return transport.cannot(needs, document);
+    },
     scenario(name, options = {}) {
       const kit = kitScenario(name);
       const filled = resource.name === document.scenarioCollection;
@@ -314,4 +332,34 @@ export function testsFor(subject: Subject, needs: Needs): TestAPI {
       it.skip.each(cases as never)(note(title), fn as never, timeout),
   });
   return skip;
+}
+
+/**
+ * For a suite that has nothing to run over a document (it has no operation
+ * of the kind the suite tries): one skip whose title says so, so that the
+ * run shows it rather than an empty suite.
+ */
+export function nothingToRun(why: string): void {
+  it.skip(`nothing to run: ${why}`);
+}
+
+/**
+ * `request()` of start-server.ts, but over the target's socket where it has
+ * one, so that a `Host` header goes out as the test wrote it (fetch sends
+ * the URL's own): what a page under another name sends.
+ */
+export async function requestAs<T = unknown>(
+  target: Target,
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<JsonResponse<T>> {
+  if (!target.raw) return request<T>(url, init);
+  const { pathname, search } = new URL(url);
+  const answer = await target.raw(init.method ?? 'GET', `${pathname}${search}`, init.headers ?? {}, init.body);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(answer.headers)) {
+    for (const each of value === undefined ? [] : [value].flat()) headers.append(name, each);
+  }
+  const json = (headers.get('content-type') ?? '').includes('json') && answer.text !== '';
+  return { status: answer.status, headers, text: answer.text, body: (json ? JSON.parse(answer.text) : undefined) as T };
 }

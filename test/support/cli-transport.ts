@@ -38,6 +38,9 @@ function flags(document: DocumentUnderTest, options: StartOptions): string[] {
   return args;
 }
 
+/** The CLI's defaults, which need no flag. */
+const defaults: Record<string, unknown> = { seed: 1, pets: 50, scenario: 'default' };
+
 interface RunningCli {
   key: string;
   cli: Cli;
@@ -84,15 +87,20 @@ export const asTheCli: Transport = {
     if (needs.journalSize !== undefined) return 'it has no flag for the journal’s size';
     if (needs.origins === 'any') return 'it answers loopback origins and Host names only';
     if (needs.mock) return 'the mock runs in another process';
+    if (needs.frozenAt !== undefined) return 'its clock runs in another process';
     if (needs.timers) return 'its timers run in another process';
     if (needs.hostless) return 'a request over a socket always has a Host';
+    if (needs.withoutPages) return 'it serves the web pages, the API reference at / among them';
     if (needs.fixtures && Object.keys(needs.fixtures).some((name) => name !== needs.scenario)) {
       return 'it takes one scenario of its own, the one it starts with (--scenario FILE)';
     }
     return undefined;
   },
   async start(document, options): Promise<Target> {
-    const key = stringify([document.path, options]) ?? '';
+    // One process per set of flags: the loopback policy is the CLI's own, and a default is no flag.
+    const { origins: _loopback, ...asked } = options;
+    const key =
+      stringify([document.path, Object.entries(asked).filter(([name, value]) => defaults[name] !== value)]) ?? '';
     let running = started.find((each) => each.key === key && !each.busy && each.cli.child.exitCode === null);
     if (running) {
       await putBack(running);

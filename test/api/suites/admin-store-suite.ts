@@ -1,5 +1,5 @@
 import { parse } from 'lossless-json';
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { testsFor, type Subject, type Target } from '../../support/behaviour-subject.js';
 import { auth, jsonAuth, request } from '../../support/start-server.js';
 
@@ -36,6 +36,8 @@ export function adminStoreSuite(subject: Subject): void {
       await target.close();
     }
   };
+
+  const it = testsFor(subject, { first: true, seeded: true });
 
   describe('GET /__admin/store: a session’s data, read without going through the API', () => {
     it('answers the scenario, the store’s size, the filters the document gives, and the first items', () =>
@@ -74,19 +76,21 @@ export function adminStoreSuite(subject: Subject): void {
         }
       }));
 
-    testsFor(subject, { mock: true })('uses no fault scheduled for the session, and goes into no journal', () =>
-      withTarget(async (target) => {
-        const qa = target.mock?.session('w2');
-        if (!qa) throw new Error('the transport holds no mock in this process');
-        qa.scheduleFault({ status: 503 });
-        for (let read = 0; read < 3; read++) expect((await store(target, '', 'w2')).status).toBe(200);
-        expect(qa.faults()).toMatchObject([{ status: 503, times: 1 }]);
-        expect(qa.journal.size).toBe(0);
-        const worker = await request(`${target.baseUrl}${r.collectionPath}`, {
-          headers: { ...auth, 'Petstore-Session': 'w2' },
-        });
-        expect(worker.status).toBe(503);
-      }),
+    testsFor(subject, { mock: true, first: true, seeded: true })(
+      'uses no fault scheduled for the session, and goes into no journal',
+      () =>
+        withTarget(async (target) => {
+          const qa = target.mock?.session('w2');
+          if (!qa) throw new Error('the transport holds no mock in this process');
+          qa.scheduleFault({ status: 503 });
+          for (let read = 0; read < 3; read++) expect((await store(target, '', 'w2')).status).toBe(200);
+          expect(qa.faults()).toMatchObject([{ status: 503, times: 1 }]);
+          expect(qa.journal.size).toBe(0);
+          const worker = await request(`${target.baseUrl}${r.collectionPath}`, {
+            headers: { ...auth, 'Petstore-Session': 'w2' },
+          });
+          expect(worker.status).toBe(503);
+        }),
     );
 
     it(`reads the session the request names, each with its own ${r.name}`, () =>

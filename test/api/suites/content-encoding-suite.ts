@@ -2,6 +2,7 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { createMock } from '../../../src/create-mock.js';
 import {
+  nothingToRun,
   universalMockOptions,
   type DocumentUnderTest,
   type Subject,
@@ -24,7 +25,7 @@ const webEncodings = 'identity, gzip, x-gzip, deflate';
 /** A create body sent with a Content-Encoding: inflated before it is read, refused clearly when it cannot be. */
 export function contentEncodingSuite(subject: Subject): void {
   const r = subject.resource;
-  if (!r.create) return;
+  if (!r.create) return nothingToRun(`the document has no create of ${r.name}`);
   const item = r.newItem(r.text ? { [r.text.name]: 'Zipped' } : {});
   const text = JSON.stringify(item);
   const universal = subject.transport.universal === true;
@@ -131,7 +132,7 @@ export function contentEncodingSuite(subject: Subject): void {
  */
 export function universalContentEncodingSuite(document: DocumentUnderTest): void {
   const r = document.facts.resource(document.scenarioCollection);
-  if (!r.create) return;
+  if (!r.create) return nothingToRun(`the document has no create of ${r.name}`);
   const item = r.newItem(r.text ? { [r.text.name]: 'Zipped' } : {});
   const text = JSON.stringify(item);
   const universal = async (bodyLimit?: number) => {

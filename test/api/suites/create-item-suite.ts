@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Subject, Target } from '../../support/behaviour-subject.js';
+import { nothingToRun, testsFor, type Subject, type Target } from '../../support/behaviour-subject.js';
 import { auth, jsonAuth, request } from '../../support/start-server.js';
 
 type Item = Record<string, unknown>;
@@ -32,7 +32,7 @@ function other(value: unknown): unknown {
  */
 export function createItemSuite(subject: Subject): void {
   const r = subject.resource;
-  if (!r.create) return;
+  if (!r.create) return nothingToRun(`the document has no create of ${r.name}`);
   const { text, integer, state } = r;
   const optional = r.writable.find((field) => !r.required.some((required) => required.name === field.name));
   const scenario = subject.scenario('one-of-each-status');
@@ -50,6 +50,9 @@ export function createItemSuite(subject: Subject): void {
     ...(state ? { [state.name]: state.values[1] ?? state.values[0] } : {}),
   });
 
+  /** Tests that compare with what the scenario holds of the resource: its items, its next id. */
+  const seeded = testsFor(subject, { seeded: true });
+
   describe(`POST /v1${r.collectionPath}`, () => {
     let target: Target;
     beforeEach(async () => {
@@ -60,7 +63,7 @@ export function createItemSuite(subject: Subject): void {
     const post = (body: string, headers: Record<string, string> = jsonAuth) =>
       request<Item & ErrorBody>(collection(target), { method: 'POST', headers, body });
 
-    it(`answers 201 with the stored ${r.itemName} and the next ${r.idField}`, async () => {
+    seeded(`answers 201 with the stored ${r.itemName} and the next ${r.idField}`, async () => {
       const response = await post(JSON.stringify(full));
       expect(response.status).toBe(201);
       expect(response.body).toEqual({ [r.idField]: nextId, ...full });
@@ -80,7 +83,7 @@ export function createItemSuite(subject: Subject): void {
         expect(listed.body).toContainEqual(created.body);
       });
 
-      it(`ignores a client-sent ${r.idField} and assigns its own`, async () => {
+      seeded(`ignores a client-sent ${r.idField} and assigns its own`, async () => {
         const first = scenario.items[0] as Item;
         const response = await post(JSON.stringify({ [r.idField]: first[r.idField], ...r.newItem() }));
         expect(response.status).toBe(201);
@@ -169,7 +172,7 @@ export function createItemSuite(subject: Subject): void {
     });
 
     if (integer?.format === 'int64') {
-      it.each([
+      seeded.each([
         '0',
         '-1',
         '2147483647',
@@ -196,7 +199,7 @@ export function createItemSuite(subject: Subject): void {
         }
       });
 
-      it.each([
+      seeded.each([
         ['2^63, just beyond int64', '9223372036854775808', 'must be an int64'],
         ['-2^63-1, just below int64', '-9223372036854775809', 'must be an int64'],
         ['a decimal literal', '1.0', 'must be integer (1.0 is written as a decimal)'],
@@ -274,16 +277,19 @@ export function createItemSuite(subject: Subject): void {
     });
 
     if (text) {
-      it('answers 413 for a body over the size limit, and stores nothing', async () => {
-        const big = JSON.stringify(r.newItem({ [text.name]: 'x'.repeat(2 * 1024 * 1024) }));
-        const response = await post(big);
-        expect(response.status).toBe(413);
-        expect(response.body).toMatchObject({ code: 'payload_too_large', status: 413 });
-        expect(await sizeOf(target)).toBe(scenario.size);
-      });
+      testsFor(subject, { bodyOverLimit: true, seeded: true })(
+        'answers 413 for a body over the size limit, and stores nothing',
+        async () => {
+          const big = JSON.stringify(r.newItem({ [text.name]: 'x'.repeat(2 * 1024 * 1024) }));
+          const response = await post(big);
+          expect(response.status).toBe(413);
+          expect(response.body).toMatchObject({ code: 'payload_too_large', status: 413 });
+          expect(await sizeOf(target)).toBe(scenario.size);
+        },
+      );
     }
 
-    it('keeps a __proto__ key from polluting anything and does not store it', async () => {
+    seeded('keeps a __proto__ key from polluting anything and does not store it', async () => {
       const polluting = JSON.stringify({ ...(state ? { [state.name]: state.values.at(-1) } : {}), polluted: true });
       const response = await post(`${JSON.stringify(r.newItem()).slice(0, -1)},"__proto__":${polluting}}`);
       expect(response.status).toBe(201);

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DeprecatedOperation } from '../../support/document-facts.js';
-import { testsFor, type Subject, type Target } from '../../support/behaviour-subject.js';
+import { nothingToRun, testsFor, type Subject, type Target } from '../../support/behaviour-subject.js';
 import { auth, jsonAuth, request } from '../../support/start-server.js';
 
 /** `2030-12-05` → the start of that day, UTC, in ms. */
@@ -33,9 +33,13 @@ export function removedBody(operation: DeprecatedOperation) {
  * tried; a document without one has no such test.
  */
 export function deprecatedOperationSuite(subject: Subject): void {
-  for (const operation of subject.facts.deprecated) {
+  const tried = subject.facts.deprecated.filter(
+    (operation) => operation.kind === 'read' && operation.resource?.name === subject.resource.name,
+  );
+  if (tried.length === 0) return nothingToRun(`the document deprecates no read of one of its ${subject.resource.name}`);
+  for (const operation of tried) {
     const resource = operation.resource;
-    if (operation.kind !== 'read' || !resource) continue;
+    if (!resource) continue;
     const headers = deprecationHeadersOf(operation);
     const path = (target: Target, id: unknown) => `${target.baseUrl}${resource.itemPath(String(id))}`;
 
@@ -99,10 +103,17 @@ export function deprecatedOperationSuite(subject: Subject): void {
         expect((await request(path(target, 1))).status).toBe(401);
       });
 
-      it('serves the operation up to the last moment before that day', async () => {
-        target = await subject.start({ now: new Date(dayStart(sunset) - 100).toISOString() });
-        expect((await request(path(target, 1), { headers: auth })).status).toBe(200);
-      });
+      const lastMoment = new Date(dayStart(sunset) - 1).toISOString();
+      testsFor(subject, { frozenAt: lastMoment })(
+        'serves the operation up to the last moment before that day',
+        async () => {
+          target = await subject.start({ frozenAt: lastMoment });
+          expect((await request(path(target, 1), { headers: auth })).status).toBe(200);
+          expect((await request<{ now: string }>(`${target.origin}/__admin/clock`, { headers: auth })).body.now).toBe(
+            lastMoment,
+          );
+        },
+      );
 
       it("moves one session's clock through the admin API, back with DELETE, and with a reset", async () => {
         target = await subject.start();

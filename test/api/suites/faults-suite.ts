@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { testsFor, type Subject, type Target } from '../../support/behaviour-subject.js';
+import { nothingToRun, testsFor, type Subject, type Target } from '../../support/behaviour-subject.js';
 import { auth, fetchAny, jsonAuth, request } from '../../support/start-server.js';
 import { onTestClock, untilTimers, watched } from '../../support/test-clock.js';
 
@@ -7,7 +7,7 @@ import { onTestClock, untilTimers, watched } from '../../support/test-clock.js';
 export function faultsSuite(subject: Subject): void {
   const r = subject.resource;
   const list = r.list;
-  if (!list) return;
+  if (!list) return nothingToRun(`the document has no list of ${r.name}`);
   /** An operation of the resource besides the list, and a request of it that succeeds when nothing is injected. */
   const other = r.read
     ? { operationId: r.read.operationId, method: 'GET', path: r.itemPath(1), body: undefined, ok: 200 }
@@ -98,7 +98,7 @@ export function faultsSuite(subject: Subject): void {
     });
 
     if (other) {
-      it('hits only the operation it names, and counts down its times', async () => {
+      testsFor(subject, { seeded: true })('hits only the operation it names, and counts down its times', async () => {
         await addFault({ status: 500, operationId: other.operationId, times: 2 });
         expect((await listed()).status).toBe(200);
         expect((await callOther()).status).toBe(500);

@@ -1,6 +1,6 @@
 import { beforeEach, afterEach, describe, expect, it } from 'vitest';
-import { testsFor, type Subject, type Target } from '../../support/behaviour-subject.js';
-import { auth, fetchAny, jsonAuth, request } from '../../support/start-server.js';
+import { requestAs, testsFor, type Subject, type Target } from '../../support/behaviour-subject.js';
+import { auth, jsonAuth } from '../../support/start-server.js';
 import { onTestClock } from '../../support/test-clock.js';
 
 const here = { Host: '127.0.0.1:4010' };
@@ -21,54 +21,63 @@ export function originsAndHostsSuite(subject: Subject): void {
       target = await subject.start({ origins: 'loopback', scenario: 'one-of-each-status' });
     });
     afterEach(() => target.close());
+    // Over a socket, each request goes out with the Host header as written.
+    const send = <T = unknown>(url: string, init: Parameters<typeof requestAs>[2] = {}) =>
+      requestAs<T>(target, url, init);
     const start = subject.scenario('one-of-each-status');
     const everything = r.page ? `?${r.page.name}=${r.page.maximum}` : '';
     const size = async () =>
       (
-        await request<unknown[]>(`${target.baseUrl}${r.collectionPath}${everything}`, {
+        await send<unknown[]>(`${target.baseUrl}${r.collectionPath}${everything}`, {
           headers: { ...auth, ...here },
         })
       ).body.length;
     const journalled = async () =>
       (
-        await request<{ requests: unknown[] }>(`${target.origin}/__admin/requests`, {
+        await send<{ requests: unknown[] }>(`${target.origin}/__admin/requests`, {
           headers: { ...auth, ...here },
         })
       ).body.requests.length;
 
-    it(`lets a page on a loopback origin read and create ${r.name}, as a dev server on localhost:5173 needs`, async () => {
-      const origin = { ...here, Origin: 'http://localhost:5173' };
-      const listed = await request(`${target.baseUrl}${r.collectionPath}`, { headers: { ...auth, ...origin } });
-      expect(listed.status).toBe(200);
-      expect(listed.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
-      expect(listed.headers.get('access-control-allow-credentials')).toBe('true');
-      const created = await request(`${target.baseUrl}${r.collectionPath}`, {
-        method: 'POST',
-        headers: { ...jsonAuth, ...origin },
-        body: write,
-      });
-      expect(created.status).toBe(201);
-      expect(await size()).toBe(start.size + 1);
-    });
+    testsFor(subject, { seeded: true })(
+      `lets a page on a loopback origin read and create ${r.name}, as a dev server on localhost:5173 needs`,
+      async () => {
+        const origin = { ...here, Origin: 'http://localhost:5173' };
+        const listed = await send(`${target.baseUrl}${r.collectionPath}`, { headers: { ...auth, ...origin } });
+        expect(listed.status).toBe(200);
+        expect(listed.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+        expect(listed.headers.get('access-control-allow-credentials')).toBe('true');
+        const created = await send(`${target.baseUrl}${r.collectionPath}`, {
+          method: 'POST',
+          headers: { ...jsonAuth, ...origin },
+          body: write,
+        });
+        expect(created.status).toBe(201);
+        expect(await size()).toBe(start.size + 1);
+      },
+    );
 
-    it('refuses a form POST from another origin with 403 origin_not_allowed and creates nothing', async () => {
-      const before = await journalled();
-      const response = await request(`${target.baseUrl}${r.collectionPath}`, {
-        method: 'POST',
-        headers: { ...jsonAuth, ...evil, 'Content-Type': 'text/plain' },
-        body: write,
-      });
-      expect(response.status).toBe(403);
-      expect(response.body).toMatchObject({ code: 'origin_not_allowed', status: 403 });
-      expect(response.headers.get('access-control-allow-origin')).toBeNull();
-      expect(response.headers.get('x-request-id')).not.toBeNull();
-      expect(await journalled()).toBe(before);
-      expect(await size()).toBe(start.size);
-    });
+    testsFor(subject, { seeded: true })(
+      'refuses a form POST from another origin with 403 origin_not_allowed and creates nothing',
+      async () => {
+        const before = await journalled();
+        const response = await send(`${target.baseUrl}${r.collectionPath}`, {
+          method: 'POST',
+          headers: { ...jsonAuth, ...evil, 'Content-Type': 'text/plain' },
+          body: write,
+        });
+        expect(response.status).toBe(403);
+        expect(response.body).toMatchObject({ code: 'origin_not_allowed', status: 403 });
+        expect(response.headers.get('access-control-allow-origin')).toBeNull();
+        expect(response.headers.get('x-request-id')).not.toBeNull();
+        expect(await journalled()).toBe(before);
+        expect(await size()).toBe(start.size);
+      },
+    );
 
     it('refuses the admin API and the dashboard to another origin: no fault, latency or scenario changes', async () => {
       const admin = (path: string, method: string, body?: unknown) =>
-        request(`${target.origin}/__admin${path}`, {
+        send(`${target.origin}/__admin${path}`, {
           method,
           headers: { ...jsonAuth, ...evil },
           ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -84,21 +93,21 @@ export function originsAndHostsSuite(subject: Subject): void {
         expect(response.status, `${method} ${path}`).toBe(403);
         expect(response.body).toMatchObject({ code: 'origin_not_allowed' });
       }
-      const faults = await request<{ faults: unknown[] }>(`${target.origin}/__admin/faults`, {
+      const faults = await send<{ faults: unknown[] }>(`${target.origin}/__admin/faults`, {
         headers: { ...auth, ...here },
       });
       expect(faults.body.faults).toEqual([]);
-      const scenarios = await request<{ current: string }>(`${target.origin}/__admin/scenarios`, {
+      const scenarios = await send<{ current: string }>(`${target.origin}/__admin/scenarios`, {
         headers: { ...auth, ...here },
       });
       expect(scenarios.body.current).toBe('one-of-each-status');
-      const latency = await request(`${target.origin}/__admin/latency`, { headers: { ...auth, ...here } });
+      const latency = await send(`${target.origin}/__admin/latency`, { headers: { ...auth, ...here } });
       expect(latency.body).toEqual({ min: 0, max: 0 });
     });
 
     it('answers a preflight from another origin with 403 and no allow headers, and one from loopback with 204', async () => {
       const preflight = (origin: string) =>
-        fetchAny(`${target.baseUrl}${r.collectionPath}`, {
+        send(`${target.baseUrl}${r.collectionPath}`, {
           method: 'OPTIONS',
           headers: {
             ...here,
@@ -119,28 +128,31 @@ export function originsAndHostsSuite(subject: Subject): void {
       );
     });
 
-    it('refuses a request whose Host names another site (DNS rebinding) with 403 host_not_allowed, changing nothing', async () => {
-      const response = await request(`${target.baseUrl}${r.collectionPath}`, {
-        method: 'POST',
-        headers: { ...jsonAuth, Host: 'rebind.test:4010' },
-        body: write,
-      });
-      expect(response.status).toBe(403);
-      expect(response.body).toMatchObject({ code: 'host_not_allowed', status: 403 });
-      expect(await size()).toBe(start.size);
-      const read = await request(`${target.origin}/__admin/requests`, { headers: { ...auth, Host: 'rebind.test' } });
-      expect(read.status).toBe(403);
-    });
+    testsFor(subject, { seeded: true })(
+      'refuses a request whose Host names another site (DNS rebinding) with 403 host_not_allowed, changing nothing',
+      async () => {
+        const response = await send(`${target.baseUrl}${r.collectionPath}`, {
+          method: 'POST',
+          headers: { ...jsonAuth, Host: 'rebind.test:4010' },
+          body: write,
+        });
+        expect(response.status).toBe(403);
+        expect(response.body).toMatchObject({ code: 'host_not_allowed', status: 403 });
+        expect(await size()).toBe(start.size);
+        const read = await send(`${target.origin}/__admin/requests`, { headers: { ...auth, Host: 'rebind.test' } });
+        expect(read.status).toBe(403);
+      },
+    );
 
     testsFor(subject, { hostless: true })('refuses a request without Host with 400 host_required', async () => {
-      const response = await request(`${target.baseUrl}${r.collectionPath}`, { headers: auth });
+      const response = await send(`${target.baseUrl}${r.collectionPath}`, { headers: auth });
       expect(response.status).toBe(400);
       expect(response.body).toMatchObject({ code: 'host_required', status: 400 });
     });
 
     testsFor(subject, { timers: true })('refuses before injected latency, so that a refusal costs no wait', () =>
       onTestClock(async () => {
-        const put = await request(`${target.origin}/__admin/latency`, {
+        const put = await send(`${target.origin}/__admin/latency`, {
           method: 'PUT',
           headers: { ...jsonAuth, ...here },
           body: '{"min":60000,"max":60000}',
@@ -148,16 +160,16 @@ export function originsAndHostsSuite(subject: Subject): void {
         expect(put.status).toBe(200);
         // Both are refused with the test's clock standing still: neither waits the minute.
         expect(
-          (await request(`${target.baseUrl}${r.collectionPath}`, { headers: { ...auth, Host: 'rebind.test' } })).status,
+          (await send(`${target.baseUrl}${r.collectionPath}`, { headers: { ...auth, Host: 'rebind.test' } })).status,
         ).toBe(403);
-        expect((await request(`${target.baseUrl}${r.collectionPath}`, { headers: { ...auth, ...evil } })).status).toBe(
+        expect((await send(`${target.baseUrl}${r.collectionPath}`, { headers: { ...auth, ...evil } })).status).toBe(
           403,
         );
       }),
     );
 
     it('answers requests without Origin (curl, a page’s own GET) as before', async () => {
-      const response = await request(`${target.baseUrl}${r.collectionPath}`, { headers: { ...auth, ...here } });
+      const response = await send(`${target.baseUrl}${r.collectionPath}`, { headers: { ...auth, ...here } });
       expect(response.status).toBe(200);
       expect(response.headers.get('access-control-allow-origin')).toBeNull();
     });
@@ -169,14 +181,14 @@ export function originsAndHostsSuite(subject: Subject): void {
       async () => {
         const target = await subject.start({ origins: 'any', scenario: 'one-of-each-status' });
         try {
-          const response = await request(`${target.baseUrl}${r.collectionPath}`, {
+          const response = await requestAs(target, `${target.baseUrl}${r.collectionPath}`, {
             method: 'POST',
             headers: { ...jsonAuth, Origin: 'https://app.example.org', Host: 'anything.example' },
             body: write,
           });
           expect(response.status).toBe(201);
           expect(response.headers.get('access-control-allow-origin')).toBe('https://app.example.org');
-          expect((await request(`${target.baseUrl}${r.collectionPath}`, { headers: auth })).status).toBe(200);
+          expect((await requestAs(target, `${target.baseUrl}${r.collectionPath}`, { headers: auth })).status).toBe(200);
         } finally {
           await target.close();
         }
@@ -191,10 +203,11 @@ export function originsAndHostsSuite(subject: Subject): void {
         const target = await subject.start({ origins: 'loopback', pages: true });
         const own = await subject.start({ origins: 'loopback', pages: true, allowedHosts: ['mock.team.internal'] });
         try {
-          const page = (headers: Record<string, string>) => fetchAny(`${target.origin}/__admin/ui`, { headers });
+          const page = (headers: Record<string, string>) =>
+            requestAs(target, `${target.origin}/__admin/ui`, { headers });
           expect((await page(here)).status).toBe(200);
           expect((await page({ Host: 'mock.team.internal', Origin: 'http://mock.team.internal' })).status).toBe(403);
-          const ownPage = await fetchAny(`${own.origin}/__admin/ui`, {
+          const ownPage = await requestAs(own, `${own.origin}/__admin/ui`, {
             headers: { Host: 'mock.team.internal', Origin: 'http://mock.team.internal' },
           });
           expect(ownPage.status).toBe(200);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockLogger } from '../../../src/core/mock-logger.js';
 import { loadDocument } from '../../../src/node/load-document.js';
 import { createPrismFallback } from '../../../src/node/prism-fallback.js';
-import { mockOptions, type DocumentUnderTest } from '../../support/behaviour-subject.js';
+import { nothingToRun, mockOptions, type DocumentUnderTest } from '../../support/behaviour-subject.js';
 import { kitScenario } from '../../support/kit-scenarios.js';
 import { auth, inProcessMock, request, type InProcessMock } from '../../support/start-server.js';
 
@@ -56,7 +56,9 @@ function withExtraOperation(document: DocumentUnderTest, itemPath: string, idPar
 /** An operation without a stateful handler, in the mock for Node: Prism answers it, or a 501 says what to install. */
 export function prismFallbackSuite(document: DocumentUnderTest): void {
   const r = document.facts.resource(document.scenarioCollection);
-  if (!r.itemPathTemplate || !r.idParameter || !r.list) return;
+  if (!r.itemPathTemplate || !r.idParameter || !r.list) {
+    return nothingToRun(`the document has no path of one of its ${r.name} to add an operation below`);
+  }
   const itemPath = r.itemPathTemplate;
   const idParameter = r.idParameter;
   const extra = (id: string | number) => `${r.itemPath(id)}/vaccinations`;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Subject, Target } from '../../support/behaviour-subject.js';
+import { testsFor, nothingToRun, type Subject, type Target } from '../../support/behaviour-subject.js';
 import { auth, request } from '../../support/start-server.js';
 
 type Item = Record<string, unknown>;
@@ -7,7 +7,7 @@ type Item = Record<string, unknown>;
 /** A read operation (GET on an item path): the item of that id, a 404 for none, a 400 for an id of the wrong form. */
 export function readItemSuite(subject: Subject): void {
   const r = subject.resource;
-  if (!r.read || r.idParameter === undefined) return;
+  if (!r.read || r.idParameter === undefined) return nothingToRun(`the document has no read of one of its ${r.name}`);
   const idParameter = r.idParameter;
   const int64 = r.resource.properties.get(r.idField)?.format === 'int64';
   const scenario = subject.scenario('edge-cases');
@@ -20,7 +20,7 @@ export function readItemSuite(subject: Subject): void {
     });
     afterAll(() => target.close());
 
-    it(`answers 200 with the ${r.itemName} of that ${r.idField}`, async () => {
+    testsFor(subject, { seeded: true })(`answers 200 with the ${r.itemName} of that ${r.idField}`, async () => {
       for (const expected of scenario.items.slice(0, 3)) {
         const response = await request(item(target, expected[r.idField]), { headers: auth });
         expect(response.status).toBe(200);
@@ -33,7 +33,7 @@ export function readItemSuite(subject: Subject): void {
       undefined,
     );
     if (int64 && largest && (largest[r.idField] as number) > 2 ** 52) {
-      it(`serves an ${r.idField} near 2^53 exactly`, async () => {
+      testsFor(subject, { seeded: true })(`serves an ${r.idField} near 2^53 exactly`, async () => {
         const id = String(largest[r.idField]);
         const response = await request(item(target, id), { headers: auth });
         expect(response.status).toBe(200);

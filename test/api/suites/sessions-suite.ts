@@ -1,5 +1,5 @@
-import { beforeEach, afterEach, describe, expect, it } from 'vitest';
-import { testsFor, type Subject, type Target } from '../../support/behaviour-subject.js';
+import { beforeEach, afterEach, describe, expect } from 'vitest';
+import { nothingToRun, testsFor, type Subject, type Target } from '../../support/behaviour-subject.js';
 import { sendRaw } from '../../support/raw-request.js';
 import { auth, jsonAuth, request } from '../../support/start-server.js';
 
@@ -9,11 +9,16 @@ type Item = Record<string, unknown>;
 export function sessionsSuite(subject: Subject): void {
   const r = subject.resource;
   const text = r.text?.name;
-  if (!r.create || !r.list || text === undefined) return;
+  if (!r.create || !r.list || text === undefined) {
+    return nothingToRun(`the document has no list and create of ${r.name} with a text to tell them apart`);
+  }
   const start = subject.scenario('one-of-each-status');
   /** The scenario's items, by their text (their names). */
   const scenarioNames = start.items.map((item) => item[text]);
   const everything = r.page ? `?${r.page.name}=${r.page.maximum}` : '';
+
+  // Every test reads what the scenario holds of the resource.
+  const it = testsFor(subject, { seeded: true });
 
   describe('sessions (Petstore-Session)', () => {
     let target: Target;
@@ -191,16 +196,19 @@ export function sessionsSuite(subject: Subject): void {
       expect(journal.requests.map((entry) => [entry.url, entry.status])).toEqual([[`/v1${nowhere}`, 404]]);
     });
 
-    testsFor(subject, { mock: true })('is reachable in-process too, as mock.session(name)', async () => {
-      await create('typed', 'Through HTTP');
-      const mock = target.mock;
-      if (!mock) throw new Error('the transport holds no mock in this process');
-      const session = mock.session('typed');
-      expect(session.store.all().map((item) => (item as Item)[text])).toContain('Through HTTP');
-      await session.switchScenario('empty');
-      expect(await names('typed')).toEqual([]);
-      expect(mock.store.size).toBe(start.size);
-    });
+    testsFor(subject, { mock: true, seeded: true, first: true })(
+      'is reachable in-process too, as mock.session(name)',
+      async () => {
+        await create('typed', 'Through HTTP');
+        const mock = target.mock;
+        if (!mock) throw new Error('the transport holds no mock in this process');
+        const session = mock.session('typed');
+        expect(session.store.all().map((item) => (item as Item)[text])).toContain('Through HTTP');
+        await session.switchScenario('empty');
+        expect(await names('typed')).toEqual([]);
+        expect(mock.store.size).toBe(start.size);
+      },
+    );
   });
 }
 

@@ -1,6 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import { createNodeMock } from '../../../src/node/create-node-mock.js';
 import {
+  nothingToRun,
   mockOptions,
   testsFor,
   type StartOptions,
@@ -30,10 +31,14 @@ function thrownBy(act: () => unknown): Error & { code?: string; status?: number 
 export function storeLimitsSuite(subject: Subject): void {
   const r = subject.resource;
   const text = r.text?.name;
-  if (!r.create || !r.list || text === undefined) return;
+  if (!r.create || !r.list || text === undefined) {
+    return nothingToRun(`the document has no list and create of ${r.name} with a text to fill`);
+  }
   const start = subject.scenario('one-of-each-status');
   const large = subject.scenario('large');
-  const startup = testsFor(subject, { mock: true });
+  // The limits count every collection of a scenario: each test reads what the scenarios hold.
+  const it = testsFor(subject, { seeded: true });
+  const startup = testsFor(subject, { mock: true, seeded: true });
   const everything = r.page ? `?${r.page.name}=${r.page.maximum}` : '';
   const kept = 'nothing was changed and nothing is evicted';
 

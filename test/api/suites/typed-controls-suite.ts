@@ -1,6 +1,12 @@
 import { describe, expect } from 'vitest';
 import type { Mock } from '../../../src/create-mock.js';
-import { testsFor, type StartOptions, type Subject, type Target } from '../../support/behaviour-subject.js';
+import {
+  nothingToRun,
+  testsFor,
+  type StartOptions,
+  type Subject,
+  type Target,
+} from '../../support/behaviour-subject.js';
 import { caught } from '../../support/caught.js';
 import { auth, jsonAuth, request } from '../../support/start-server.js';
 
@@ -10,7 +16,7 @@ import { auth, jsonAuth, request } from '../../support/start-server.js';
 export function typedControlsSuite(subject: Subject): void {
   const r = subject.resource;
   const list = r.list;
-  if (!list) return;
+  if (!list) return nothingToRun(`the document has no list of ${r.name}`);
   const it = testsFor(subject, { mock: true });
   const missing = ['deleteNothing', 'deletePet', 'removeItem'].find((id) => !subject.facts.operationIds.includes(id));
   const withMock = async (options: StartOptions, act: (mock: Mock, target: Target) => Promise<void> | void) => {

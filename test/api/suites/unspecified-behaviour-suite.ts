@@ -30,7 +30,6 @@ export function unspecifiedBehaviourSuite(subject: Subject): void {
       ['a trailing slash', `/v1${r.collectionPath}/`],
       ['the base path itself', '/v1'],
       ['a path outside /v1', r.collectionPath],
-      ['the site root', '/'],
       ['a differently cased base path', `/V1${r.collectionPath}`],
     ])('answers 404 with a JSON Error body for %s', async (_case, path) => {
       const response = await request(`${target.origin}${path}`, { headers: auth });
@@ -38,6 +37,16 @@ export function unspecifiedBehaviourSuite(subject: Subject): void {
       expect(response.headers.get('content-type')).toBe('application/json');
       expect(response.body).toMatchObject({ code: 'route_not_found', status: 404 });
     });
+
+    testsFor(subject, { raw: true, withoutPages: true })(
+      'answers 404 with a JSON Error body for the site root',
+      async () => {
+        const response = await request(`${target.origin}/`, { headers: auth });
+        expect(response.status).toBe(404);
+        expect(response.headers.get('content-type')).toBe('application/json');
+        expect(response.body).toMatchObject({ code: 'route_not_found', status: 404 });
+      },
+    );
 
     const wrongMethods: Array<[string, string, string]> = [
       ...disallowed(r.collectionMethods, ['DELETE', 'PUT', 'HEAD']).map((method): [string, string, string] => [
