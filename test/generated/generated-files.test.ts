@@ -148,5 +148,6 @@ export const kitKinds: { readonly [Id in keyof operations]: ServableKind } = ope
       skipLibCheck: true,
     });
     expect(ts.getPreEmitDiagnostics(kitProgram).map((diagnostic) => diagnostic.messageText)).toEqual([]);
-  });
+    // Two whole-program type checks: seconds each, more on a busy machine.
+  }, 120_000);
 });
