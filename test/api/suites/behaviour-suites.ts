@@ -24,7 +24,8 @@ import { unspecifiedBehaviourSuite } from './unspecified-behaviour-suite.js';
 /**
  * The kit's behaviour suites (test/api's), each run over a subject: a
  * document, a resource of it and a transport. test/api runs them over the
- * kit's document; test/evolution over every document it is tried against.
+ * kit's document; test/evolution over every document it is tried against,
+ * each resource.
  */
 export const behaviourSuites: ReadonlyArray<readonly [string, (subject: Subject) => void]> = [
   ['list', listItemsSuite],
@@ -40,13 +41,17 @@ export const behaviourSuites: ReadonlyArray<readonly [string, (subject: Subject)
   ['faults and latency', faultsSuite],
   ['Prefer', preferHeaderSuite],
   ['Prism as oracle', prismOracleSuite],
-  ['public endpoints', publicEndpointsSuite],
   ['seeded data', seededDataSuite],
   ['sessions', sessionsSuite],
   ['session names over a socket', sessionNameOverSocketSuite],
   ['store limits', storeLimitsSuite],
   ['typed controls', typedControlsSuite],
   ['unspecified behaviour', unspecifiedBehaviourSuite],
+];
+
+/** The suites of what the mock serves whatever the resource: run once a document, over its first resource. */
+export const documentWideSuites: ReadonlyArray<readonly [string, (subject: Subject) => void]> = [
+  ['public endpoints', publicEndpointsSuite],
 ];
 
 /** The suites that build mocks of their own from a document (a changed copy, the universal mock), in-process. */

@@ -1,6 +1,6 @@
 import type { OpenAPIV3 } from 'openapi-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MockLogger } from '../../../src/core/mock-logger.js';
+import type { MockLogger } from '../../../src/index.js';
 import { loadDocument } from '../../../src/node/load-document.js';
 import { createPrismFallback } from '../../../src/node/prism-fallback.js';
 import { nothingToRun, mockOptions, type DocumentUnderTest } from '../../support/behaviour-subject.js';

@@ -1,5 +1,5 @@
 import { describe } from 'vitest';
-import { behaviourSuites } from '../../api/suites/behaviour-suites.js';
+import { behaviourSuites, documentWideSuites } from '../../api/suites/behaviour-suites.js';
 import { subjectOf, type DocumentUnderTest, type Transport } from '../../support/behaviour-subject.js';
 
 /**
@@ -9,12 +9,13 @@ import { subjectOf, type DocumentUnderTest, type Transport } from '../../support
  * whose title says why; a test the subject cannot run is a skip saying why.
  */
 export function runBehaviourSuites(document: DocumentUnderTest, transport: Transport): void {
-  for (const resource of document.facts.resources) {
+  for (const [index, resource] of document.facts.resources.entries()) {
     const subject = subjectOf(document, transport, resource.name);
     const why = subject.cannot({});
     const title = `the kit's behaviour over ${document.title}, its ${resource.name}, through ${transport.name}`;
     describe.skipIf(why !== undefined)(`${title}${why === undefined ? '' : ` (skipped: ${why})`}`, () => {
       for (const [name, suite] of behaviourSuites) describe(name, () => suite(subject));
+      if (index === 0) for (const [name, suite] of documentWideSuites) describe(name, () => suite(subject));
     });
   }
 }
