@@ -294,7 +294,8 @@ export function subjectOf(
       if (needs.first && resource !== document.facts.resources[0]) {
         return `the mock shows its first resource only there (every resource equal is issue 37 item 1)`;
       }
-      return transport.cannot(needs, document);
+      const why = transport.cannot(needs, document);
+      return why === undefined ? undefined : `through ${transport.name}, ${why}`;
     },
     scenario(name, options = {}) {
       const kit = kitScenario(name);
@@ -324,7 +325,7 @@ export function subjectOf(
 export function testsFor(subject: Subject, needs: Needs): TestAPI {
   const why = subject.cannot(needs);
   if (why === undefined) return it;
-  const note = (title: string) => `${title} (not through ${subject.transport.name}: ${why})`;
+  const note = (title: string) => `${title} (skipped: ${why})`;
   const skip = ((title: string, fn?: () => unknown, timeout?: number) =>
     it.skip(note(title), fn as never, timeout)) as unknown as TestAPI;
   Object.assign(skip, {

@@ -10,6 +10,7 @@ import {
   type Target,
   type Transport,
 } from './behaviour-subject.js';
+import { kitCollection } from './kit-scenarios.js';
 
 /** The flags of `petstore-mock` for a test's options; undefined for an option it has no flag for. */
 function flags(document: DocumentUnderTest, options: StartOptions): string[] {
@@ -82,7 +83,7 @@ export const asTheCli: Transport = {
   name: 'the CLI',
   cannot(needs, document) {
     if (document.fixtures) {
-      return `the CLI serves the kit's scenarios, whose items are '${'pets'}', with any --document, and has no flag for others (issue 37 item 3: fixtures checked against the document they are served with)`;
+      return `it serves the kit's scenarios, whose items are '${kitCollection}', with any --document, and takes no others (issue 37 item 3: fixtures checked against the document they are served with)`;
     }
     if (needs.journalSize !== undefined) return 'it has no flag for the journal’s size';
     if (needs.origins === 'any') return 'it answers loopback origins and Host names only';

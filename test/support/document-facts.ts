@@ -107,6 +107,11 @@ export interface DeprecatedOperation extends OperationFacts {
   kind: OperationSemantics['kind'];
 }
 
+/** `a pet`, `an animal`, `an id`: a noun with its indefinite article, for test titles. */
+export function withArticle(word: string): string {
+  return /^[aeiou]/i.test(word) ? `an ${word}` : `a ${word}`;
+}
+
 /** The `<item>_not_found` code: the item schema's name in snake case (`Pet`: `pet_not_found`). */
 export function notFoundCode(itemName: string): string {
   return `${itemName.replace(/[^A-Za-z0-9]+/g, '_').toLowerCase()}_not_found`;

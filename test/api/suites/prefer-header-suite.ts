@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testsFor, nothingToRun, type Subject, type Target } from '../../support/behaviour-subject.js';
+import { withArticle } from '../../support/document-facts.js';
 import { auth, jsonAuth, request } from '../../support/start-server.js';
 
 /** The Prefer header (`code=`, `example=`): the document's own examples, chosen by the client, after validation. */
@@ -26,7 +27,7 @@ export function preferHeaderSuite(subject: Subject): void {
 
     if (read?.statuses.includes(404)) {
       seeded(
-        `answers the documented 404 example of ${read.operationId} for Prefer: code=404, even for an ${r.itemName} that exists`,
+        `answers the documented 404 example of ${read.operationId} for Prefer: code=404, even for ${withArticle(r.itemName)} that exists`,
         async () => {
           const existing = start.items[0]?.[r.idField];
           const response = await request(`${target.baseUrl}${r.itemPath(String(existing))}`, {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testsFor, nothingToRun, type Subject, type Target } from '../../support/behaviour-subject.js';
+import { withArticle } from '../../support/document-facts.js';
 import { auth, request } from '../../support/start-server.js';
 
 type Item = Record<string, unknown>;
@@ -33,7 +34,7 @@ export function readItemSuite(subject: Subject): void {
       undefined,
     );
     if (int64 && largest && (largest[r.idField] as number) > 2 ** 52) {
-      testsFor(subject, { seeded: true })(`serves an ${r.idField} near 2^53 exactly`, async () => {
+      testsFor(subject, { seeded: true })(`serves ${withArticle(r.idField)} near 2^53 exactly`, async () => {
         const id = String(largest[r.idField]);
         const response = await request(item(target, id), { headers: auth });
         expect(response.status).toBe(200);
@@ -41,7 +42,7 @@ export function readItemSuite(subject: Subject): void {
       });
     }
 
-    it(`answers 404 with an Error body for an ${r.idField} that does not exist`, async () => {
+    it(`answers 404 with an Error body for ${withArticle(r.idField)} that does not exist`, async () => {
       const response = await request(item(target, 424242), { headers: auth });
       expect(response.status).toBe(404);
       expect(response.body).toEqual(r.notFound(424242));

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { testsFor, type RawSend, type Subject, type Target } from '../../support/behaviour-subject.js';
+import { withArticle } from '../../support/document-facts.js';
 import { auth, jsonAuth, request } from '../../support/start-server.js';
 
 /** Where the spec is silent: unknown paths and methods, bodies where none belong, odd encodings, common headers. */
@@ -26,7 +27,7 @@ export function unspecifiedBehaviourSuite(subject: Subject): void {
 
     it.each([
       ['an unknown path under /v1', `/v1/${unknown}`],
-      ...(item ? [[`a path below an ${r.itemName}`, `/v1${item}/photos`]] : []),
+      ...(item ? [[`a path below ${withArticle(r.itemName)}`, `/v1${item}/photos`]] : []),
       ['a trailing slash', `/v1${r.collectionPath}/`],
       ['the base path itself', '/v1'],
       ['a path outside /v1', r.collectionPath],
