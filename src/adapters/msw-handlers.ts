@@ -1,6 +1,6 @@
 import { http, HttpResponse, type HttpHandler } from 'msw';
 import { adminBasePath, defaultBasePath } from '../core/create-mock-core.js';
-import { fetchHeaders } from '../core/http/plain-http.js';
+import { fetchHeaders, type PlainRequest } from '../core/http/plain-http.js';
 import { createMock, type Mock, type MockOptions } from '../create-mock.js';
 import { toPlainRequest } from './fetch-adapter.js';
 
@@ -43,40 +43,80 @@ function inBrowserPage(): boolean {
   return typeof scope.location?.origin === 'string' && scope.location.origin !== 'null';
 }
 
+/** The page origin of a DOM that runs inside Node (jsdom, happy-dom), if the code runs in one. */
+function domInNodeOrigin(): string | undefined {
+  const scope = globalThis as { location?: { origin?: unknown }; process?: { versions?: { node?: unknown } } };
+  if (typeof scope.process?.versions?.node !== 'string') return undefined;
+  const origin = scope.location?.origin;
+  return typeof origin === 'string' && origin !== 'null' ? origin : undefined;
+}
+
 /**
- * The origin part of MSW's patterns for a base given as a path: none in a
- * browser, where MSW resolves a path against the page (`location`), and `*`
- * (any origin) elsewhere, where a path alone would match the DOM's made-up
- * page at best (`http://localhost:3000` in vitest's jsdom and happy-dom).
+ * A CORS preflight as a DOM in Node meant it. happy-dom checks CORS: before
+ * a cross-origin request it sends `OPTIONS` with `Origin` and
+ * `Access-Control-Request-Method`. MSW 3 hands the handlers that request
+ * rebuilt with the DOM's own `Request`, which drops the headers the Fetch
+ * standard forbids a page to set, those two among them; the mock would
+ * answer a bare `OPTIONS` 405, and happy-dom block every request of the
+ * test. An `OPTIONS` without either header, in a DOM inside Node, is taken
+ * as that preflight from the DOM's page (MSW 2 answers before happy-dom
+ * checks anything, so it never gets here).
  */
-function originOfPath(): string {
-  return inBrowserPage() ? '' : '*';
+function restoreDomPreflight(request: PlainRequest): PlainRequest {
+  if (request.method !== 'OPTIONS' || request.headers.origin !== undefined) return request;
+  if (request.headers['access-control-request-method'] !== undefined) return request;
+  const origin = domInNodeOrigin();
+  if (origin === undefined) return request;
+  // The method the request is for is gone too: any the mock allows answers the same list of them.
+  return { ...request, headers: { ...request.headers, origin, 'access-control-request-method': 'GET' } };
 }
 
-/** Whether `path` is `base` or below it. */
-function isUnder(path: string, base: string): boolean {
-  return path === base || path.startsWith(`${base}/`);
+/** `text` as a regular expression that matches it literally. */
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**
- * MSW 2 handlers that answer with the mock: the same store, validation, Error
- * bodies, `Prefer` and deprecation headers as the mock over HTTP. For
- * `setupServer(...createMockHandlers())` in Node and `setupWorker(...)` in a
- * browser. Each call has its own store unless a `mock` is passed. A network
- * fault injected through the admin API becomes `HttpResponse.error()`.
+ * The origin part of the handlers' patterns: the one given; for a base given
+ * as a path, the page's own origin in a browser (as MSW resolves a path
+ * against `location`), and any origin elsewhere, where a path alone would
+ * match the DOM's made-up page at best (`http://localhost:3000` in vitest's
+ * jsdom and happy-dom).
+ */
+function originPattern(origin: string): string {
+  const page = inBrowserPage() ? (globalThis as unknown as { location: { origin: string } }).location.origin : '*';
+  const given = origin === '' ? page : origin;
+  // Any scheme and authority; a given origin as the URL MSW matches spells it (lower case, no default port).
+  return given === '*' ? '[a-z][a-z0-9+.-]*://[^/?#]+' : escapeRegExp(new URL(given).origin);
+}
+
+/**
+ * The URLs at `path` and below it on `origin`, as a regular expression: MSW 2
+ * and 3 match one against the URL without its query, the same way. A glob
+ * such as `*\/v1/*` would also match `/api/v1/pets`, and a handler that then
+ * declines it leaves the request to go out to the network, where
+ * `onUnhandledRequest` (MSW 2) or `onUnhandledFrame` (MSW 3) should have had
+ * the say; a handler that does not match leaves it to them.
+ */
+function urlsUnder(origin: string, path: string): RegExp {
+  return new RegExp(`^${originPattern(origin)}${escapeRegExp(path)}(?:/.*)?$`);
+}
+
+/**
+ * MSW handlers (MSW 2 or 3, one build for both) that answer with the mock:
+ * the same store, validation, Error bodies, `Prefer` and deprecation headers
+ * as the mock over HTTP. For `setupServer(...createMockHandlers())` in Node
+ * and `setupWorker(...)` in a browser. Each call has its own store unless a
+ * `mock` is passed. An injected network fault becomes `HttpResponse.error()`.
  */
 export function createMockHandlers(options: MockHandlersOptions = {}): MockHandlers {
   const { baseUrl = defaultBasePath, mock: given, ...mockOptions } = options;
   const split = splitBaseUrl(baseUrl);
   const { basePath } = split;
   if (basePath === '') throw new TypeError(`baseUrl must include the API's path, such as '/v1', got '${baseUrl}'`);
-  const origin = split.origin === '' ? originOfPath() : split.origin;
   const mock = given ?? createMock({ ...mockOptions, basePath });
   const answer = async ({ request }: { request: Request }) => {
-    const plain = toPlainRequest(request);
-    // `*` also matches a longer path that merely contains the base (`/api/v1/...`): that one is not ours.
-    if (!isUnder(plain.path, basePath) && !isUnder(plain.path, adminBasePath)) return undefined;
-    const response = await mock.handle(plain);
+    const response = await mock.handle(restoreDomPreflight(toPlainRequest(request)));
     if (response.fault) return HttpResponse.error();
     const body = response.body && response.body.length > 0 ? response.body : null;
     return new HttpResponse(body as ConstructorParameters<typeof HttpResponse>[0], {
@@ -85,9 +125,8 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
     });
   };
   const handlers = [
-    http.all(`${origin}${basePath}`, answer),
-    http.all(`${origin}${basePath}/*`, answer),
-    http.all(`${origin}${adminBasePath}/*`, answer),
+    http.all(urlsUnder(split.origin, basePath), answer),
+    http.all(urlsUnder(split.origin, adminBasePath), answer),
   ];
   return Object.assign(handlers, { mock });
 }

@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { canonicalHostName, createHostCheck, isLoopbackName, type HostOptions } from '../core/pipeline/check-host.js';
 import { canonicalOrigin, type CorsOptions } from '../core/pipeline/cors-policy.js';
+import { parseMoment } from '../core/state/moment-of.js';
 import { isScenarioPath } from '../node/read-fixtures.js';
 import { parseFlags, UsageError } from './usage-error.js';
 
@@ -320,10 +321,10 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv, st
   const stateFile = pick('state-file');
   const document = pick('document');
   const now = given('now');
-  const nowMs = now.text === '' ? undefined : Date.parse(now.text);
-  if (nowMs !== undefined && !Number.isFinite(nowMs)) {
+  const nowMs = now.text === '' ? undefined : parseMoment(now.text);
+  if (typeof nowMs === 'string') {
     throw new UsageError(
-      `${now.from} must be a date such as 2030-12-06 or 2030-12-06T09:30:00Z, got ${JSON.stringify(now.text)}`,
+      `${now.from} must be a date such as 2030-12-06 or a date-time such as 2030-12-06T09:30:00Z, from year 0000 to 9999; got ${JSON.stringify(now.text)}: ${nowMs}`,
     );
   }
   const pidFile = pick('pid-file');

@@ -5,6 +5,7 @@ import { type ClassifiedRequest, classifyRequest, type Credential } from '../cor
 import { type ApiModel, describeApi, type OperationSemantics, type Resource } from '../core/model/describe-api.js';
 import { writesByMethod } from '../core/model/operation-kind.js';
 import { idKey, ReferenceModel } from '../core/oracle/reference-model.js';
+import { exchangeFacts } from '../core/oracle/validator-memory.js';
 import { fails, type Finding, finding } from '../core/oracle/finding.js';
 import { judgeExchange } from '../core/oracle/judge-exchange.js';
 import type { RuleId } from '../core/oracle/rule-catalogue.js';
@@ -234,9 +235,18 @@ export function createContractSession({ settings, compiled, send, redact }: Sess
         ...(during ? { during } : {}),
       };
       sentRequests.push(sent);
+      const query = new URLSearchParams(full.query ?? {}).toString();
+      // When it was sent and what it carried of conditional requests: the model judges validators by them.
+      const facts = exchangeFacts({
+        sentAt,
+        target: query === '' ? full.path : `${full.path}?${query}`,
+        request: { ...settings.headers, ...full.headers },
+        response: raw.headers,
+        bytes: raw.bytes,
+      });
       const remembered =
         wait === undefined && !options.defer
-          ? (options.memory ?? memory).observe(classified, raw.status, judged.body, answeredAt)
+          ? (options.memory ?? memory).observe(classified, raw.status, judged.body, answeredAt, facts)
           : [];
       // How the answer came over the wire, before what it says: a body cut by a wrong Content-Length reads as broken JSON.
       const wire = wireFindings(compiled, operationId, raw);
@@ -360,7 +370,7 @@ function classifyContractRequest(
     full.body === undefined
       ? undefined
       : new TextEncoder().encode('raw' in full.body ? full.body.raw : stringifyJson(full.body.json));
-  const headers: Record<string, string> = { ...settings.headers };
+  const headers: Record<string, string> = { ...settings.headers, ...full.headers };
   if (full.body !== undefined) headers['content-type'] = 'application/json';
   const auth = full.auth ?? { kind: 'token' };
   if (auth.kind === 'token') headers.authorization = `Bearer ${settings.token}`;

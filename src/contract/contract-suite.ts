@@ -2,6 +2,7 @@ import type { OperationKind } from '../core/model/operation-kind.js';
 import type { OperationSemantics } from '../core/model/describe-api.js';
 import { type Check, CheckList } from './check-runner.js';
 import { authChecks } from './checks/auth-checks.js';
+import { conditionalChecks, revalidationChecks, type ValidatorsSeen } from './checks/conditional-checks.js';
 import { createChecks } from './checks/create-checks.js';
 import { deleteChecks } from './checks/delete-checks.js';
 import { listChecks } from './checks/list-checks.js';
@@ -19,8 +20,10 @@ import { explorationChecks } from './explore/exploration-check.js';
  * says. They run in this order: the reads first (so that lists are seen
  * before the suite adds an item of every state, and an empty filtered list
  * shows where the data has one), then what the document leaves open, then
- * authentication, then the writes (create, replace and update, delete),
- * then the stateful exploration. An operation past its removal date
+ * conditional requests (when the deployment sends validators), then
+ * authentication, then the writes (create, replace and update, delete), then
+ * the revalidation of the lists the writes changed, then the stateful
+ * exploration. An operation past its removal date
  * (`x-sunset`, by the run's clock) is only observed.
  */
 export function contractSuite(api: ContractSession): Check[] {
@@ -29,12 +32,14 @@ export function contractSuite(api: ContractSession): Check[] {
   const ofKind = (...kinds: OperationKind[]): OperationSemantics[] =>
     current.filter((each) => kinds.includes(each.kind));
   const items = new Map<string, Promise<ExistingItem | undefined>>();
+  const validators = new Map<string, ValidatorsSeen | undefined>();
 
   for (const list of ofKind('list')) listChecks(api, checks, list);
   for (const read of ofKind('read')) readChecks(api, checks, read, items);
   for (const removed of api.api.operations.filter((each) => api.removed(each.operation)))
     removedChecks(api, checks, removed, items);
   for (const list of ofKind('list')) observedChecks(api, checks, list);
+  for (const each of ofKind('list', 'read')) conditionalChecks(api, checks, each, items, validators);
   authChecks(
     api,
     checks,
@@ -43,6 +48,7 @@ export function contractSuite(api: ContractSession): Check[] {
   for (const create of ofKind('create')) createChecks(api, checks, create);
   for (const write of ofKind('replace', 'update')) writeChecks(api, checks, write);
   for (const remove of ofKind('delete')) deleteChecks(api, checks, remove);
+  for (const list of ofKind('list')) revalidationChecks(api, checks, list, validators);
   explorationChecks(api, checks);
   return checks.checks;
 }

@@ -19,6 +19,8 @@ export interface ContractRequest {
    */
   body?: { json: unknown } | { raw: string };
   auth?: AuthMode;
+  /** Headers of this request alone (names in lower case), such as `if-none-match`; never a credential. */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -190,9 +192,11 @@ export function createHttpClient(options: HttpClientOptions) {
         const responseHeaders = headersOf(response);
         const raw = Buffer.concat(chunks);
         const status = response.statusCode ?? 0;
-        const { bytes, problem } = framing
-          ? { bytes: raw, problem: undefined }
-          : decoded(raw, responseHeaders['content-encoding']);
+        // A 204 or 304 has no body to decode, whatever Content-Encoding it repeats of the 200 it stands for.
+        const { bytes, problem } =
+          framing || bodiless.has(status)
+            ? { bytes: raw, problem: undefined }
+            : decoded(raw, responseHeaders['content-encoding']);
         const contentType = responseHeaders['content-type'] ?? '';
         resolve({
           status,
@@ -309,6 +313,7 @@ export function createHttpClient(options: HttpClientOptions) {
     const headers: Record<string, string> = {
       'accept-encoding': 'gzip, deflate, br',
       ...options.headers,
+      ...request.headers,
       accept: 'application/json',
     };
     const auth = request.auth ?? { kind: 'token' };

@@ -22,8 +22,8 @@ import { explorationReportOf } from './explore/exploration-check.js';
 import { idText } from './exact-ids.js';
 import { createHttpClient, probeTarget } from './http-client.js';
 import { prepareOutputFiles } from './output-files.js';
-import { createRedactor, shortSecretLength } from '../core/http/redact-credentials.js';
-import { describeHeaders, secretsOf } from './run-secrets.js';
+import { createRedactor } from '../core/http/redact-credentials.js';
+import { describeHeaders, secretsOf, shortKeyWarning } from './run-secrets.js';
 import { createdWords, probePath } from './support/document-facts.js';
 
 export interface RunOutput {
@@ -60,11 +60,8 @@ function prepare(target: ContractTarget) {
   const redact = createRedactor(secretsOf(options.token, options.headers));
   const out = (line: string): void => output.out(redact(line));
   const err = (line: string): void => output.err(redact(line));
-  if (options.token.length < shortSecretLength) {
-    err(
-      `warning: the API key is shorter than ${shortSecretLength} characters, so output hides it only where it stands as a credential (after Bearer or Basic, after key= or as a quoted value); a longer key is safer`,
-    );
-  }
+  const warning = shortKeyWarning(options.token);
+  if (warning) err(warning);
   return { options, redact, out, err };
 }
 

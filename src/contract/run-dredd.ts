@@ -22,8 +22,8 @@ import { type DreddJob, jobEndMarker } from './dredd-job.js';
 import { idOf, idText, type ItemId, unknownIdCandidates, unknownTextIds } from './exact-ids.js';
 import { type ContractRequest, createHttpClient, probeTarget } from './http-client.js';
 import { prepareOutputFiles } from './output-files.js';
-import { createRedactor, looksLikeCredential, shortSecretLength } from '../core/http/redact-credentials.js';
-import { describeHeaders, secretsOf } from './run-secrets.js';
+import { createRedactor, looksLikeCredential } from '../core/http/redact-credentials.js';
+import { describeHeaders, secretsOf, shortKeyWarning } from './run-secrets.js';
 import { type ContractTarget, documentOf } from './run-contract.js';
 import { createdWords, probePath } from './support/document-facts.js';
 
@@ -207,11 +207,8 @@ export async function runDreddBatch(targets: readonly ContractTarget[]): Promise
     };
   });
   for (const { options, err } of prepared) {
-    if (options.token.length < shortSecretLength) {
-      err(
-        `warning: the API key is shorter than ${shortSecretLength} characters, so output hides it only where it stands as a credential (after Bearer or Basic, after key= or as a quoted value); a longer key is safer`,
-      );
-    }
+    const warning = shortKeyWarning(options.token);
+    if (warning) err(warning);
   }
   try {
     createRequire(import.meta.url).resolve('dredd');

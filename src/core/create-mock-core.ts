@@ -5,7 +5,7 @@ import { compileAdminDocument } from './admin/compile-admin-document.js';
 import { HttpError } from './errors/http-error.js';
 import { itemHandlers } from './handlers/item-handlers.js';
 import { handleRequest, type Pipeline } from './handle-request.js';
-import { inflateWithWebStreams, type Inflate } from './http/inflate.js';
+import { InflateBudget, inflateWithWebStreams, type Inflate } from './http/inflate.js';
 import { headerValue, withFoldedHeaders, type PlainRequest, type PlainResponse } from './http/plain-http.js';
 import { defaultSessionName } from './http/session-header.js';
 import { JournalBudget } from './journal/request-journal.js';
@@ -93,6 +93,12 @@ export interface MockCoreOptions {
   maxTotalStoreBytes?: number;
   /** Largest accepted request body, as sent and inflated, in bytes. Default 1 MiB. */
   bodyLimit?: number;
+  /**
+   * Bytes the request bodies being inflated (`Content-Encoding`) hold
+   * together, every request in flight's: beyond, `413 payload_too_large` with
+   * `Retry-After`, and the body inflates no further. Default 64 MiB.
+   */
+  maxInflatedBytes?: number;
   /** How many exchanges a journal keeps (each session has one). Default 500. */
   journalSize?: number;
   /**
@@ -159,6 +165,8 @@ export interface ProxyCoreOptions {
   memoryItems?: number;
   /** Headers (lower case) that partition the traffic besides `Petstore-Session` (a tenant header). Default none. */
   partitionHeaders?: readonly string[];
+  /** Judge every credential's traffic as one store (by default each credential is a partition of its own). */
+  sharedCredentials?: boolean;
   /** Told of every judged exchange under the API's base path. */
   onExchange(exchange: ReportedExchange): void;
   /** The report so far, for `GET /__admin/violations`. */
@@ -420,6 +428,7 @@ function createPipeline(
     checkHost: options.hosts ? createHostCheck(options.hosts) : undefined,
     cors: createCorsPolicy(options.cors, () => [served.compiled, admin.compiled]),
     inflate: options.inflate ?? inflateWithWebStreams,
+    inflateBudget: new InflateBudget(options.maxInflatedBytes),
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     logger,
     logRequests: logger.isLevelEnabled?.('info') ?? true,
@@ -465,6 +474,7 @@ function createApiMount(
               settleMs: proxy.settleMs,
               ...(proxy.memoryItems === undefined ? {} : { maxItems: proxy.memoryItems }),
               ...(proxy.partitionHeaders ? { headers: proxy.partitionHeaders } : {}),
+              sharedCredentials: proxy.sharedCredentials === true,
             }),
             now: () => performance.now(),
           })

@@ -1,6 +1,6 @@
 import { HttpError } from './errors/http-error.js';
 import { toErrorResponse } from './errors/to-error-response.js';
-import type { Inflate } from './http/inflate.js';
+import type { Inflate, InflateBudget, InflateShare } from './http/inflate.js';
 import { headerValue, type NetworkFault, type PlainRequest, type PlainResponse } from './http/plain-http.js';
 import { classifyRequest } from './oracle/classify-request.js';
 import { fails, type Finding } from './oracle/finding.js';
@@ -44,6 +44,8 @@ export interface Pipeline {
   /** Which origins may call, and what a preflight allows. */
   cors: CorsPolicy;
   inflate: Inflate;
+  /** The bytes every request body being inflated holds together (issue 36). */
+  inflateBudget: InflateBudget;
   bodyLimit: number;
   logger: MockLogger;
   /** Whether the info-level request log is on (checked once, not per request). */
@@ -85,8 +87,9 @@ interface Reached {
  *
  *   request id → Host and origin (403; a preflight is answered here) →
  *   public files → mount, body size (413), route (404, 405), key (401),
- *   session name (400) → Content-Encoding, the request classified by the
- *   document → the middle's plan → the one call to the shared state (session,
+ *   session name (400) → Content-Encoding (413 beyond the bytes every body
+ *   being inflated shares), the request classified by the document → the
+ *   middle's plan → the one call to the shared state (session,
  *   latency, fault, clock, the handler's store action) → latency waited →
  *   the fault, the request's own problem (400, 415), the sunset (410), the
  *   plan's (Prefer) and the store's refusals, in that order → the middle's
@@ -123,9 +126,14 @@ export async function handleRequest(pipeline: Pipeline, request: PlainRequest): 
   if (read.refusal || !mount) {
     return respond(pipeline, arrival, await refusedEarly(pipeline, read), refused(pipeline, read.refusal));
   }
+  // What this request's body holds of the bytes every body being inflated shares, given back once it is answered.
+  let inflated: InflateShare | undefined;
   try {
     const operation = match?.operation;
-    const decoding = read.sent === undefined || read.unreadable ? bodiless : decodeRequest(pipeline, read, mount);
+    const decoding =
+      read.sent === undefined || read.unreadable
+        ? bodiless
+        : decodeRequest(pipeline, read, mount, (bytes) => (inflated ??= pipeline.inflateBudget.share()).take(bytes));
     const decoded = decoding instanceof Promise ? await decoding : decoding;
     const classified =
       match && decoded.readable && read.unreadable === undefined
@@ -174,6 +182,8 @@ export async function handleRequest(pipeline: Pipeline, request: PlainRequest): 
   } catch (bug) {
     // Every refusal is answered where it arises: what gets here is the mock's bug, logged and answered 500.
     return respond(pipeline, arrival, await refusedEarly(pipeline, read), refused(pipeline, bug));
+  } finally {
+    inflated?.giveBack();
   }
 }
 
@@ -295,17 +305,20 @@ async function refusedEarly(pipeline: Pipeline, read: ReadRequest): Promise<Reac
 const bodiless = Object.freeze({ body: undefined, readable: true, problem: undefined });
 
 /**
- * The body with its Content-Encoding undone, under the mount's policy: a
- * problem (415, 400, 413) is the request's own, answered after its fault;
- * the proxy notes it and forwards the body as it came, unclassified.
+ * The body with its Content-Encoding undone, under the mount's policy, each
+ * piece inflated charged with `take` (the request's share of the inflate
+ * budget): a problem (415, 400, 413) is the request's own, answered after
+ * its fault; the proxy notes it and forwards the body as it came,
+ * unclassified, except a 413, which every policy refuses.
  */
 async function decodeRequest(
   pipeline: Pipeline,
   read: ReadRequest,
   mount: Mount,
+  take: (bytes: number) => void,
 ): Promise<{ body: Uint8Array | undefined; readable: boolean; problem: HttpError | undefined }> {
   try {
-    const body = await decodeBody(read.request, read.sent, pipeline.inflate, pipeline.bodyLimit);
+    const body = await decodeBody(read.request, read.sent, pipeline.inflate, pipeline.bodyLimit, take);
     return { body, readable: true, problem: undefined };
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;

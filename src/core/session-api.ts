@@ -72,7 +72,7 @@ export function createSessionApi(
       return of().store.scenarioName;
     },
     switchScenario: async (name) => stateOf().switchScenario(of(), name),
-    scheduleFault: (fault) => stateOf().addFault(of(), checkTypedFault(fault, compiled)),
+    scheduleFault: (fault) => stateOf().addFault(of(), checkTypedFault(fault, compiled), 'scheduleFault()'),
     faults: () => stateOf().faults(of()),
     clearFaults: () => stateOf().clearFaults(of()),
     setLatency: (latency) => {

@@ -8,8 +8,9 @@ import {
 } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ErrorCode } from '../core/errors/error-codes.js';
+import type { HttpError } from '../core/errors/http-error.js';
 import { errorBody, errorBodyFor } from '../core/errors/to-error-response.js';
-import { missingHost } from '../core/pipeline/check-host.js';
+import { checkRequestHead } from './check-request-head.js';
 
 /** What one connection may cost the server. Every field has a default; tests pass short ones. */
 export interface ServerLimits {
@@ -113,6 +114,25 @@ export function closeConnection(socket: Duplex, last?: string, linger = lingerMs
   if (socket.writable) socket.end(last);
   // Whatever the client still sends is read and dropped, so that its unread bytes do not reset the connection.
   socket.resume();
+}
+
+/**
+ * Answers a request whose head RFC 9112 refuses (see check-request-head.ts)
+ * with its Error body, and closes the connection after it: the body it may
+ * still send is framed in a way the server does not trust, so nothing more is
+ * read from that connection as a request.
+ */
+function refuseHead(request: IncomingMessage, response: ServerResponse, error: HttpError): void {
+  const body = JSON.stringify(errorBody(error));
+  response.shouldKeepAlive = false;
+  response.writeHead(error.status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+  });
+  response.end(body);
+  response.once('finish', () => closeConnection(request.socket));
 }
 
 /** Compares two keys in time that does not depend on how much of them matched (as authenticate.ts does). */
@@ -279,15 +299,9 @@ export function createServer(app: RequestListener, limits: ServerLimits = {}): S
       if (settings.maxRequestsPerSocket > 0 && connection.served >= settings.maxRequestsPerSocket) {
         response.once('finish', () => closeConnection(socket));
       }
-      if (request.headers.host === undefined && request.httpVersion === '1.1') {
-        const body = JSON.stringify(errorBody(missingHost()));
-        response.writeHead(400, {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-          'cache-control': 'no-store',
-          'x-content-type-options': 'nosniff',
-        });
-        response.end(body);
+      const refused = checkRequestHead(request);
+      if (refused) {
+        refuseHead(request, response, refused);
         return;
       }
       const over = overShare(request, response, connection, inFlight, settings);

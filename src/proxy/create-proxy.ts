@@ -28,6 +28,11 @@ export interface ProxyOptions {
   /** Largest request body forwarded, in bytes (then 413, the proxy's own limit). Default 16 MiB. */
   bodyLimit?: number;
   /**
+   * Bytes the request bodies being inflated hold together, every request in flight's (then 413, the proxy's own
+   * limit, with Retry-After; nothing is forwarded). Default 64 MiB (issue 36).
+   */
+  maxInflatedBytes?: number;
+  /**
    * The forwarder's bounds (see `ForwarderOptions`): answers judged at most, upstream requests pending at most
    * (issue 20), bytes of answers held at once to judge them (issue 27).
    */
@@ -49,6 +54,12 @@ export interface ProxyOptions {
    * traffic against what that partition showed. Default: none.
    */
   partitionHeaders?: readonly string[];
+  /**
+   * Judge the traffic of every credential as one store, for a deployment
+   * that promises its keys share one. Default false: each credential (held as
+   * a salted digest, never itself) is a partition of its own.
+   */
+  sharedCredentials?: boolean;
   /** The document the traffic is judged by (a file path or an object). Default: the kit's openapi.yaml. */
   document?: NodeMockOptions['document'];
   logger?: MockLogger;
@@ -99,6 +110,7 @@ export function createProxy(options: ProxyOptions): Proxy {
   const late: { report?: ProxyReport; recording?: ItemRecording } = {};
   const mock = createNodeMock({
     bodyLimit: options.bodyLimit ?? 16 * 1024 * 1024,
+    ...(options.maxInflatedBytes === undefined ? {} : { maxInflatedBytes: options.maxInflatedBytes }),
     ...(options.keys ? { keys: options.keys } : {}),
     ...(options.publicFiles ? { publicFiles: options.publicFiles } : {}),
     // h20b: passed through as they came.
@@ -119,6 +131,7 @@ export function createProxy(options: ProxyOptions): Proxy {
       ...(options.partitionHeaders
         ? { partitionHeaders: options.partitionHeaders.map((name) => name.toLowerCase()) }
         : {}),
+      sharedCredentials: options.sharedCredentials === true,
       onExchange: (exchange) => {
         late.report?.add(exchange);
         late.recording?.add(exchange);

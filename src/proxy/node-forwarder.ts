@@ -1,4 +1,10 @@
-import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import {
+  Agent as HttpAgent,
+  maxHeaderSize,
+  request as httpRequest,
+  type ClientRequest,
+  type IncomingMessage,
+} from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { HttpError } from '../core/errors/http-error.js';
@@ -51,26 +57,144 @@ export const defaultMaxBufferedBytes = 256 * 1024 * 1024;
 /** Connections kept to the upstream at most; more requests wait for one (counted in `maxPending`). */
 const maxSockets = 64;
 
+/** How many times over a path is decoded to find what a double- (or triple-) decoding upstream would read. */
+const maxDecodings = 3;
+
+/** Any character that may hide a dot-segment, a slash or an empty segment: most paths hold none. */
+const worthAClosePath = /[%.;\\]|\/\//;
+
+/** Strict UTF-8: an overlong form (`%C0%AE` for a dot) or a lone surrogate is an error, not a character. */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
 /**
- * Why a path must not be forwarded, or `undefined`: a dot-segment (`.`,
- * `..`, percent-encoded or not, in any case), an encoded slash or backslash,
- * a backslash, or an empty segment (`//evil.test/x`). An upstream (or a
- * proxy in front of it) that normalises the path would serve another one
- * than the client named, outside the API's base: `/v1/../admin` is `/admin`.
+ * The text `%XX` escapes decode to, as UTF-8 (a `%` that starts no `%XX`
+ * stays as it is); `undefined` when the bytes are not UTF-8.
  */
-export function unforwardablePath(below: string): string | undefined {
-  if (below.includes('%')) {
-    if (/%2f|%5c/i.test(below)) return 'it holds an encoded slash or backslash (%2F, %5C)';
+function percentDecoded(text: string): string | undefined {
+  if (!/%[0-9a-f]{2}/i.test(text)) return text;
+  const bytes: number[] = [];
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code === 0x25 && /^[0-9a-f]{2}$/i.test(text.slice(index + 1, index + 3))) {
+      bytes.push(Number.parseInt(text.slice(index + 1, index + 3), 16));
+      index += 2;
+    } else if (code < 0x80) {
+      bytes.push(code);
+    } else {
+      // Beyond ASCII (a layer already decoded): its own UTF-8 bytes.
+      bytes.push(...new TextEncoder().encode(text[index] as string));
+    }
   }
-  if (below.includes('\\')) return 'it holds a backslash';
-  if (below.includes('//')) return 'it holds an empty segment (//)';
-  // A dot-segment has a dot in it, written or encoded: most paths have neither.
-  if (!below.includes('.') && !below.includes('%')) return undefined;
-  for (const segment of below.split('/')) {
-    const decoded = segment.replace(/%2e/gi, '.');
-    if (decoded === '.' || decoded === '..') return `it holds the dot-segment ${JSON.stringify(segment)}`;
+  try {
+    return utf8.decode(new Uint8Array(bytes));
+  } catch {
+    return undefined;
+  }
+}
+
+/** How a message says a reading of a path came about: `''` as sent, ` once decoded`, ` once decoded twice`… */
+function afterDecoding(decodings: number): string {
+  return decodings === 0
+    ? ''
+    : decodings === 1
+      ? ' once decoded'
+      : decodings === 2
+        ? ' once decoded twice'
+        : ` once decoded ${decodings} times`;
+}
+
+function count(text: string, character: string): number {
+  let found = 0;
+  for (let index = text.indexOf(character); index !== -1; index = text.indexOf(character, index + 1)) found++;
+  return found;
+}
+
+/**
+ * Why one reading of a path (as sent, or decoded once, twice…) holds a
+ * segment an upstream resolves as a dot-segment or an empty one, or
+ * `undefined`. A segment is read as Tomcat and Spring read it (its path
+ * parameters, from the first `;`, cut off: `..;x=1` is `..`), after
+ * Unicode compatibility folding (a fullwidth `．` is a `.`, `‥` is `..`), and
+ * as Windows servers read it (trailing dots and spaces dropped: `...` and
+ * `.. ` are `..`). Messages quote the segment as sent: `sent` holds as many
+ * segments as every reading (a reading that adds a slash is refused first).
+ */
+function segmentProblem(path: string, sent: readonly string[], decodings: number): string | undefined {
+  const folded = path.normalize('NFKC');
+  if (folded !== path && (count(folded, '/') > count(path, '/') || folded.includes('\\'))) {
+    return `it holds a character Unicode folds into a slash or backslash (${JSON.stringify(sent.join('/'))})`;
+  }
+  const segments = folded.split('/');
+  for (let index = 0; index < segments.length; index++) {
+    const segment = segments[index] as string;
+    const parameters = segment.indexOf(';');
+    const named = parameters === -1 ? segment : segment.slice(0, parameters);
+    const dots = named === '.' || named === '..';
+    const windows = !dots && named.includes('.') && /^[.\s]+$/.test(named);
+    const empty = named === '' && parameters !== -1;
+    if (!dots && !windows && !empty) continue;
+    const asSent = JSON.stringify(sent[index] ?? segment);
+    const readers = [
+      ...(decodings > 1 ? [`an upstream that decodes ${decodings === 2 ? 'twice' : `${decodings} times`}`] : []),
+      ...(folded === path ? [] : ['an upstream that folds Unicode (NFKC)']),
+      ...(parameters === -1 ? [] : ["Tomcat and Spring (they cut a segment's path parameters off)"]),
+      ...(windows ? ['Windows servers (they drop the dots and spaces that end a segment)'] : []),
+    ];
+    if (dots && readers.length === 0) return `it holds the dot-segment ${asSent}`;
+    const reading = empty ? 'an empty segment' : `the dot-segment ${JSON.stringify(dots ? named : '..')}`;
+    return `it holds ${asSent}, ${reading} to ${readers.join(' and ')}`;
   }
   return undefined;
+}
+
+/**
+ * Why a path must not be forwarded, or `undefined`: when the upstream, or a
+ * server or proxy in front of it, could read it as another path than the
+ * client named, outside the API's base (`/v1/../admin` is `/admin`). Refused:
+ *
+ * - a dot-segment, in any spelling a common upstream resolves as one:
+ *   percent-encoded in any case (`%2e%2e`), encoded twice or three times
+ *   (`%252e%252e`, for upstreams that decode again), with path parameters
+ *   (`..;`, `..;x=1`, `.;`, `%2e%2e;`, `..%3b`: Tomcat and Spring cut them
+ *   off), folded by Unicode (`%EF%BC%8E` is a fullwidth `．`), or of dots and
+ *   spaces only (`...`, `..%20`: Windows drops them at a segment's end);
+ * - an encoded slash or backslash, at any of those decodings (`%2f`, `%5c`,
+ *   `%252f`), a backslash, and a character Unicode folds into one;
+ * - an empty segment (`//evil.test/x`), also one of path parameters only (`/;x/`);
+ * - a `%` that starts no `%XX` escape, such as IIS's `%u002e`; escapes that
+ *   are not UTF-8, such as the overlong `%C0%AE` some decoders read as a
+ *   dot; and a NUL (`%00`), where some upstreams cut a path.
+ */
+export function unforwardablePath(below: string): string | undefined {
+  if (!worthAClosePath.test(below)) return undefined;
+  if (below.includes('\\')) return 'it holds a backslash';
+  if (below.includes('//')) return 'it holds an empty segment (//)';
+  const slashes = count(below, '/');
+  const sent = below.split('/');
+  let path = below;
+  for (let decodings = 0; ; decodings++) {
+    const unicodeEscape = /%u[0-9a-f]{4}/i.exec(path);
+    if (unicodeEscape) {
+      return `it holds the escape ${JSON.stringify(unicodeEscape[0])}${afterDecoding(decodings)}, which IIS decodes as a character (%u002e is a dot)`;
+    }
+    // As sent, a % must start an escape (RFC 3986 §2.1); once decoded, a lone % is a percent sign the client encoded.
+    const stray = decodings === 0 ? /%(?![0-9a-f]{2})/i.exec(path) : null;
+    if (stray) {
+      return `it holds a % that starts no %XX escape (at ${JSON.stringify(path.slice(stray.index, stray.index + 6))})`;
+    }
+    const problem = segmentProblem(path, sent, decodings);
+    if (problem) return problem;
+    if (decodings === maxDecodings || !/%[0-9a-f]{2}/i.test(path)) return undefined;
+    const decoded = percentDecoded(path);
+    if (decoded === undefined) {
+      return `its escapes are not UTF-8${afterDecoding(decodings)} (an overlong %C0%AE is a dot to some decoders)`;
+    }
+    if (count(decoded, '/') > slashes || decoded.includes('\\')) {
+      return `it holds an encoded slash or backslash (%2F, %5C${decodings === 0 ? '' : ', encoded more than once'})`;
+    }
+    if (decoded.includes('\0')) return 'it holds a NUL (%00), where some upstreams cut a path';
+    path = decoded;
+  }
 }
 
 /** What the proxy knows of an answer's framing once its status line and headers are read. */
@@ -104,6 +228,50 @@ function framingProblem(method: string, framing: Framing, code: string): string 
   }
   if (code.includes('CHUNK')) return `its chunked body is broken (${code}; RFC 9112 §7.1)`;
   return `it is not a message HTTP/1.1 can read (${code}; RFC 9112)`;
+}
+
+/**
+ * What was wrong with an answer Node's HTTP parser refused before its status
+ * line and headers were whole (`HPE_…`; `reason` is the parser's own words,
+ * which quote no byte of the answer), and the rule that judges it: its
+ * framing broken (two Content-Lengths, Content-Length beside
+ * Transfer-Encoding, no status line: an HTTP/0.9 answer), or a head larger
+ * than the proxy reads, which HTTP does not forbid.
+ */
+function headProblem(
+  code: string,
+  reason: string | undefined,
+): { problem: string; rule: 'framing' | 'too-large-to-judge' } {
+  const because = (problem: string) => ({ problem, rule: 'framing' as const });
+  switch (code) {
+    case 'HPE_UNEXPECTED_CONTENT_LENGTH':
+    case 'HPE_INVALID_TRANSFER_ENCODING':
+      if (/content-length/i.test(reason ?? '') && /transfer-encoding/i.test(reason ?? '')) {
+        return because(
+          'it sent both Content-Length and Transfer-Encoding, which a sender must not (RFC 9112 §6.2; a proxy answers 502, §6.3)',
+        );
+      }
+      return code === 'HPE_UNEXPECTED_CONTENT_LENGTH'
+        ? because(
+            'it sent Content-Length twice, where it is one decimal length (RFC 9110 §8.6; a proxy answers 502, RFC 9112 §6.3)',
+          )
+        : because(`its Transfer-Encoding is not one a body can be framed by (${code}; RFC 9112 §6.1)`);
+    case 'HPE_INVALID_CONTENT_LENGTH':
+      return because(
+        'its Content-Length is not one decimal length (RFC 9110 §8.6; a proxy answers 502, RFC 9112 §6.3)',
+      );
+    case 'HPE_INVALID_CONSTANT':
+      return because('it answered without an HTTP/1.1 status line (an HTTP/0.9 answer, or no HTTP; RFC 9112 §4)');
+    case 'HPE_INVALID_STATUS':
+      return because('its status line holds no three-digit status code (RFC 9112 §4)');
+    case 'HPE_HEADER_OVERFLOW':
+      return {
+        problem: `its status line and headers are larger than the ${maxHeaderSize} bytes the proxy reads (a bound of the kit: HTTP sets none)`,
+        rule: 'too-large-to-judge',
+      };
+    default:
+      return because(`its status line or headers are not ones HTTP/1.1 can read (${code}; RFC 9112)`);
+  }
 }
 
 /** What every exchange of one forwarder shares: its options, its connections, and what is held and pending. */
@@ -456,9 +624,22 @@ class UpstreamExchange implements AnswerWatcher, Expiring {
   }
 
   /** The request failed: the upstream cannot be reached, or its answer broke off or broke HTTP. */
-  failed(error: NodeJS.ErrnoException): void {
+  failed(error: NodeJS.ErrnoException & { reason?: string }): void {
     const cause = error.code ?? error.message;
     const framing = this.#framing;
+    // Node's parser refused the status line or headers: the answer is broken from its start (issue 36: these were
+    // labelled unreachable, as if the network had failed).
+    if (!framing && cause.startsWith('HPE_')) {
+      const { problem, rule } = headProblem(cause, error.reason);
+      this.finish(
+        new UpstreamFramingError(
+          problem,
+          `the upstream ${this.origin}'s answer to ${this.named} ${rule === 'framing' ? 'is broken' : 'cannot be passed on'}: ${problem}`,
+          rule,
+        ),
+      );
+      return;
+    }
     // Node's parser refused what came after the status line: the answer's framing is broken (its body longer
     // than its Content-Length, bad chunks, a body where there is none), whatever bytes were counted so far.
     if (framing && cause.startsWith('HPE_')) {
@@ -492,8 +673,9 @@ class UpstreamExchange implements AnswerWatcher, Expiring {
  * came: a gzip body stays gzip for the client, and is inflated only to be
  * judged. Method, path below the base, query, headers (but hop-by-hop ones)
  * and body go on unchanged; a path that could leave the API's base once an
- * upstream normalises it (`/v1/../admin`, `/v1/%2e%2e/admin`, `/v1/..%2fadmin`,
- * `/v1//evil.test/x`) is refused, `400 path_not_forwarded`, before anything is sent.
+ * upstream normalises it (`/v1/../admin`, `/v1/%2e%2e/admin`, `/v1/..;/admin`,
+ * `/v1/%252e%252e/admin`, `/v1/..%2fadmin`, `/v1//evil.test/x`: see
+ * `unforwardablePath`) is refused, `400 path_not_forwarded`, before anything is sent.
  *
  * Every exchange is bounded whatever the upstream does: it ends within
  * `timeoutMs` (`504 upstream_timeout`, the upstream request cancelled); an

@@ -36,6 +36,8 @@ export interface ProxyCliOptions extends Pick<CliOptions, 'keys' | 'keysFrom' | 
   document: string | undefined;
   /** Headers that partition the deployment's data besides Petstore-Session (`--partition-header`). */
   partitionHeaders: string[];
+  /** Judge every key's traffic as one store (`--shared-credentials`). */
+  sharedCredentials: boolean;
   /** Where the process id is written once the proxy listens. */
   pidFile: string | undefined;
 }
@@ -104,6 +106,10 @@ export const proxyFlags = {
     multiple: true,
     value: 'NAME',
     help: "a request header that partitions the deployment's data besides Petstore-Session (a tenant header); repeatable",
+  },
+  'shared-credentials': {
+    type: 'boolean',
+    help: "judge every key's traffic as one store (the deployment promises its keys share one; default: one per key)",
   },
   settle: {
     type: 'string',
@@ -233,6 +239,7 @@ export function parseProxyOptions(argv: readonly string[], env: NodeJS.ProcessEn
     record: text('record'),
     document: text('document') ?? (env.PETSTORE_DOCUMENT || undefined),
     partitionHeaders: partitionHeaders(values['partition-header']),
+    sharedCredentials: values['shared-credentials'] === true,
     pidFile: text('pid-file') ?? (env.PETSTORE_PID_FILE || undefined),
   };
 }
@@ -338,6 +345,7 @@ export function runProxy(argv: readonly string[]): void {
     strict: settings.strict,
     settleMs: settings.settleMs,
     ...(settings.partitionHeaders.length > 0 ? { partitionHeaders: settings.partitionHeaders } : {}),
+    sharedCredentials: settings.sharedCredentials,
     timeoutMs: settings.timeoutMs,
     keys: settings.keys,
     ...browserAccess(settings),

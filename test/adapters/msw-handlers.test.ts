@@ -1,5 +1,5 @@
 import { setupServer } from 'msw/node';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMockHandlers } from '../../src/msw.js';
 
 const base = 'https://api.example.test/v1';
@@ -117,7 +117,32 @@ describe('createMockHandlers() without a baseUrl, in Node', () => {
     },
   );
 
-  it('leaves a path that merely contains /v1 to onUnhandledRequest, rather than answer it 404', async () => {
-    await expect(fetch('http://localhost:5173/api/v1/pets')).rejects.toThrow();
+  it('leaves a path that merely contains /v1 to onUnhandledRequest, neither answered 404 nor let out to the network', async () => {
+    await expect(fetch('http://localhost:5173/api/v1/pets')).rejects.toThrow(/\[MSW\].*"error" strategy/);
+    await expect(fetch('http://localhost:5173/V1/pets')).rejects.toThrow(/\[MSW\].*"error" strategy/);
+  });
+});
+
+describe('a CORS preflight whose headers a DOM inside Node dropped, as happy-dom’s reach MSW 3', () => {
+  const handlers = createMockHandlers({ baseUrl: 'https://api.example.test/v1' });
+  const domServer = setupServer(...handlers);
+  beforeAll(() => domServer.listen({ onUnhandledRequest: 'error' }));
+  afterAll(() => {
+    domServer.close();
+    vi.unstubAllGlobals();
+  });
+  const bareOptions = () => fetch(`${base}/pets`, { method: 'OPTIONS' });
+
+  it('is answered as the preflight of the DOM’s page when a DOM gives a location', async () => {
+    vi.stubGlobal('location', { origin: 'http://localhost:3000' });
+    const response = await bareOptions();
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
+    expect(response.headers.get('access-control-allow-methods')).toContain('POST');
+  });
+
+  it('stays an OPTIONS the API does not have (405) without a DOM', async () => {
+    vi.unstubAllGlobals();
+    expect((await bareOptions()).status).toBe(405);
   });
 });

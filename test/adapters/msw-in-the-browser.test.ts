@@ -4,7 +4,8 @@ import { build } from 'esbuild';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/package-root.js';
-import { launchChromium, noBrowser } from '../support/browser.js';
+import { launchChromium } from '../support/browser.js';
+import { browserSuite, skipWithoutBrowser } from '../support/browser-skip.js';
 import { serveFiles, type ServedFile } from '../support/serve-files.js';
 
 /** The page, bundled as a user's bundler would: ESM for the browser, no Node built-ins allowed. */
@@ -36,7 +37,7 @@ async function bundlePage(): Promise<Record<string, ServedFile>> {
   return files;
 }
 
-describe.skipIf(noBrowser !== undefined)('the MSW handlers in headless Chromium', () => {
+describe.skipIf(skipWithoutBrowser)(browserSuite('the MSW handlers in headless Chromium'), () => {
   let browser: Browser;
   let site: Awaited<ReturnType<typeof serveFiles>>;
   const seen = new Map<string, { status: number; body: string }>();
@@ -98,11 +99,5 @@ describe.skipIf(noBrowser !== undefined)('the MSW handlers in headless Chromium'
 
   it('fetches nothing from outside the machine', () => {
     expect(outsideRequests).toEqual([]);
-  });
-});
-
-describe.runIf(noBrowser !== undefined)('the browser test', () => {
-  it(`is skipped: ${noBrowser}`, () => {
-    expect(noBrowser).toBeDefined();
   });
 });

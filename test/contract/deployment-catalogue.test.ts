@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProxy, type Proxy } from '../../src/proxy/create-proxy.js';
 import { startServer, type RunningServer } from '../support/start-server.js';
-import { type CatalogueEntry, catalogue, catalogueSettleMs } from './support/catalogue.js';
+import { type CatalogueEntry, catalogue, catalogueSettleMs, tenantKey } from './support/catalogue.js';
 import { type ReferenceServer, startReferenceServer } from './support/reference-server.js';
 import { type RunnerResult, runBatch } from './support/run-runner.js';
 
@@ -18,9 +18,11 @@ const proxies: Array<{ proxy: Proxy; server: RunningServer }> = [];
 let contract: RunnerResult[] = [];
 let dredd: RunnerResult[] = [];
 let throughProxy: RunnerResult[] = [];
+/** The suite's runs with each entry's other keys (`otherKeys`), through the entry's own proxy. */
+let otherKeyRuns: Array<{ index: number; key: string; result: RunnerResult }> = [];
 
-function commandLine(entry: CatalogueEntry, baseUrl: string): string[] {
-  return ['--base-url', baseUrl, '--token', token, ...(entry.readOnly ? ['--read-only'] : [])];
+function commandLine(entry: CatalogueEntry, baseUrl: string, key = token): string[] {
+  return ['--base-url', baseUrl, '--token', key, ...(entry.readOnly ? ['--read-only'] : [])];
 }
 
 async function checkAll(runner: 'contract' | 'dredd'): Promise<RunnerResult[]> {
@@ -38,19 +40,22 @@ async function checkThroughProxies(): Promise<RunnerResult[]> {
     const proxy = createProxy({ upstream: upstream.baseUrl, settleMs: catalogueSettleMs });
     proxies.push({ proxy, server: await startServer(proxy.listener) });
   }
-  return runBatch(
-    'contract',
-    entries.map(([, entry], index) => [
-      ...commandLine(entry, proxies[index]?.server.baseUrl ?? ''),
-      '--settle',
-      String(catalogueSettleMs),
+  const others = entries.flatMap(([, entry], index) => (entry.otherKeys ?? []).map((key) => ({ index, key })));
+  const settle = ['--settle', String(catalogueSettleMs)];
+  const results = await runBatch('contract', [
+    ...entries.map(([, entry], index) => [...commandLine(entry, proxies[index]?.server.baseUrl ?? ''), ...settle]),
+    ...others.map(({ index, key }) => [
+      ...commandLine(entries[index]?.[1] as CatalogueEntry, proxies[index]?.server.baseUrl ?? '', key),
+      ...settle,
     ]),
-  );
+  ]);
+  otherKeyRuns = others.map((other, at) => ({ ...other, result: results[entries.length + at] as RunnerResult }));
+  return results.slice(0, entries.length);
 }
 
 beforeAll(async () => {
   [contract, dredd, throughProxy] = await Promise.all([checkAll('contract'), checkAll('dredd'), checkThroughProxies()]);
-}, 300_000);
+}, 600_000);
 
 afterAll(async () => {
   await Promise.all([...servers.contract, ...servers.dredd, ...servers.proxied].map((server) => server.close()));
@@ -156,6 +161,64 @@ describe('one verdict for a name stored in another normal form', () => {
     );
     expect(levels).toEqual(new Set(['warn']));
     expect(report?.deployment.findings.filter((found) => found.level === 'fail')).toEqual([]);
+  });
+});
+
+describe('conditional requests: one verdict from the suite and the proxy', () => {
+  // A list whose strong ETag ignores the data: after the run's creates, its 200s carry the old tag with other content,
+  // and a revalidation with the tag seen before the writes is answered 304 past the settle window.
+  const id = 'stale-list-etag';
+  const index = entries.findIndex(([entryId]) => entryId === id);
+
+  it('the contract suite fails the stale 304 of its revalidation after the writes, naming the clause', () => {
+    const result = resultOf(contract, id);
+    expect(result.stdout).toMatch(
+      // The run's model may say it first (a create came after a later answer with the same tag), or the check itself.
+      /✗ listPets › conditional requests › answers 200, not 304, for the page the run's creates changed[^\n]*\n\s+\[fail\] not-modified-current: (GET \/pets\?limit=100 → 304: )?listPets answered 304 (for \/pets\?limit=100 )?to If-None-Match: "[^"]+", (its ETag before the run's writes|the ETag of an answer \d+ ms earlier), [^\n]*past the settle window/,
+    );
+  });
+
+  it('the proxy, judging the same traffic, fails the strong ETag given to two representations', () => {
+    const report = proxies[index]?.proxy.report.toJson();
+    const failing = report?.deployment.findings.filter((found) => found.level === 'fail') ?? [];
+    const rules = new Set(failing.map((found) => found.rule));
+    expect(rules).toContain('strong-validator');
+    // A 304 to a tag the traffic's settled creates made stale, when a create came after the newest answer with it.
+    for (const rule of rules) expect(['strong-validator', 'not-modified-current']).toContain(rule);
+    expect(failing.find((found) => found.rule === 'strong-validator')?.basis).toMatch(/RFC 9110 §8\.8\.1/);
+  });
+
+  it('judges a deployment without validators on none of them, and says so', () => {
+    expect(resultOf(contract, 'plain').stdout).toMatch(
+      /listPets sends neither ETag nor Last-Modified: conditional requests are not judged/,
+    );
+  });
+});
+
+describe('a deployment with a store per key, through one proxy', () => {
+  // Two keys, two tenants, each handing out ids from 31: the proxy keeps its memory per credential (a digest of
+  // it), so the same id created under each key is no finding; the suite, with either key, passes too.
+  const id = 'tenant-per-key';
+  const index = entries.findIndex(([entryId]) => entryId === id);
+
+  it('the suite passes with each key, and the two runs were given overlapping ids', () => {
+    const runs = [
+      resultOf(throughProxy, id),
+      ...otherKeyRuns.filter((run) => run.index === index).map((run) => run.result),
+    ];
+    expect(runs).toHaveLength(2);
+    const firstIds = runs.map((run) => /Created pets \(name prefix '[^']+'\): (\d+)/.exec(run.stdout)?.[1]);
+    expect(firstIds[0]).toBeDefined();
+    expect(firstIds[1]).toBe(firstIds[0]);
+    for (const run of runs) expect(run.code, run.output).toBe(0);
+  });
+
+  it('the proxy judges each key against its own store, and keeps neither key in its report', () => {
+    const report = proxies[index]?.proxy.report.toJson();
+    expect(report?.deployment.findings.filter((found) => found.level === 'fail')).toEqual([]);
+    expect(report?.failed).toBe(false);
+    expect(JSON.stringify(report)).not.toContain(tenantKey);
+    expect(JSON.stringify(report)).not.toContain(token);
   });
 });
 

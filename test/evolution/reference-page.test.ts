@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, noBrowser } from '../support/browser.js';
+import { launchChromium } from '../support/browser.js';
+import { browserSuite, skipWithoutBrowser } from '../support/browser-skip.js';
 import { startMockWithPages } from '../support/serve-pages.js';
 import type { RunningServer } from '../support/start-server.js';
 import { type DocumentName, documents } from './support/lifecycles.js';
@@ -16,9 +17,23 @@ const expected: Record<DocumentName, string[]> = {
     'DELETE /pets/{petId}',
   ],
   'without-get-pet': ['GET /pets', 'POST /pets'],
+  'with-categories': [
+    'GET /pets',
+    'POST /pets',
+    'GET /pets/{petId}',
+    'PATCH /pets/{petId}',
+    'DELETE /pets/{petId}',
+    'GET /categories',
+    'POST /categories',
+    'GET /categories/{categoryId}',
+  ],
+  'renamed-to-animals': ['GET /animals', 'POST /animals', 'GET /animals/{id}'],
 };
 
-describe.skipIf(noBrowser !== undefined)('the API reference page, for each document', () => {
+/** What does not pass yet: no mock starts for the renamed document with the kit's scenarios (see mock-behaviour). */
+const notYet: Partial<Record<DocumentName, string>> = { 'renamed-to-animals': 'issue 37 item 3' };
+
+describe.skipIf(skipWithoutBrowser)(browserSuite('the API reference page, for each document'), () => {
   let browser: Browser;
   const started: RunningServer[] = [];
   beforeAll(async () => {
@@ -29,25 +44,29 @@ describe.skipIf(noBrowser !== undefined)('the API reference page, for each docum
     await Promise.all(started.map((server) => server.close()));
   });
 
-  it.each(Object.keys(documents) as DocumentName[])(
-    'lists the operations of the %s document',
-    async (name) => {
-      const mock = await startMockWithPages({ document: documents[name] });
-      started.push(mock);
-      const page = await browser.newPage();
-      await page.goto(mock.origin);
-      await page.waitForSelector('.opblock', { timeout: 20_000 });
-      const shown = await page
-        .locator('.opblock-summary')
-        .evaluateAll((blocks) =>
-          blocks.map(
-            (block) =>
-              `${block.querySelector('.opblock-summary-method')?.textContent?.trim()} ${block.querySelector('[data-path]')?.getAttribute('data-path')}`,
-          ),
-        );
-      expect(shown).toEqual(expected[name]);
-      await page.close();
-    },
-    40_000,
-  );
+  const lists = async (name: DocumentName) => {
+    const mock = await startMockWithPages({ document: documents[name] });
+    started.push(mock);
+    const page = await browser.newPage();
+    await page.goto(mock.origin);
+    await page.waitForSelector('.opblock', { timeout: 20_000 });
+    const shown = await page
+      .locator('.opblock-summary')
+      .evaluateAll((blocks) =>
+        blocks.map(
+          (block) =>
+            `${block.querySelector('.opblock-summary-method')?.textContent?.trim()} ${block.querySelector('[data-path]')?.getAttribute('data-path')}`,
+        ),
+      );
+    expect(shown).toEqual(expected[name]);
+    await page.close();
+  };
+  for (const name of Object.keys(documents) as DocumentName[]) {
+    const act = notYet[name] ? it.fails : it;
+    act(
+      `lists the operations of the ${name} document${notYet[name] ? ` (fails until ${notYet[name]})` : ''}`,
+      () => lists(name),
+      40_000,
+    );
+  }
 });

@@ -15,13 +15,30 @@ const documents: Array<[string, string, string[]]> = [
     ['listPets', 'createPet', 'getPet', 'replacePet', 'deletePet'],
   ],
   ['a document without getPet', evolvedDocumentPath('without-get-pet'), ['listPets', 'createPet']],
+  [
+    'a document with a second resource, categories, and PATCH and DELETE on an animal',
+    evolvedDocumentPath('with-categories'),
+    ['listPets', 'listCategories', 'createPet', 'createCategory', 'getPet', 'getCategory', 'updatePet', 'deletePet'],
+  ],
+  [
+    'a document with the animals renamed',
+    evolvedDocumentPath('renamed-to-animals'),
+    ['listAnimals', 'createAnimal', 'getAnimal'],
+  ],
 ];
+/**
+ * What does not pass yet: with the kit's scenarios, no mock starts for the renamed document ("fixture field
+ * 'pets' is not allowed here"): issue 37 item 3, "a rename cannot lose data".
+ */
+const notYet: Record<string, string> = { [evolvedDocumentPath('renamed-to-animals')]: 'issue 37 item 3' };
 const running: RunningServer[] = [];
 afterAll(() => Promise.all(running.map((server) => server.close())));
 
 describe.concurrent('the contract suite against the kit’s mock of each document', { timeout: 120_000 }, () => {
   for (const [what, document, operations] of documents) {
-    it(`passes for ${what}, with every documented response received`, async () => {
+    const act = notYet[document] ? it.fails : it;
+    const until = notYet[document] ? ` (fails until ${notYet[document]})` : '';
+    act(`passes for ${what}, with every documented response received${until}`, async () => {
       const mock = await startMock({ document });
       running.push(mock);
       const result = await runRunner('contract', [

@@ -1,21 +1,41 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/package-root.js';
-import { installInto, npmEnv, packTarball, spawnSyncText, tscIn } from '../support/packed-package.js';
+import { launchChromium, noBrowser } from '../support/browser.js';
+import { installInto, nodeEnv, nodeOf, packTarball, spawnSyncText, tscIn } from '../support/packed-package.js';
+import { serveFiles, type ServedFile } from '../support/serve-files.js';
 
 /**
  * A frontend team's app and its suite (test/frontend/app: an openapi-fetch
  * client typed by the kit's `paths`, a component that lists and creates
  * pets, one test's own 500 both through `server.use` and the mock's typed
  * fault, the documented reset), in a folder of its own with the packed
- * tarball installed beside msw, openapi-fetch, vitest, jsdom and happy-dom,
- * as a team installs them. It runs under each of vitest's environments in a
- * shuffled order, and compiles under `strict` with `skipLibCheck: false`.
+ * tarball installed beside msw, openapi-fetch, vitest, jsdom and happy-dom
+ * by a plain `npm i -D`, as a team installs them: once on MSW 2 with Node 20,
+ * once on MSW 3 (which needs Node 22.12 or later) with Node 24. Each runs
+ * under each of vitest's environments in a shuffled order, compiles under
+ * `strict` with `skipLibCheck: false`, and runs as a dev app in headless
+ * Chromium with MSW's service worker.
  */
+const majors = [
+  { msw: 2, node: 20 },
+  { msw: 3, node: 24 },
+] as const;
+
+interface App {
+  dir: string;
+  /** The `node` program the app runs on. */
+  node: string;
+  /** What `npm i -D` printed. */
+  installed: string;
+}
+
 let root: string;
-let app: string;
+const apps = new Map<number, App>();
+const appOf = (msw: number): App => apps.get(msw) as App;
 
 /** vitest's JSON report, what of it the checks read. */
 interface VitestReport {
@@ -25,22 +45,26 @@ interface VitestReport {
   testResults: Array<{ assertionResults: Array<{ title: string; status: string; failureMessages: string[] }> }>;
 }
 
-/** Runs the app's suite with vitest under `environment`, shuffled; its report and output. */
-function runSuite(environment: string, env: Record<string, string> = {}): { report: VitestReport; output: string } {
-  const reportFile = join(app, `report-${environment}-${Object.keys(env).join('-') || 'plain'}.json`);
-  const vitest = join(app, 'node_modules/vitest/vitest.mjs');
+/** Runs the app's suite with vitest under `environment`, shuffled, on the app's Node; its report and output. */
+function runSuite(
+  app: App,
+  environment: string,
+  env: Record<string, string> = {},
+): { report: VitestReport; output: string } {
+  const reportFile = join(app.dir, `report-${environment}-${Object.keys(env).join('-') || 'plain'}.json`);
+  const vitest = join(app.dir, 'node_modules/vitest/vitest.mjs');
   const args = ['run', '--environment', environment, '--sequence.shuffle', '--reporter=json'];
-  const result = spawnSyncText(process.execPath, [vitest, ...args, `--outputFile=${reportFile}`], app, {
-    ...cleanEnv(),
+  const result = spawnSyncText(app.node, [vitest, ...args, `--outputFile=${reportFile}`], app.dir, {
+    ...cleanEnv(app.node),
     EXPECTED_ENVIRONMENT: environment,
     ...env,
   });
   return { report: JSON.parse(readFileSync(reportFile, 'utf8')) as VitestReport, output: result.output };
 }
 
-/** This environment without vitest's own variables, which would make the child vitest think it is a worker. */
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env = npmEnv();
+/** The app's Node environment without vitest's own variables, which would make the child vitest think it is a worker. */
+function cleanEnv(node: string): NodeJS.ProcessEnv {
+  const env = nodeEnv(node);
   for (const name of Object.keys(env)) if (name.startsWith('VITEST') || name === 'NODE_OPTIONS') delete env[name];
   return env;
 }
@@ -55,48 +79,100 @@ const failures = (report: VitestReport) =>
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'petstore-app-'));
   const tarball = packTarball(root);
-  // What a team installs for this app: the kit and msw (`npm i -D petstore-kit msw`), its client, its test tools.
-  app = installInto(root, 'app', [
-    tarball,
-    'msw@2',
-    'openapi-fetch@^0.17',
-    'vitest@^4.1',
-    'jsdom@^29',
-    'happy-dom@^21',
-  ]).dir;
-  cpSync(join(packageRoot, 'test/frontend/app'), app, { recursive: true });
-}, 300_000);
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const source = join(packageRoot, 'test/frontend/app');
+  for (const { msw, node: major } of majors) {
+    const node = nodeOf(major);
+    // What a team installs for this app: the kit and msw (`npm i -D petstore-kit msw`), its client, its test tools.
+    const { dir, output } = installInto(
+      root,
+      `app-msw-${msw}`,
+      ['-D', tarball, `msw@${msw}`, 'openapi-fetch@^0.17', 'vitest@^4.1', 'jsdom@^29', 'happy-dom@^21'],
+      nodeEnv(node),
+    );
+    // The app, with the one file that differs between the majors in its place.
+    cpSync(source, dir, { recursive: true, filter: (path) => !/[/\\]msw-\d$/.test(path) });
+    copyFileSync(join(source, `msw-${msw}/listen.ts`), join(dir, 'test/listen.ts'));
+    apps.set(msw, { dir, node, installed: output });
+  }
+}, 600_000);
+afterAll(() => rmSync(root, { recursive: true, force: true }), 120_000);
 
-describe('a frontend app’s suite, from the packed tarball', () => {
-  it.each(['node', 'jsdom', 'happy-dom'])(
-    'passes whole under vitest’s %s environment, in a shuffled order',
-    (environment) => {
-      const { report, output } = runSuite(environment);
-      expect(failures(report), output).toEqual([]);
-      expect(report.numFailedTests).toBe(0);
-      expect(report.numPassedTests).toBe(report.numTotalTests);
-      expect(report.numTotalTests).toBe(11);
-    },
-    120_000,
-  );
+describe.each(majors)(
+  'a frontend app’s suite on msw $msw with Node $node, from the packed tarball',
+  ({ msw, node }) => {
+    it(`installs with a plain npm i -D: msw ${msw}, no peer conflict, no EBADENGINE`, () => {
+      const app = appOf(msw);
+      const installed = JSON.parse(readFileSync(join(app.dir, 'node_modules/msw/package.json'), 'utf8')) as {
+        version: string;
+      };
+      expect(installed.version.split('.')[0]).toBe(String(msw));
+      expect(spawnSyncText(app.node, ['--version'], app.dir).output).toMatch(new RegExp(`^v${node}\\.`));
+      expect(app.installed).not.toMatch(/ERESOLVE|EBADENGINE/);
+      const manifest = JSON.parse(readFileSync(join(app.dir, 'package.json'), 'utf8')) as {
+        devDependencies: Record<string, string>;
+      };
+      expect(Object.keys(manifest.devDependencies)).toEqual(expect.arrayContaining(['petstore-kit', 'msw']));
+    });
 
+    it.each(['node', 'jsdom', 'happy-dom'])(
+      'passes whole under vitest’s %s environment, in a shuffled order',
+      (environment) => {
+        const { report, output } = runSuite(appOf(msw), environment);
+        expect(failures(report), output).toEqual([]);
+        expect(report.numFailedTests).toBe(0);
+        expect(report.numPassedTests).toBe(report.numTotalTests);
+        expect(report.numTotalTests).toBe(11);
+      },
+      120_000,
+    );
+
+    it('compiles, app, tests and dev page, under strict with skipLibCheck false', () => {
+      expect(tscIn(appOf(msw).dir, ['-p', 'tsconfig.json'])).toBe('');
+    }, 120_000);
+
+    describe.skipIf(noBrowser !== undefined)('as a dev app in headless Chromium, with MSW’s service worker', () => {
+      it('lists, adds, and gets a broken connection from an injected fault', async () => {
+        const seen = await runDevApp(appOf(msw).dir);
+        expect(seen).toEqual({
+          listed: ['1 Bella (available)', '2 Max (pending)', '3 Luna (sold)'],
+          added: { id: 4, name: 'Zoë 🐱', categoryId: 2, status: 'sold' },
+          afterAdd: 4,
+          fault: 'rejected: TypeError',
+        });
+      }, 120_000);
+    });
+  },
+);
+
+describe('what differs between msw 2 and 3 for a suite', () => {
+  it('MSW 3 refuses MSW 2’s onUnhandledRequest at compile time: it is onUnhandledFrame there', () => {
+    const app = appOf(3);
+    // MSW 2's file alone, under the app's compiler options.
+    copyFileSync(join(packageRoot, 'test/frontend/app/msw-2/listen.ts'), join(app.dir, 'listen-msw-2.ts'));
+    writeFileSync(
+      join(app.dir, 'tsconfig.msw-2.json'),
+      JSON.stringify({ extends: './tsconfig.json', include: [], files: ['listen-msw-2.ts'] }),
+    );
+    const report = tscIn(app.dir, ['-p', 'tsconfig.msw-2.json']);
+    expect(report).toContain('listen-msw-2.ts(');
+    expect(report).toContain("'onUnhandledRequest' does not exist");
+  }, 120_000);
+});
+
+describe('the app’s suite as a check', () => {
   it('would catch a suite that does not reset the mock: tests then see each other’s pets and faults', () => {
     // Run several times shuffled: in some order a test that changes the mock comes before one that reads it.
     const seen = new Set<string>();
     for (let run = 0; run < 3 && seen.size === 0; run++) {
-      for (const failed of failures(runSuite('happy-dom', { SKIP_RESET: '1' }).report)) seen.add(failed);
+      for (const failed of failures(runSuite(appOf(2), 'happy-dom', { SKIP_RESET: '1' }).report)) seen.add(failed);
     }
     expect([...seen].length).toBeGreaterThan(0);
   }, 120_000);
 
-  it('compiles, app and tests, under strict with skipLibCheck false', () => {
-    expect(tscIn(app, ['-p', 'tsconfig.json'])).toBe('');
-  }, 120_000);
-
   it('would catch a call the API does not have: the client is typed by the kit’s paths', () => {
+    const app = appOf(2);
     writeFileSync(
-      join(app, 'src/wrong-call.ts'),
+      join(app.dir, 'src/wrong-call.ts'),
       [
         "import { createPetClient } from './pet-client.js';",
         "const client = createPetClient('https://api.example.test/v1', 'dev-key');",
@@ -107,12 +183,60 @@ describe('a frontend app’s suite, from the packed tarball', () => {
       ].join('\n'),
     );
     try {
-      const report = tscIn(app, ['-p', 'tsconfig.json']);
+      const report = tscIn(app.dir, ['-p', 'tsconfig.json']);
       expect(report).toContain('src/wrong-call.ts(3,');
       expect(report).toContain('src/wrong-call.ts(4,');
       expect(report).toContain('src/wrong-call.ts(5,');
     } finally {
-      rmSync(join(app, 'src/wrong-call.ts'));
+      rmSync(join(app.dir, 'src/wrong-call.ts'));
     }
   }, 120_000);
 });
+
+/**
+ * Bundles the app's dev page (browser/dev-app.ts) as its bundler would, from
+ * the app's own node_modules (its msw and the installed kit), serves it with
+ * the `mockServiceWorker.js` of that msw (what `npx msw init` copies), opens
+ * it in headless Chromium and returns what the page saw.
+ */
+async function runDevApp(dir: string): Promise<unknown> {
+  const result = await build({
+    absWorkingDir: dir,
+    entryPoints: ['browser/dev-app.ts'],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    splitting: true,
+    outdir: '/app',
+    write: false,
+    logLevel: 'silent',
+  });
+  const files: Record<string, ServedFile> = {
+    '/': {
+      type: 'text/html',
+      body: '<!doctype html><meta charset="utf-8"><title>pets</title><script type="module" src="/dev-app.js"></script>',
+    },
+    '/mockServiceWorker.js': {
+      type: 'text/javascript',
+      body: readFileSync(join(dir, 'node_modules/msw/lib/mockServiceWorker.js')),
+    },
+  };
+  for (const file of result.outputFiles)
+    files[file.path.replace(/^\/app/, '')] = { type: 'text/javascript', body: file.contents };
+  const site = await serveFiles(files);
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(site.origin);
+    await page.waitForSelector('body[data-seen]', { state: 'attached', timeout: 60_000 }).catch(() => {
+      throw new Error(`the dev app did not finish: ${errors.join('; ') || 'no page error'}`);
+    });
+    return JSON.parse((await page.getAttribute('body', 'data-seen')) ?? '{}');
+  } finally {
+    await browser.close();
+    await site.close();
+  }
+}

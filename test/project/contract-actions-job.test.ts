@@ -8,6 +8,7 @@ import { parse } from 'yaml';
 import type { Mock } from '../../src/create-mock.js';
 import { createNodeMock } from '../../src/node/create-node-mock.js';
 import { createNodeListener } from '../../src/node/node-listener.js';
+import { parseContractOptions } from '../../src/contract/contract-options.js';
 import { packageRoot } from '../../src/package-root.js';
 import { installInto, npmEnv, packTarball } from '../support/packed-package.js';
 import { startServer, type RunningServer } from '../support/start-server.js';
@@ -21,13 +22,27 @@ interface Step {
   with?: Record<string, unknown>;
 }
 
-/** The jobs of the GitHub Actions workflow in docs/contract-testing.md, exactly as the page shows them. */
-function documentedJobs(): Record<string, { steps: Step[] }> {
+interface Workflow {
+  on: { schedule?: Array<{ cron: string }> } & Record<string, unknown>;
+  jobs: Record<string, { if?: string; steps: Step[] }>;
+}
+
+/** The GitHub Actions workflow in docs/contract-testing.md, exactly as the page shows it. */
+function documentedWorkflow(): Workflow {
   const page = readFileSync(join(packageRoot, 'docs/contract-testing.md'), 'utf8');
   const section = page.slice(page.indexOf('## A GitHub Actions job'));
   const block = /```yaml\n([\s\S]*?)```/.exec(section)?.[1];
   if (!block) throw new Error('docs/contract-testing.md has no yaml block in its Actions section');
-  return (parse(block) as { jobs: Record<string, { steps: Step[] }> }).jobs;
+  return parse(block) as Workflow;
+}
+
+/** The command the page's "A deeper run at night" shows, its lines joined. */
+function documentedNightlyCommand(): string {
+  const page = readFileSync(join(packageRoot, 'docs/contract-testing.md'), 'utf8');
+  const section = page.slice(page.indexOf('## A deeper run at night'));
+  const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1];
+  if (!block) throw new Error('docs/contract-testing.md has no sh block in its nightly section');
+  return block.replace(/\\\n\s*/g, '').trim();
 }
 
 /** A step's environment, with the workflow's `${{ vars.X }}` and `${{ secrets.Y }}` given the values CI would have. */
@@ -68,7 +83,8 @@ describe('the GitHub Actions job of docs/contract-testing.md, its run steps with
   let mock: Mock;
   let server: RunningServer;
   let values: Record<string, string>;
-  const jobs = documentedJobs();
+  const workflow = documentedWorkflow();
+  const jobs = workflow.jobs;
 
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), 'petstore-actions-'));
@@ -81,8 +97,8 @@ describe('the GitHub Actions job of docs/contract-testing.md, its run steps with
     rmSync(root, { recursive: true, force: true });
   });
 
-  it('has the two jobs the page describes: the suite from a project, Dredd from a checkout of the kit', () => {
-    expect(Object.keys(jobs)).toEqual(['contract', 'dredd']);
+  it('has the jobs the page describes: the suite from a project, Dredd from a checkout of the kit, and a nightly run', () => {
+    expect(Object.keys(jobs)).toEqual(['contract', 'dredd', 'nightly']);
     const runs = (job: string) => jobs[job]?.steps.flatMap((step) => (step.run ? [step.run] : [])) ?? [];
     expect(runs('contract')).toEqual([
       'npm ci',
@@ -91,6 +107,25 @@ describe('the GitHub Actions job of docs/contract-testing.md, its run steps with
     expect(runs('dredd')).toEqual(['npm ci', 'npm run contract:dredd -- --junit reports/dredd.xml']);
     // No step makes reports/: the runners do.
     expect([...runs('contract'), ...runs('dredd')].join('\n')).not.toContain('mkdir');
+  });
+
+  it('runs the nightly job on a schedule only, spreading the suite over time with --duration', () => {
+    // Issue 36: a deployment that drops pets 3 s after their creation passes a default run and fails with
+    // --duration 10, as documented; the CI recipe gives the nightly run that time.
+    expect(workflow.on.schedule?.[0]?.cron).toMatch(/^\S+ \S+ \* \* \*$/);
+    const nightly = jobs.nightly;
+    expect(nightly?.if).toBe("${{ github.event_name == 'schedule' }}");
+    const runs = nightly?.steps.flatMap((step) => (step.run ? [step.run.trim()] : [])) ?? [];
+    expect(runs).toEqual(['npm ci', documentedNightlyCommand()]);
+    const command = runs[1] as string;
+    expect(command).toMatch(/ --duration [1-9]\d* /);
+    // The flags are ones the suite takes (the seed of the day as the shell would expand it).
+    const argv = command.replace('"$(date +%Y%m%d)"', '20301206').split(/\s+/).slice(3);
+    expect(
+      parseContractOptions(argv, { CONTRACT_BASE_URL: 'https://staging.example/v1', CONTRACT_TOKEN: 'k' }),
+    ).toMatchObject({
+      durationMs: 120_000,
+    });
   });
 
   it('runs the contract job from a project with the packed kit installed: reports written, exit 0', async () => {

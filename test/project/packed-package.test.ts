@@ -43,7 +43,7 @@ beforeAll(() => {
   folder = installInto('user', [tarball, 'msw@2', 'express@5']).dir;
   cpSync(join(packageRoot, 'test/project/packed'), folder, { recursive: true });
 }, 300_000);
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+afterAll(() => rmSync(root, { recursive: true, force: true }), 120_000);
 
 describe('the package as users get it (npm pack, installed into an empty folder)', () => {
   it('answers through every export: createMock().fetch, /express, /msw, and the node:http server', () => {

@@ -335,6 +335,34 @@ describe('the proxy judging how an upstream frames its answers', () => {
       'HTTP/1.1 204 No Content\r\nContent-Length: 2\r\n\r\n[]',
       'it sent a body with a 204, which has none',
     ],
+    // Issue 36: refused by Node's parser before the status line and headers were whole, these were labelled
+    // `upstream_unreachable … HPE_…`, as if the network had failed, and found nothing.
+    [
+      'two Content-Length values',
+      json('Content-Length: 2\r\nContent-Length: 3\r\n', '[]'),
+      'it sent Content-Length twice, where it is one decimal length (RFC 9110 §8.6',
+    ],
+    [
+      'the same Content-Length twice',
+      json('Content-Length: 2\r\nContent-Length: 2\r\n', '[]'),
+      'it sent Content-Length twice',
+    ],
+    [
+      'a Content-Length that is a list',
+      json('Content-Length: 2, 2\r\n', '[]'),
+      'its Content-Length is not one decimal length',
+    ],
+    [
+      'Content-Length with Transfer-Encoding',
+      json('Content-Length: 2\r\nTransfer-Encoding: chunked\r\n', '2\r\n[]\r\n0\r\n\r\n'),
+      'it sent both Content-Length and Transfer-Encoding, which a sender must not (RFC 9112 §6.2',
+    ],
+    ['an HTTP/0.9 answer, a body without a status line', '[]', 'it answered without an HTTP/1.1 status line'],
+    [
+      'a status of four digits',
+      'HTTP/1.1 2000 OK\r\nContent-Length: 2\r\n\r\n[]',
+      'its status line holds no three-digit status code',
+    ],
   ])('fails the deployment for %s, and answers the client 502 saying so', async (_what, answer, problem) => {
     const upstream = await startUpstream((socket) => socket.write(Buffer.from(answer, 'utf8')));
     const { server, proxy } = await proxyFor(upstream, { timeoutMs: 10_000 });
@@ -348,6 +376,26 @@ describe('the proxy judging how an upstream frames its answers', () => {
     expect(report.deployment.findings.map((found) => [found.rule, found.level])).toEqual([['framing', 'fail']]);
     expect(report.deployment.findings[0]?.message).toContain(problem);
     expect(report.failed).toBe(true);
+  });
+
+  it('answers 502 to headers larger than it reads, and observes it without failing the deployment', async () => {
+    const upstream = await startUpstream((socket) =>
+      socket.write(json(`X-Large: ${'a'.repeat(20 * 1024)}\r\nContent-Length: 2\r\n`, '[]')),
+    );
+    const { server, proxy } = await proxyFor(upstream, { timeoutMs: 10_000 });
+    const through = await send(`${server.baseUrl}/pets`);
+    expect(through.status).toBe(502);
+    const error = errorOf(through);
+    expect(error).toMatchObject({ code: 'upstream_protocol_error', status: 502 });
+    expect(error.message).toMatch(
+      /cannot be passed on: its status line and headers are larger than the \d+ bytes the proxy reads \(a bound of the kit: HTTP sets none\)$/,
+    );
+    const report = proxy.report.toJson();
+    // HTTP sets no limit on a header section's size: the kit's own bound fails no deployment.
+    expect(report.deployment.findings.map((found) => [found.rule, found.level])).toEqual([
+      ['too-large-to-judge', 'observed'],
+    ]);
+    expect(report.failed).toBe(false);
   });
 
   it('passes on an answer whose Content-Length counts its bytes, names beyond ASCII included', async () => {

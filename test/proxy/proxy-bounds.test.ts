@@ -61,6 +61,9 @@ async function proxyOf(upstream: Upstream, options: Partial<ProxyOptions> = {}) 
   return { proxy, server };
 }
 
+const tomcat = "Tomcat and Spring (they cut a segment's path parameters off)";
+const windows = 'Windows servers (they drop the dots and spaces that end a segment)';
+
 describe('the proxy, before it forwards a path', () => {
   it.each([
     ['/v1/../admin', 'it holds the dot-segment ".."'],
@@ -74,6 +77,34 @@ describe('the proxy, before it forwards a path', () => {
     ['/v1/..%5Cadmin', 'it holds an encoded slash or backslash (%2F, %5C)'],
     ['/v1/..\\admin', 'it holds a backslash'],
     ['/v1//evil.test/x', 'it holds an empty segment (//)'],
+    // Issue 36: the spellings Tomcat and Spring (path parameters), double-decoding upstreams, IIS and Windows read as one.
+    ['/v1/..;/admin', `it holds "..;", the dot-segment ".." to ${tomcat}`],
+    ['/v1/%2e%2e;/admin', `it holds "%2e%2e;", the dot-segment ".." to ${tomcat}`],
+    ['/v1/..%3b/admin', `it holds "..%3b", the dot-segment ".." to ${tomcat}`],
+    ['/v1/..;x=1/admin', `it holds "..;x=1", the dot-segment ".." to ${tomcat}`],
+    ['/v1/.;/pets', `it holds ".;", the dot-segment "." to ${tomcat}`],
+    ['/v1/;x/evil.test', `it holds ";x", an empty segment to ${tomcat}`],
+    ['/v1/%252e%252e/admin', 'it holds "%252e%252e", the dot-segment ".." to an upstream that decodes twice'],
+    ['/v1/%25252E%25252E/admin', 'it holds "%25252E%25252E", the dot-segment ".." to an upstream that decodes 3 times'],
+    ['/v1/..%252fadmin', 'it holds an encoded slash or backslash (%2F, %5C, encoded more than once)'],
+    ['/v1/%c0%ae%c0%ae/admin', 'its escapes are not UTF-8 (an overlong %C0%AE is a dot to some decoders)'],
+    ['/v1/%e0%80%ae/admin', 'its escapes are not UTF-8 (an overlong %C0%AE is a dot to some decoders)'],
+    ['/v1/%c0%af/admin', 'its escapes are not UTF-8 (an overlong %C0%AE is a dot to some decoders)'],
+    ['/v1/%u002e%u002e/admin', 'it holds the escape "%u002e", which IIS decodes as a character (%u002e is a dot)'],
+    [
+      '/v1/%25u002e/admin',
+      'it holds the escape "%u002e" once decoded, which IIS decodes as a character (%u002e is a dot)',
+    ],
+    ['/v1/pets/1%', 'it holds a % that starts no %XX escape (at "%")'],
+    [
+      '/v1/%ef%bc%8e%ef%bc%8e/admin',
+      'it holds "%ef%bc%8e%ef%bc%8e", the dot-segment ".." to an upstream that folds Unicode (NFKC)',
+    ],
+    ['/v1/%e2%80%a5/admin', 'it holds "%e2%80%a5", the dot-segment ".." to an upstream that folds Unicode (NFKC)'],
+    ['/v1/..%ef%bc%8fadmin', 'it holds a character Unicode folds into a slash or backslash ("/..%ef%bc%8fadmin")'],
+    ['/v1/.../admin', `it holds "...", the dot-segment ".." to ${windows}`],
+    ['/v1/..%20/admin', `it holds "..%20", the dot-segment ".." to ${windows}`],
+    ['/v1/..%00/admin', 'it holds a NUL (%00), where some upstreams cut a path'],
   ])('refuses %s with 400 path_not_forwarded, and sends nothing upstream', async (target, reason) => {
     const upstream = await startUpstream((response) => response.end(pets));
     const { server, proxy } = await proxyOf(upstream);
@@ -92,11 +123,25 @@ describe('the proxy, before it forwards a path', () => {
   it('forwards the paths of the API as they came, a percent-encoded id included', async () => {
     const upstream = await startUpstream((response) => response.end(pets));
     const { server } = await proxyOf(upstream);
-    for (const target of ['/v1/pets', '/v1/pets/1', '/v1/pets/%31', '/v1/pets?name=..%2F']) {
+    // Dots, semicolons and escapes that no upstream reads as a dot-segment or a slash go on as they came.
+    const targets = [
+      '/v1/pets',
+      '/v1/pets/1',
+      '/v1/pets/%31',
+      '/v1/pets?name=..%2F',
+      '/v1/pets/caf%C3%A9',
+      '/v1/pets/100%25',
+      '/v1/pets/a%2525b',
+      '/v1/pets;v=2',
+      '/v1/pets/1.5',
+      '/v1/pets/..x',
+      '/v1/pets/.hidden',
+    ];
+    for (const target of targets) {
       const answer = await send(server.origin, target);
       expect(answer.status, target).not.toBe(400);
     }
-    expect(upstream.seen).toEqual(['/v1/pets', '/v1/pets/1', '/v1/pets/%31', '/v1/pets?name=..%2F']);
+    expect(upstream.seen).toEqual(targets);
   });
 });
 

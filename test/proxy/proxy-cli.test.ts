@@ -36,6 +36,7 @@ describe('parseProxyOptions', () => {
       record: undefined,
       document: undefined,
       partitionHeaders: [],
+      sharedCredentials: false,
       pidFile: undefined,
     });
   });
@@ -44,7 +45,9 @@ describe('parseProxyOptions', () => {
     expect(parse(['--document', 'mine.yaml', '--partition-header', 'X-Tenant'])).toMatchObject({
       document: 'mine.yaml',
       partitionHeaders: ['x-tenant'],
+      sharedCredentials: false,
     });
+    expect(parse(['--shared-credentials']).sharedCredentials).toBe(true);
     expect(parse([], { PETSTORE_DOCUMENT: 'env.yaml' }).document).toBe('env.yaml');
     expect(usageError(['--partition-header', 'x tenant']).message).toBe(
       '--partition-header must be a header name, got "x tenant"',

@@ -57,10 +57,11 @@ describe('the proxy in front of the kit’s mock, with 50 sessions at once', () 
 
 describe('the proxy in front of a deployment that keeps a store per tenant header', () => {
   /** Each tenant (`x-tenant`) has its own pets, numbered from 1, as a multi-tenant deployment would. */
-  async function startTenantUpstream(): Promise<RunningServer> {
+  /** An upstream with a store per tenant, named by `X-Tenant` (or by the key, `by: 'key'`), ids counting from 1. */
+  async function startTenantUpstream(by: 'header' | 'key' = 'header'): Promise<RunningServer> {
     const stores = new Map<string, Array<Record<string, unknown>>>();
     return startServer((request, response) => {
-      const tenant = String(request.headers['x-tenant'] ?? '');
+      const tenant = String(request.headers[by === 'key' ? 'authorization' : 'x-tenant'] ?? '');
       const pets = stores.get(tenant) ?? [];
       stores.set(tenant, pets);
       let text = '';
@@ -84,17 +85,21 @@ describe('the proxy in front of a deployment that keeps a store per tenant heade
     });
   }
 
-  async function twoTenantsCreate(partitionHeaders?: string[]) {
-    const upstream = await startTenantUpstream();
+  async function twoTenantsCreate(partitionHeaders?: string[], by: 'header' | 'key' = 'header', shared = false) {
+    const upstream = await startTenantUpstream(by);
     const proxy = createProxy({
       upstream: upstream.baseUrl,
       settleMs: 0,
       ...(partitionHeaders ? { partitionHeaders } : {}),
+      sharedCredentials: shared,
     });
     const server = await startServer(proxy.listener);
     try {
       for (const tenant of ['a', 'b']) {
-        const headers = { Authorization: 'Bearer k', 'Content-Type': 'application/json', 'X-Tenant': tenant };
+        const headers: Record<string, string> =
+          by === 'key'
+            ? { Authorization: `Bearer key-of-${tenant}`, 'Content-Type': 'application/json' }
+            : { Authorization: 'Bearer k', 'Content-Type': 'application/json', 'X-Tenant': tenant };
         const created = await fetch(`${server.baseUrl}/pets`, {
           method: 'POST',
           headers,
@@ -116,6 +121,15 @@ describe('the proxy in front of a deployment that keeps a store per tenant heade
 
   it('fails the same ids in two tenants without it: the proxy cannot tell that the data is partitioned', async () => {
     const failed = await twoTenantsCreate();
+    expect(failed.map((found) => found.rule)).toContain('created-id-new');
+  });
+
+  it('judges each API key against its own traffic by default: a store per key hands out the same ids correctly', async () => {
+    expect(await twoTenantsCreate(undefined, 'key')).toEqual([]);
+  });
+
+  it('judges every key as one store with --shared-credentials, and then fails the same ids under two keys', async () => {
+    const failed = await twoTenantsCreate(undefined, 'key', true);
     expect(failed.map((found) => found.rule)).toContain('created-id-new');
   });
 });

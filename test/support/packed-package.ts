@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { packageRoot } from '../../src/package-root.js';
 
 export const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -41,15 +41,24 @@ export function packTarball(root: string): string {
   return join(root, readdirSync(root).find((name) => name.endsWith('.tgz')) as string);
 }
 
-/** `npm install` in a new folder `root/name`, as a user's project; its output (warnings included) and the folder. */
-export function installInto(root: string, name: string, packages: string[]): { dir: string; output: string } {
+/**
+ * `npm install` in a new folder `root/name`, as a user's project, with `env`
+ * (npm's own by default; `nodeEnv(...)` for another Node); its output
+ * (warnings included) and the folder.
+ */
+export function installInto(
+  root: string,
+  name: string,
+  packages: string[],
+  env: NodeJS.ProcessEnv = npmEnv(),
+): { dir: string; output: string } {
   const dir = join(root, name);
   mkdirSync(dir);
   writeFileSync(
     join(dir, 'package.json'),
     '{ "name": "a-user", "private": true, "type": "module", "scripts": { "e2e": "node e2e.mjs" } }\n',
   );
-  const result = spawnSyncText(npm, ['install', '--loglevel=warn', ...packages], dir);
+  const result = spawnSyncText(npm, ['install', '--loglevel=warn', ...packages], dir, env);
   if (result.status !== 0) throw new Error(`npm install ${packages.join(' ')} failed:\n${result.output}`);
   return { dir, output: result.output };
 }
@@ -61,4 +70,27 @@ export function tscIn(cwd: string, args: string[]): string {
   } catch (error) {
     return String((error as { stdout?: string }).stdout);
   }
+}
+
+const nodes = new Map<number, string>();
+
+/**
+ * The `node` program of another major version, as `npx -y node@24` runs it
+ * (from the npm registry, kept in npm's cache after the first time); the
+ * running one for its own major.
+ */
+export function nodeOf(major: number): string {
+  if (Number(process.versions.node.split('.')[0]) === major) return process.execPath;
+  let path = nodes.get(major);
+  if (!path) {
+    path = runIn(packageRoot, npx, ['-y', `node@${major}`, '-p', 'process.execPath']).trim();
+    nodes.set(major, path);
+  }
+  return path;
+}
+
+/** npm's environment with `node` first on the PATH: `npm` and `npx` then run on that Node, as on a user's machine. */
+export function nodeEnv(node: string): NodeJS.ProcessEnv {
+  const env = npmEnv();
+  return { ...env, PATH: [dirname(node), env.PATH ?? ''].join(delimiter) };
 }

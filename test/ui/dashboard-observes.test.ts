@@ -4,7 +4,8 @@ import type { Mock } from '../../src/create-mock.js';
 import { createNodeMock } from '../../src/node/create-node-mock.js';
 import { createNodeListener } from '../../src/node/node-listener.js';
 import { loadWebPages } from '../../src/node/web-pages.js';
-import { launchChromium, noBrowser } from '../support/browser.js';
+import { launchChromium } from '../support/browser.js';
+import { browserSuite, skipWithoutBrowser } from '../support/browser-skip.js';
 import { startServer, type RunningServer } from '../support/start-server.js';
 
 const auth = { Authorization: 'Bearer dev-key' };
@@ -16,7 +17,7 @@ const worker = { ...auth, 'Petstore-Session': 'w2' };
  * session `w2` and opens `w2` in the dashboard; the worker's next call still
  * gets the 503, and w2's journal holds only the worker's own requests.
  */
-describe.skipIf(noBrowser !== undefined)('the dashboard observes a session without changing it', () => {
+describe.skipIf(skipWithoutBrowser)(browserSuite('the dashboard observes a session without changing it'), () => {
   let browser: Browser;
   let mock: Mock;
   let server: RunningServer;
@@ -128,10 +129,4 @@ describe.skipIf(noBrowser !== undefined)('the dashboard observes a session witho
     await expect.poll(() => sent.length, { timeout: 10_000 }).toBeGreaterThan(polled + 6);
     expect(await rows('pets-rows')).toEqual(['3Luna3sold']);
   }, 30_000);
-});
-
-describe.runIf(noBrowser !== undefined)('the dashboard’s browser test', () => {
-  it(`is skipped: ${noBrowser}`, () => {
-    expect(noBrowser).toBeDefined();
-  });
 });

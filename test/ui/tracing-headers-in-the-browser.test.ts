@@ -1,7 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killRunningClis, startCli, waitForBanner } from '../cli/start-cli.js';
-import { launchChromium, noBrowser } from '../support/browser.js';
+import { launchChromium } from '../support/browser.js';
+import { browserSuite, skipWithoutBrowser } from '../support/browser-skip.js';
 import { serveFiles } from '../support/serve-files.js';
 
 /** The outcome of a fetch in the page: its status, body and request id, or that the browser would not let it through. */
@@ -31,7 +32,7 @@ const asJson = { ...withKey, 'Content-Type': 'application/json' };
  * A page on another origin (`http://evil.test:PORT`, which Chromium's
  * `--host-resolver-rules` maps to 127.0.0.1) still cannot.
  */
-describe.skipIf(noBrowser !== undefined)('tracing headers from a localhost page, in headless Chromium', () => {
+describe.skipIf(skipWithoutBrowser)(browserSuite('tracing headers from a localhost page, in headless Chromium'), () => {
   let browser: Browser;
   let mockUrl: string;
   let devServer: Awaited<ReturnType<typeof serveFiles>>;
@@ -121,11 +122,5 @@ describe.skipIf(noBrowser !== undefined)('tracing headers from a localhost page,
     // Within the bound, the same page goes on working.
     const some = Object.fromEntries(Object.entries(many).slice(0, 40));
     expect(await fetchIn(app, `${mockUrl}/pets`, { headers: { ...withKey, ...some } })).toMatchObject({ status: 200 });
-  });
-});
-
-describe.runIf(noBrowser !== undefined)('the tracing headers browser test', () => {
-  it(`is skipped: ${noBrowser}`, () => {
-    expect(noBrowser).toBeDefined();
   });
 });

@@ -93,7 +93,7 @@ export const adminHandlers: HandlerTable<AdminContext> = {
   listFaults: async (_request, { session, state }) => ({ status: 200, body: { faults: await state.faults(session) } }),
   addFault: async (request, { session, state, api }) => ({
     status: 200,
-    body: await state.addFault(session, checkFault(request.body as FaultRequest, api)),
+    body: await state.addFault(session, checkFault(request.body as FaultRequest, api), 'POST /__admin/faults'),
   }),
   clearFaults: async (_request, { session, state }) => ({
     status: 200,
@@ -109,10 +109,11 @@ export const adminHandlers: HandlerTable<AdminContext> = {
     return { status: 200, body: proxyReport() };
   },
   getClock: async (_request, { session, state }) => ({ status: 200, body: await state.clock(session) }),
-  setClock: async (request, { session, state }) => ({
-    status: 200,
-    body: await state.setClock(session, momentOf((request.body as { now: string }).now, 'now')),
-  }),
+  setClock: async (request, { session, state }) => {
+    // Read (and refused) before anything changes.
+    const moment = momentOf((request.body as { now: string }).now, 'now');
+    return { status: 200, body: await state.setClock(session, moment) };
+  },
   resetClock: async (_request, { session, state }) => ({
     status: 200,
     body: await state.setClock(session, undefined),

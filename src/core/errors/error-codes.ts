@@ -47,7 +47,10 @@ export const errorCodes = {
   /** A status injected through POST /__admin/faults: sent with the status the fault names (4xx or 5xx). */
   injected_fault: 500,
   body_already_read: 500,
-  /** An operation the kit has no behaviour for (kind `other`) and no fallback mocker (Prism) to answer. */
+  /**
+   * An operation the kit has no behaviour for (kind `other`) and no fallback mocker (Prism) to answer; or a
+   * request's transfer coding the Node server does not implement (`Transfer-Encoding: identity, chunked`).
+   */
   not_implemented: 501,
   upstream_unreachable: 502,
   upstream_violation: 502,
@@ -55,7 +58,7 @@ export const errorCodes = {
   upstream_protocol_error: 502,
   /** Proxy: as many upstream requests are in flight and queued as the proxy allows. */
   upstream_busy: 503,
-  /** The state file cannot be written: creates are refused until a write succeeds again. */
+  /** The state file cannot be written, or the Redis store cannot be reached: changes are refused until it can. */
   store_unavailable: 503,
   upstream_timeout: 504,
   store_full: 507,

@@ -5,6 +5,7 @@ import { canonicallyEquivalent } from './canonically-equivalent.js';
 import { type Finding, finding, shownPair } from './finding.js';
 import type { RuleId } from './rule-catalogue.js';
 import { type ApiModel, describeApi, type OperationSemantics, type Resource } from '../model/describe-api.js';
+import { type ExchangeFacts, ValidatorMemory, type WritesSeen } from './validator-memory.js';
 import { mergePatch, patchValues, writtenValues } from '../model/written-values.js';
 
 /** An id as the key the model keeps it under: its exact decimal text (an integer), or its JSON. */
@@ -35,6 +36,8 @@ export interface KnownItem {
   /** When the last acknowledged write was (the caller's clock, ms), and its kind; undefined for an item only seen. */
   writtenAt: number | undefined;
   writtenBy: WriteKind | undefined;
+  /** When the last acknowledged write's request was sent, when the caller said (`ExchangeFacts.sentAt`). */
+  writeSentAt: number | undefined;
   /** The fields as last read (its states may have moved since the write), and when. */
   seen: Readonly<Record<string, unknown>> | undefined;
   seenAt: number | undefined;
@@ -96,7 +99,7 @@ function asObject(body: unknown): Record<string, unknown> | undefined {
  * a create that hands out its id again fails, unless the document lets items
  * be deleted (another client may have deleted it).
  */
-export class ReferenceModel {
+export class ReferenceModel implements WritesSeen {
   readonly api: ApiModel;
   readonly #options: ReferenceModelOptions;
   /** Items by resource name, then key, the least recently touched first (a Map keeps insertion order). */
@@ -104,10 +107,16 @@ export class ReferenceModel {
   readonly #largestPage = new Map<string, number>();
   #size = 0;
   #revision = 0;
+  /** The validators (ETag, Last-Modified) each request target showed: what conditional requests are judged by. */
+  #validators: ValidatorMemory;
 
   constructor(options: ReferenceModelOptions) {
     this.#options = options;
     this.api = describeApi(options.compiled);
+    this.#validators = new ValidatorMemory(
+      options.compiled,
+      Math.max(16, Math.floor((options.maxItems ?? 10_000) / 4)),
+    );
   }
 
   get settleMs(): number {
@@ -119,6 +128,11 @@ export class ReferenceModel {
     return this.#size;
   }
 
+  /** How much it remembers in all: its items, and the answers and ids its validator memory keeps. */
+  get weight(): number {
+    return this.#size + this.#validators.weight;
+  }
+
   /** A number that changes whenever what the model knows of an item does: what derives from it may be kept until then. */
   get revision(): number {
     return this.#revision;
@@ -127,6 +141,16 @@ export class ReferenceModel {
   /** The item of `resource` with that id, if the model knows it. */
   item(resource: Resource, id: unknown): KnownItem | undefined {
     return this.#items.get(resource.name)?.get(idKey(id));
+  }
+
+  /** The items of a resource, as the validator memory reads them (no copy). */
+  itemsOf(resource: Resource): Iterable<KnownItem> {
+    return this.#items.get(resource.name)?.values() ?? [];
+  }
+
+  /** The item of a resource under its key (`idKey`). */
+  itemOf(resource: Resource, key: string): KnownItem | undefined {
+    return this.#items.get(resource.name)?.get(key);
   }
 
   /** The items the model knows of a resource (or of all), the least recently touched first. */
@@ -157,6 +181,7 @@ export class ReferenceModel {
     for (const [name, size] of this.#largestPage) copy.#largestPage.set(name, size);
     copy.#size = this.#size;
     copy.#revision = this.#revision;
+    copy.#validators = this.#validators.clone();
     return copy;
   }
 
@@ -196,6 +221,7 @@ export class ReferenceModel {
         exists: true,
         writtenAt: undefined,
         writtenBy: undefined,
+        writeSentAt: undefined,
         seen: undefined,
         seenAt: undefined,
       }
@@ -205,20 +231,43 @@ export class ReferenceModel {
   /**
    * Judges one exchange against what earlier ones showed, then remembers
    * what it shows. `status` and `body` are the answer (the body parsed
-   * exactly), `now` the caller's clock in ms.
+   * exactly), `now` the caller's clock in ms; `facts`, when given, what the
+   * exchange carried of conditional requests and when it was sent (see
+   * validator-memory.ts): without them no validator is judged.
    */
-  observe(request: ClassifiedRequest, status: number, body: unknown, now: number): readonly Finding[] {
+  observe(
+    request: ClassifiedRequest,
+    status: number,
+    body: unknown,
+    now: number,
+    facts?: ExchangeFacts,
+  ): readonly Finding[] {
     const semantics = this.api.of(request.operation);
     const { resource } = semantics;
     if (!resource || semantics.kind === 'other') return none;
+    const found = this.#observe(semantics, resource, request, status, body, now, facts?.sentAt);
+    if (facts === undefined || (semantics.kind !== 'list' && semantics.kind !== 'read')) return found;
+    const conditional = this.#validators.observe(semantics, request, status, body, now, facts, this);
+    return conditional.length === 0 ? found : [...found, ...conditional];
+  }
+
+  #observe(
+    semantics: OperationSemantics,
+    resource: Resource,
+    request: ClassifiedRequest,
+    status: number,
+    body: unknown,
+    now: number,
+    sentAt: number | undefined,
+  ): readonly Finding[] {
     const success = status >= 200 && status < 300;
     switch (semantics.kind) {
       case 'list':
         return success && Array.isArray(body) ? this.#list(semantics, resource, body, now) : none;
       case 'create':
-        return success ? this.#create(semantics, resource, request, asObject(body), now) : none;
+        return success ? this.#create(semantics, resource, request, asObject(body), now, sentAt) : none;
       default:
-        return this.#onItem(semantics, resource, request, status, body, now);
+        return this.#onItem(semantics, resource, request, status, body, now, sentAt);
     }
   }
 
@@ -241,6 +290,7 @@ export class ReferenceModel {
     request: ClassifiedRequest,
     body: Record<string, unknown> | undefined,
     now: number,
+    sentAt: number | undefined,
   ): readonly Finding[] {
     const id = body?.[resource.idField];
     if (!body || id === undefined) return none;
@@ -268,6 +318,7 @@ export class ReferenceModel {
       exists: true,
       writtenAt: now,
       writtenBy: 'create',
+      writeSentAt: sentAt,
       seen: undefined,
       seenAt: undefined,
     });
@@ -282,6 +333,7 @@ export class ReferenceModel {
     status: number,
     body: unknown,
     now: number,
+    sentAt: number | undefined,
   ): readonly Finding[] {
     const { valid } = request;
     if (!valid || semantics.idParameter === undefined) return none;
@@ -303,6 +355,7 @@ export class ReferenceModel {
           exists: false,
           writtenAt: now,
           writtenBy: 'delete',
+          writeSentAt: sentAt,
         });
         return none;
       }
@@ -324,6 +377,7 @@ export class ReferenceModel {
           exists: true,
           writtenAt: now,
           writtenBy: semantics.kind as WriteKind,
+          writeSentAt: sentAt,
         });
         return none;
       }

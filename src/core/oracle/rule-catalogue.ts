@@ -374,7 +374,32 @@ export const ruleCatalogue = {
     level: 'observed',
     side: 'response',
     basis: 'RFC 9110 §13.1.2 and §15.4.5: a 304 may answer a conditional GET whatever the document lists',
-    checks: "a 304 answered to the client's own If-None-Match or If-Modified-Since",
+    checks:
+      "a 304 answered to the client's own If-None-Match or If-Modified-Since, or a 200 to a validator it matched (the precondition not evaluated)",
+  },
+  // Conditional requests: judged only where the deployment sends validators (ETag, Last-Modified).
+  'strong-validator': {
+    level: 'fail',
+    side: 'response',
+    basis:
+      'RFC 9110 §8.8.1: a strong validator changes whenever the representation data a 200 to GET shows changes; §8.8.3: an entity tag without W/ is strong',
+    checks: 'two 200 answers of one request target that carry the same strong ETag have the same content',
+  },
+  'not-modified-current': {
+    level: 'fail',
+    side: 'response',
+    basis:
+      'RFC 9110 §13.1.2: If-None-Match is false only when a tag it lists matches the current representation; §13.1.3: If-Modified-Since is false only when the representation was last modified at or before its date; §15.4.5: a 304 is sent only because the condition was false',
+    checks:
+      'a 304 answers only a validator that is still current: never a strong ETag or a date that a change the traffic made (settled, and a whole second later than the date) has made stale, nor a tag the deployment never sent or a date before its Last-Modified',
+  },
+  'weak-validator': {
+    level: 'warn',
+    side: 'response',
+    basis:
+      'RFC 9110 §8.8.1: an origin server SHOULD change a weak entity tag whenever it considers prior representations unacceptable as a substitute; §8.8.2: Last-Modified is when it believes the representation was last modified (implicitly weak, §8.8.2.2)',
+    checks:
+      'a weak ETag or a Last-Modified moves once a change the traffic made has settled: a 304 or 200 with the old one after it is a warning',
   },
   'settle-time': {
     level: 'observed',

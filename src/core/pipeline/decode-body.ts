@@ -5,13 +5,15 @@ import type { Inflate } from '../http/inflate.js';
  * Undoes the body's Content-Encoding (`gzip`, `deflate`, ...; a list is
  * undone from the last to the first), after authentication, so that a client
  * without a key learns nothing about its body. The limit holds on the
- * inflated size too.
+ * inflated size too, and `take` (a share of the `InflateBudget` every
+ * request in flight shares) is charged with every byte inflated.
  */
 export async function decodeBody(
   request: PlainRequest,
   body: Uint8Array | undefined,
   inflate: Inflate,
   limit: number,
+  take?: (bytes: number) => void,
 ): Promise<Uint8Array | undefined> {
   const header = headerValue(request, 'content-encoding');
   if (body === undefined || body.length === 0 || header === undefined) return body;
@@ -20,6 +22,6 @@ export async function decodeBody(
     .map((encoding) => encoding.trim().toLowerCase())
     .filter((encoding) => encoding !== '' && encoding !== 'identity');
   let decoded = body;
-  for (const encoding of encodings.reverse()) decoded = await inflate(encoding, decoded, limit);
+  for (const encoding of encodings.reverse()) decoded = await inflate(encoding, decoded, limit, take);
   return decoded;
 }

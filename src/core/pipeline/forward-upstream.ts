@@ -2,6 +2,7 @@ import { HttpError } from '../errors/http-error.js';
 import { hopByHopHeaders, type PlainRequest, type PlainResponse } from '../http/plain-http.js';
 import { createRedactor, credentialValues } from '../http/redact-credentials.js';
 import type { ModelPartitions } from '../oracle/model-partitions.js';
+import { exchangeFacts } from '../oracle/validator-memory.js';
 import { fails, type Finding, finding } from '../oracle/finding.js';
 import { judgeExchange } from '../oracle/judge-exchange.js';
 import { judgeReceivedResponse } from '../oracle/judge-response.js';
@@ -42,14 +43,18 @@ export interface ForwardedResponse {
 /**
  * The upstream answered, but not as HTTP/1.1 frames a message (a body longer
  * or shorter than its Content-Length, broken chunks, a body where its status
- * has none): the client gets `502 upstream_protocol_error` saying so, and the
- * deployment a `framing` finding naming `problem`.
+ * has none, two Content-Lengths, Content-Length beside Transfer-Encoding, no
+ * status line): the client gets `502 upstream_protocol_error` saying so, and
+ * the deployment a finding naming `problem`: `framing` (the answer breaks
+ * RFC 9112), or `too-large-to-judge` (its head is larger than the proxy
+ * reads, which HTTP does not forbid).
  */
 export class UpstreamFramingError extends HttpError {
   constructor(
     /** What was wrong, as a finding's message says it. */
     readonly problem: string,
     message: string,
+    readonly rule: 'framing' | 'too-large-to-judge' = 'framing',
   ) {
     super('upstream_protocol_error', message);
   }
@@ -91,6 +96,7 @@ function judge(
   options: ForwardingOptions,
   input: MiddleInput,
   forwarded: ForwardedResponse,
+  sentAt: number,
 ): { findings: readonly Finding[]; body: unknown } {
   const { decoded, unjudged } = forwarded;
   if (decoded === undefined) {
@@ -111,7 +117,16 @@ function judge(
   const judged = judgeExchange(options.compiled, classified, response);
   const unauthenticated =
     classified.operation.secured && (classified.credential === 'none' || classified.credential === 'malformed');
-  const remembered = options.memory.observe(input.request, classified, forwarded.status, judged.body, options.now());
+  const { request } = input;
+  // What conditional requests turn on (validators, If-None-Match, when it was sent): the memory judges them too.
+  const facts = exchangeFacts({
+    sentAt,
+    target: request.query === '' ? request.path : `${request.path}?${request.query}`,
+    request: request.headers,
+    response: forwarded.headers,
+    bytes: decoded,
+  });
+  const remembered = options.memory.observe(request, classified, forwarded.status, judged.body, options.now(), facts);
   // Most exchanges find nothing: the judgement's own (shared, unchanged) findings are handed on as they are.
   if (!unauthenticated && remembered.length === 0) return judged;
   const findings = [...judged.findings];
@@ -144,6 +159,7 @@ export function createForwardingMiddle(options: ForwardingOptions): Middle {
 
 async function forwardUpstream(options: ForwardingOptions, input: MiddleInput): Promise<Answer> {
   let forwarded: ForwardedResponse;
+  const sentAt = options.now();
   try {
     forwarded = await options.forward({ request: input.request, body: input.sent, operation: input.operation });
   } catch (error) {
@@ -151,7 +167,7 @@ async function forwardUpstream(options: ForwardingOptions, input: MiddleInput): 
     if (error instanceof UpstreamFramingError) {
       input.findings.push(
         finding(
-          'framing',
+          error.rule,
           `${input.operation?.operationId ?? input.request.method}: ${error.problem}`,
           undefined,
           options.compiled,
@@ -160,7 +176,7 @@ async function forwardUpstream(options: ForwardingOptions, input: MiddleInput): 
     }
     throw error;
   }
-  const judged = judge(options, input, forwarded);
+  const judged = judge(options, input, forwarded, sentAt);
   if (judged.findings.length > 0) {
     const findings = redacted(judged.findings, input.request);
     input.findings.push(...findings);

@@ -11,6 +11,10 @@ import { type Finding, finding } from '../oracle/finding.js';
  * - `report` (the proxy): it is noted as a request-side finding and the
  *   request goes on, as it came;
  * - `reportAndRefuse` (the proxy with --enforce): noted, then refused.
+ *
+ * A body beyond the server's own bounds (`413 payload_too_large`: larger,
+ * or inflating larger, than it reads, or beyond the bytes every body being
+ * inflated shares) is no finding about the client: every policy refuses it.
  */
 export interface RequestPolicy {
   readonly name: 'refuse' | 'report' | 'reportAndRefuse';
@@ -20,6 +24,9 @@ export interface RequestPolicy {
    */
   meet(problem: HttpError, findings: Finding[]): HttpError | undefined;
 }
+
+/** A body beyond the server's own bounds: refused under every policy, and no finding about the client. */
+const beyondOwnBounds = (problem: HttpError): boolean => problem.code === 'payload_too_large';
 
 /** The request-side findings of a problem the pipeline met: the route, or what `classifyRequest` says. */
 function findingsOf(problem: HttpError): Finding[] {
@@ -39,6 +46,7 @@ export const refuse: RequestPolicy = {
 export const report: RequestPolicy = {
   name: 'report',
   meet(problem, findings) {
+    if (beyondOwnBounds(problem)) return problem;
     findings.push(...findingsOf(problem));
     return undefined;
   },
@@ -47,6 +55,7 @@ export const report: RequestPolicy = {
 export const reportAndRefuse: RequestPolicy = {
   name: 'reportAndRefuse',
   meet(problem, findings) {
+    if (beyondOwnBounds(problem)) return problem;
     findings.push(...findingsOf(problem));
     return problem;
   },

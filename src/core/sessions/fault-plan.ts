@@ -1,5 +1,5 @@
 import { HttpError } from '../errors/http-error.js';
-import type { FaultRequest, ScheduledFault } from '../state/state-store.js';
+import type { FaultRequest, FaultSource, ScheduledFault, TakenFault } from '../state/state-store.js';
 
 /**
  * The most faults one session holds scheduled at once. Every request of the
@@ -17,6 +17,8 @@ export class FaultPlan {
   readonly max: number;
   readonly #random: () => number;
   #faults: ScheduledFault[] = [];
+  /** Who scheduled each fault still to come, by id: not part of the fault the admin API lists. */
+  readonly #sources = new Map<number, FaultSource>();
   #lastId = 0;
 
   constructor(random: () => number, max = maxScheduledFaults) {
@@ -25,7 +27,7 @@ export class FaultPlan {
   }
 
   /** Schedules a fault; beyond `max` faults still to come, throws `409 too_many_faults` and schedules nothing. */
-  add(request: FaultRequest): ScheduledFault {
+  add(request: FaultRequest, source: FaultSource = 'POST /__admin/faults'): ScheduledFault {
     if (this.#faults.length >= this.max) {
       throw new HttpError(
         'too_many_faults',
@@ -37,6 +39,7 @@ export class FaultPlan {
     if (times === undefined) delete fault.times;
     else fault.times = times;
     this.#faults.push(fault);
+    this.#sources.set(fault.id, source);
     return { ...fault };
   }
 
@@ -51,26 +54,32 @@ export class FaultPlan {
   clear(): number {
     const cleared = this.#faults.length;
     this.#faults = [];
+    this.#sources.clear();
     return cleared;
   }
 
   /** No fault, and the next one added is number 1 again, as in a new plan. */
   reset(): void {
     this.#faults = [];
+    this.#sources.clear();
     this.#lastId = 0;
   }
 
-  /** The fault a request of `operationId` gets, if any; counts it against the fault's `times`. */
-  take(operationId: string): ScheduledFault | undefined {
+  /** The fault a request of `operationId` gets, if any, with who scheduled it; counts it against the fault's `times`. */
+  take(operationId: string): TakenFault | undefined {
     if (this.#faults.length === 0) return undefined;
     for (const fault of this.#faults) {
       if (fault.operationId !== undefined && fault.operationId !== operationId) continue;
       if (fault.probability !== undefined && this.#random() >= fault.probability) continue;
+      const source = this.#sources.get(fault.id) ?? 'POST /__admin/faults';
       if (fault.times !== undefined) {
         fault.times -= 1;
-        if (fault.times === 0) this.#faults = this.#faults.filter((other) => other !== fault);
+        if (fault.times === 0) {
+          this.#faults = this.#faults.filter((other) => other !== fault);
+          this.#sources.delete(fault.id);
+        }
       }
-      return { ...fault };
+      return { ...fault, source };
     }
     return undefined;
   }

@@ -1,9 +1,11 @@
 import { HttpError } from '../errors/http-error.js';
 import type { Exchange } from '../journal/request-journal.js';
 import type { ScenarioCatalogue } from '../scenarios/scenario-catalogue.js';
+import { latestMoment } from '../state/moment-of.js';
 import type {
   ActionResult,
   FaultRequest,
+  FaultSource,
   JournalView,
   Latency,
   RequestCall,
@@ -114,8 +116,8 @@ export class MemoryStateStore implements StateStore {
     return this.session(ref).faults.list();
   }
 
-  addFault(ref: SessionRef, fault: FaultRequest): ScheduledFault {
-    return this.session(ref).faults.add(fault);
+  addFault(ref: SessionRef, fault: FaultRequest, source: FaultSource): ScheduledFault {
+    return this.session(ref).faults.add(fault, source);
   }
 
   clearFaults(ref: SessionRef): number {
@@ -130,9 +132,15 @@ export class MemoryStateStore implements StateStore {
     this.session(ref).latency = latency;
   }
 
+  /**
+   * A clock set close to the end of year 9999 runs on past it; it is shown as
+   * that end, so that `now` stays an RFC 3339 date-time the admin API accepts
+   * back (issue 36: a clock beyond it once made every read of it a 500).
+   */
   clock(ref: SessionRef): SessionClock {
     const session = this.session(ref);
-    return { now: new Date(session.now(this.#clock)).toISOString(), offsetMs: session.clockOffset };
+    const now = Math.min(session.now(this.#clock), latestMoment);
+    return { now: new Date(now).toISOString(), offsetMs: session.clockOffset };
   }
 
   setClock(ref: SessionRef, now: number | undefined): SessionClock {

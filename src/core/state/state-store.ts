@@ -48,8 +48,11 @@ export interface StateStore {
 
   /** The faults still to come, in the order they were scheduled. */
   faults(session: SessionRef): Awaitable<ScheduledFault[]>;
-  /** Schedules a checked fault (409 `too_many_faults` beyond the most a session holds). */
-  addFault(session: SessionRef, fault: FaultRequest): Awaitable<ScheduledFault>;
+  /**
+   * Schedules a checked fault (409 `too_many_faults` beyond the most a session
+   * holds), remembering who scheduled it for the Error body it makes.
+   */
+  addFault(session: SessionRef, fault: FaultRequest, source: FaultSource): Awaitable<ScheduledFault>;
   /** Removes every fault still to come; how many there were. */
   clearFaults(session: SessionRef): Awaitable<number>;
 
@@ -108,8 +111,8 @@ export interface SettledRequest {
   delayMs: number;
   /** The session's time when the call was settled, in ms since the epoch. */
   now: number;
-  /** The fault taken for this request: nothing else was done. */
-  fault: ScheduledFault | undefined;
+  /** The fault taken for this request, with who scheduled it: nothing else was done. */
+  fault: TakenFault | undefined;
   /** The operation is past its sunset by the session's clock: the action was not performed. */
   removed: boolean;
   /** What the action did, when it was performed and succeeded. */
@@ -196,6 +199,14 @@ export interface FaultRequest {
 
 export interface ScheduledFault extends FaultRequest {
   id: number;
+}
+
+/** Who scheduled a fault, as its Error body names it: the admin API, or a typed call in-process. */
+export type FaultSource = 'POST /__admin/faults' | 'scheduleFault()';
+
+/** A fault a request took, and who scheduled it (which the faults listed do not show). */
+export interface TakenFault extends ScheduledFault {
+  source: FaultSource;
 }
 
 /**

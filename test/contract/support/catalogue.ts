@@ -8,6 +8,8 @@ export interface CatalogueEntry {
   options: Omit<ReferenceOptions, 'token'>;
   /** Run the runners with --read-only. */
   readOnly?: boolean;
+  /** Keys the suite also runs with, through the same proxy at the same time (a deployment with a store per key). */
+  otherKeys?: readonly string[];
   /**
    * Broken: what the contract suite must say about it (the run must exit 1).
    * Correct: a line the passing run must also print, if any (a warning, a proof it could not make).
@@ -18,6 +20,9 @@ export interface CatalogueEntry {
   /** Broken: whether the proxy, seeing the contract suite's traffic, can show it (default: it fails it). */
   proxy?: 'fails' | 'passes';
 }
+
+/** The second key of `tenant-per-key`: the catalogue runs the suite with it too, through the same proxy. */
+export const tenantKey = 'catalogue-tenant-b-7d2e90';
 
 /** The settle window the catalogue is checked with: above the read lag of the lagging deployment. */
 export const catalogueSettleMs = 1500;
@@ -356,6 +361,26 @@ export const brokenDeployments: Record<
     /\[fail\] framing: POST \/pets → 201: createPet answered 201, framed wrongly: \d+ bytes? more came after the \d+ bytes its Content-Length announced/,
     'passes',
   ),
+  'stale-list-etag': broken(
+    'stale-list-etag',
+    /\[fail\] strong-validator: GET \/pets\?limit=100 → 200: listPets gave \/pets\?limit=100 the strong ETag "[^"]+" for two different representations/,
+    'passes',
+  ),
+  'not-modified-always': broken(
+    'not-modified-always',
+    /✗ listPets › conditional requests › answers If-None-Match and If-Modified-Since by the validators it sends[^\n]*\n\s+\[fail\] not-modified-current: listPets answered 304 to If-None-Match: "contract-test-[0-9a-f]{6}-never-sent", a tag it never sent/,
+    'passes',
+  ),
+  'last-modified-frozen': broken(
+    'last-modified-frozen',
+    /\[fail\] not-modified-current: GET \/pets\?limit=100 → 304: listPets answered 304 for \/pets\?limit=100 to If-Modified-Since: Mon, 01 Jan 2024 00:00:00 GMT, though an answer dated/,
+    'passes',
+  ),
+  'not-modified-with-body': broken(
+    'not-modified-with-body',
+    /\[fail\] framing: GET \/pets\?limit=100 → 304: listPets answered 304, framed wrongly: a 304 has no body, yet/,
+    'passes',
+  ),
 };
 
 /** Ids far above 2^53 (snowflake-style), as many Java or Go services hand out. */
@@ -478,6 +503,31 @@ export const correctDeployments: Record<string, CatalogueEntry> = {
     kind: 'correct',
     what: 'sends strong ETags and answers If-None-Match with 304',
     options: { etags: true },
+    dredd: 'passes',
+  },
+  'weak-etags': {
+    kind: 'correct',
+    what: 'sends weak ETags (W/) and answers If-None-Match with 304, and with 200 once its data changed',
+    options: { etags: 'weak' },
+    dredd: 'passes',
+  },
+  'last-modified-only': {
+    kind: 'correct',
+    what: 'sends Last-Modified (no ETag), moved by every write, and answers If-Modified-Since with 304',
+    options: { lastModified: true },
+    dredd: 'passes',
+  },
+  'etags-gzip-last-modified': {
+    kind: 'correct',
+    what: 'compresses its answers with gzip and sends strong ETags and Last-Modified together',
+    options: { etags: true, lastModified: true, gzip: true },
+    dredd: 'passes',
+  },
+  'tenant-per-key': {
+    kind: 'correct',
+    what: 'keeps a store per API key, each seeded alike with ids counting from 1 (the same id names another pet for each key)',
+    options: { tenantKeys: [tenantKey] },
+    otherKeys: [tenantKey],
     dredd: 'passes',
   },
   'default-status': {

@@ -84,6 +84,12 @@ export const breakages = {
     'stores a pet whose name has characters beyond ASCII and serves it by id, but never lists it',
   'content-length-chars':
     'counts characters, not bytes, in Content-Length, so an answer with a name beyond ASCII runs past it',
+  'stale-list-etag':
+    'gives each list query one strong ETag whatever the data, and keeps answering If-None-Match with 304 after creates',
+  'not-modified-always': 'sends strong ETags, but answers 304 to any If-None-Match, whatever tag it names',
+  'last-modified-frozen':
+    'sends a Last-Modified that never moves (the day its data was seeded) and answers If-Modified-Since by it',
+  'not-modified-with-body': 'sends ETags and answers a matching If-None-Match with 304, followed by the body',
 } as const;
 
 export type Breakage = keyof typeof breakages;
@@ -150,8 +156,21 @@ export interface ReferenceOptions {
   raceMs?: number;
   /** Accepts integers written with a zero fraction or an exponent (`7.0`, `1e0`) as categoryId and petId. */
   lenientIntegers?: boolean;
-  /** Sends a strong `ETag` on GET answers and answers a matching `If-None-Match` with 304. */
-  etags?: boolean;
+  /**
+   * Sends an `ETag` on GET answers (a hash of the bytes sent; `'weak'`: a weak one, `W/"…"`) and answers a
+   * matching `If-None-Match` with 304.
+   */
+  etags?: boolean | 'weak';
+  /**
+   * Sends `Last-Modified` on GET answers (when its data last changed, to the second) and answers
+   * `If-Modified-Since` at or after it with 304 (without `If-None-Match`, RFC 9110 §13.1.3).
+   */
+  lastModified?: boolean;
+  /**
+   * Keys besides `token` that it accepts, each a tenant with a store of its own (seeded alike, its ids counting
+   * from `firstId`): the same id names another pet for each key.
+   */
+  tenantKeys?: readonly string[];
   /** The status of a pet created without one (default: none, the field stays absent). */
   defaultStatus?: string;
   /** A created pet of status `from` takes status `to` after `afterMs`. */
@@ -311,13 +330,27 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
         ? ['available', 'pending']
         : statuses);
   const seeded = options.pets ?? (broken('default-limit-ignored-when-filtered') ? 90 : 30);
-  const pets: Pet[] = Array.from({ length: seeded }, (_, i) => ({
+  let pets: Pet[] = Array.from({ length: seeded }, (_, i) => ({
     id: firstId + BigInt(i),
     name: `Pet ${i + 1}`,
     categoryId: BigInt((i % 4) + 1),
     status: cycle[i % cycle.length],
   }));
   let nextId = firstId + BigInt(pets.length);
+  // tenantKeys: a store per key, each seeded alike; the handler works on the store of the key it was sent.
+  const stores = new Map<string, { pets: Pet[]; nextId: bigint }>([[options.token, { pets, nextId }]]);
+  for (const key of options.tenantKeys ?? []) {
+    stores.set(key, { pets: pets.map((pet) => ({ ...pet })), nextId });
+  }
+  const validators = {
+    etags:
+      options.etags ??
+      (broken('stale-list-etag') || broken('not-modified-always') || broken('not-modified-with-body') || undefined),
+    lastModified: options.lastModified ?? (broken('last-modified-frozen') || undefined),
+  };
+  /** When its data last changed (ms), for Last-Modified; last-modified-frozen sends the day it was seeded instead. */
+  let lastChange = now();
+  const frozenLastModified = Date.UTC(2024, 0, 1);
   const cache = new Map<string, { expires: number; body: unknown; headers: Record<string, string> }>();
 
   const petView = (pet: Pet): Record<string, unknown> => {
@@ -353,11 +386,41 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
       extra['content-encoding'] = 'gzip';
       extra.vary = 'Accept-Encoding';
     }
-    if (options.etags && request.method === 'GET' && status === 200) {
-      // Strong: a hash of the very bytes sent, so the gzip form has a tag of its own.
-      extra.etag = `"${createHash('sha256').update(payload).digest('base64url').slice(0, 27)}"`;
+    if (request.method === 'GET' && status === 200 && (validators.etags || validators.lastModified)) {
+      if (validators.etags) {
+        // A hash of the very bytes sent, so the gzip form has a tag of its own; stale-list-etag hashes the query only.
+        const list = /\/pets$/.test(new URL(request.url ?? '/', 'http://reference.invalid').pathname);
+        const basis = broken('stale-list-etag') && list ? Buffer.from(request.url ?? '') : payload;
+        const tag = `"${createHash('sha256').update(basis).digest('base64url').slice(0, 27)}"`;
+        extra.etag = validators.etags === 'weak' ? `W/${tag}` : tag;
+      }
+      if (validators.lastModified) {
+        const changed = broken('last-modified-frozen') ? frozenLastModified : lastChange;
+        extra['last-modified'] = new Date(Math.floor(changed / 1000) * 1000).toUTCString();
+      }
       const noneMatch = request.headers['if-none-match'];
-      if (noneMatch !== undefined && noneMatchHits(noneMatch, extra.etag)) {
+      const since = request.headers['if-modified-since'];
+      const unchanged =
+        broken('not-modified-always') ||
+        (noneMatch !== undefined
+          ? extra.etag !== undefined && noneMatchHits(noneMatch, extra.etag)
+          : since !== undefined &&
+            extra['last-modified'] !== undefined &&
+            Date.parse(extra['last-modified']) <= Date.parse(since));
+      if ((noneMatch !== undefined || since !== undefined) && unchanged) {
+        if (broken('not-modified-with-body')) {
+          // Node drops a 304's body: the answer is written on the socket itself, its body after the headers.
+          const head = [
+            'HTTP/1.1 304 Not Modified',
+            `Date: ${new Date().toUTCString()}`,
+            ...Object.entries({ ...extra, ...headers }).map(([name, value]) => `${name}: ${value}`),
+            `Content-Type: ${type}`,
+            `Content-Length: ${payload.length}`,
+            'Connection: close',
+          ].join('\r\n');
+          response.socket?.end(Buffer.concat([Buffer.from(`${head}\r\n\r\n`), payload]));
+          return;
+        }
         response.writeHead(304, { ...extra, ...headers });
         response.end();
         return;
@@ -404,7 +467,7 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
 
   const keyAccepted = (key: string): boolean => {
     const { token } = options;
-    if (key === token) return true;
+    if (key === token || options.tenantKeys?.includes(key)) return true;
     if (broken('key-case-insensitive')) return key.toLowerCase() === token.toLowerCase();
     if (broken('key-prefix-accepted')) return key.startsWith(token);
     if (broken('key-truncation-accepted')) return key !== '' && token.startsWith(key);
@@ -546,6 +609,7 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
       if (pet.changesAt === undefined || pet.changesAt > now()) continue;
       pet.status = transition.to;
       delete pet.changesAt;
+      lastChange = now();
     }
   };
 
@@ -627,6 +691,11 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
       if (route === 'getPet' && int64Of(petMatch?.[1] ?? '') === undefined) throw new Reply(400, 'invalid_parameter');
     }
     authenticate(request, route);
+    const store = stores.get(/^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? '');
+    if (options.tenantKeys && store) {
+      pets = store.pets;
+      nextId = store.nextId;
+    }
     const answer = (status: number, body: unknown, headers: Record<string, string> = {}): void => {
       if (broken('auth-cache-leak') && request.method === 'GET' && status === 200) {
         cache.set(cacheKey, { expires: Date.now() + cacheTtlMs, body, headers });
@@ -664,7 +733,9 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
         pet.id = nextId;
         nextId += 1n;
       }
+      if (options.tenantKeys && store) store.nextId = nextId;
       pet.createdAt = now();
+      lastChange = now();
       if (broken('create-echo-wrong')) pet.status = 'available';
       const echoed = petView(pet);
       const transition = options.statusTransition;
@@ -698,6 +769,7 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
       const pet = pets.find((each) => each.id === id);
       if (!pet) throw new Reply(404, 'pet_not_found');
       cache.clear();
+      lastChange = now();
       if (route === 'deletePet') {
         if (options.itemWriteBreakage !== 'delete-keeps-pet') pets.splice(pets.indexOf(pet), 1);
         response.writeHead(204);

@@ -48,6 +48,53 @@ describe('ModelPartitions', () => {
     );
   });
 
+  it('keeps a partition per credential: the same id created under two keys is no finding, and one key still fails', () => {
+    const partitions = new ModelPartitions({ compiled, settleMs: 0 });
+    const a = plain({ authorization: 'Bearer tenant-a-key' });
+    const b = plain({ authorization: 'Bearer tenant-b-key' });
+    expect(partitions.modelFor(a)).not.toBe(partitions.modelFor(b));
+    expect(partitions.observe(a, create(), 201, { id: 31, ...pet }, 0)).toEqual([]);
+    expect(partitions.observe(b, create(), 201, { id: 31, ...pet }, 0)).toEqual([]);
+    expect(partitions.observe(a, create(), 201, { id: 31, ...pet }, 1).map((found) => found.rule)).toEqual([
+      'created-id-new',
+    ]);
+    // The other credential carriers of the kit's rule set partition too: an API key header, a key in the query.
+    expect(partitions.keyOf(plain({ 'x-api-key': 'one' }))).not.toBe(partitions.keyOf(plain({ 'x-api-key': 'two' })));
+    const inQuery = (key: string): PlainRequest => ({
+      method: 'GET',
+      path: '/v1/pets',
+      query: `api_key=${key}`,
+      headers: {},
+    });
+    expect(partitions.keyOf(inQuery('one'))).not.toBe(partitions.keyOf(inQuery('two')));
+    expect(partitions.keyOf(plain({ 'x-request-id': 'r1' }))).toBe(partitions.keyOf(plain({ 'x-request-id': 'r2' })));
+  });
+
+  it('holds no credential in a partition key, only a digest of it, also of a credential header named to partition by', () => {
+    const partitions = new ModelPartitions({ compiled, settleMs: 0, headers: ['x-api-key', 'x-tenant'] });
+    const key = partitions.keyOf(
+      plain({ authorization: 'Bearer s3cr3t-key-value', 'x-api-key': 'another-secret', 'x-tenant': 'acme' }),
+    );
+    expect(key).not.toContain('s3cr3t');
+    expect(key).not.toContain('another-secret');
+    expect(key).toContain('acme');
+    // Another proxy (another process) digests the same key otherwise: the digest is salted.
+    const elsewhere = new ModelPartitions({ compiled, settleMs: 0 });
+    const bearer = plain({ authorization: 'Bearer s3cr3t-key-value' });
+    expect(elsewhere.keyOf(bearer)).not.toBe(new ModelPartitions({ compiled, settleMs: 0 }).keyOf(bearer));
+  });
+
+  it('judges every credential as one store when told that the deployment shares one', () => {
+    const partitions = new ModelPartitions({ compiled, settleMs: 0, sharedCredentials: true });
+    const a = plain({ authorization: 'Bearer tenant-a-key' });
+    const b = plain({ authorization: 'Bearer tenant-b-key' });
+    expect(partitions.modelFor(a)).toBe(partitions.modelFor(b));
+    partitions.observe(a, create(), 201, { id: 31, ...pet }, 0);
+    expect(partitions.observe(b, create(), 201, { id: 31, ...pet }, 0).map((found) => found.rule)).toEqual([
+      'created-id-new',
+    ]);
+  });
+
   it('stays within its bounds of partitions and items, forgetting the least recently used partition first', () => {
     const partitions = new ModelPartitions({ compiled, settleMs: 0, maxPartitions: 3, maxItems: 5 });
     for (let index = 0; index < 10; index++) {

@@ -60,12 +60,13 @@ describe('MemoryStateStore.settle, the one call of a request', () => {
     expect(settled.now).toBe(Date.parse('2000-01-01T00:00:00Z'));
   });
 
-  it('takes a matching fault once, and then performs nothing else', () => {
+  it('takes a matching fault once, with who scheduled it, and then performs nothing else', () => {
     const { state } = memoryState();
-    state.addFault({ name: 'default' }, { operationId: 'createPet', status: 503 });
+    state.addFault({ name: 'default' }, { operationId: 'createPet', status: 503 }, 'scheduleFault()');
+    expect(state.faults({ name: 'default' })).toEqual([{ id: 1, operationId: 'createPet', status: 503, times: 1 }]);
     const create = { op: 'create', collection: 'pets', fields: { name: 'New', categoryId: 1 } } as const;
     const faulted = state.settle(call({ operationId: 'createPet', action: create }));
-    expect(faulted.fault).toMatchObject({ id: 1, status: 503 });
+    expect(faulted.fault).toMatchObject({ id: 1, status: 503, source: 'scheduleFault()' });
     expect(faulted.result).toBeUndefined();
     expect(state.storeState({ name: 'default' })).toEqual({ scenario: 'three', pets: 3 });
     const next = state.settle(call({ operationId: 'createPet', action: create }));

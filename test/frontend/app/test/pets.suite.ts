@@ -1,13 +1,15 @@
 // A frontend team's suite, as docs/in-process.md tells them to write it: MSW's setupServer with the kit's handlers,
 // an openapi-fetch client typed by the kit's `paths`, a small component, one reset before each test, and one test's
 // own 500 both ways (server.use and the mock's typed fault). test/project/app-suite.test.ts runs it from the packed
-// tarball under vitest's node, jsdom and happy-dom environments, in shuffled orders.
+// tarball on MSW 2 (Node 20) and MSW 3 (Node 24), under vitest's node, jsdom and happy-dom environments, shuffled.
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { createMockHandlers, type ErrorBody } from 'petstore-kit/msw';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createPetClient } from '../src/pet-client.js';
 import { mountPetList, type PetList } from '../src/pet-list.js';
+// The one line that differs between MSW 2 and 3 (msw-2/listen.ts or msw-3/listen.ts, copied here for the msw installed).
+import { listen } from './listen.js';
 
 // The app's API is on an origin of its own, not the page's (jsdom's and happy-dom's is http://localhost:3000):
 // the handlers' default base, `/v1`, is any origin's outside a real browser.
@@ -17,7 +19,7 @@ const server = setupServer(...handlers);
 const client = createPetClient(api, 'dev-key');
 
 beforeAll(async () => {
-  server.listen({ onUnhandledRequest: 'error' });
+  listen(server);
   await handlers.mock.ready;
 });
 // The documented reset: the mock back to its start, and MSW without this test's own handlers.

@@ -1,0 +1,105 @@
+/**
+ * Sessions: `s:<session>` (a hash: its name, scenario digest, latency, clock
+ * offset, generator state, bytes held), the keys of its own items
+ * (`s:<session>:keys`, so that a reset or a drop finds them), and the
+ * registry of named sessions ordered by last use (`sessions`, scored by the
+ * counter `tick`). The default session is never in the registry, so never
+ * evicted. `charged` is what every session's own items hold together.
+ */
+export const luaSessions = String.raw`
+local function scenario_key(digest)
+  return P .. ':sc:' .. digest
+end
+
+-- The session block every call that names a session starts with.
+local function session_args()
+  local S = {}
+  S.seg = arg()
+  S.name = arg()
+  S.create = arg() == '1'
+  S.named = arg() == '1'
+  S.start = arg()
+  S.slmin = arg()
+  S.slmax = arg()
+  S.soff = arg()
+  S.seed = arg()
+  S.maxSessions = num(arg())
+  S.maxItems = num(arg())
+  S.maxBytes = num(arg())
+  S.maxTotal = num(arg())
+  S.key = P .. ':s:' .. S.seg
+  return S
+end
+
+-- Forgets the session's own items (created, replaced, hidden): back to its scenario's.
+local function clear_store(S)
+  local keysKey = S.key .. ':keys'
+  for _, k in ipairs(redis.call('SMEMBERS', keysKey)) do redis.call('DEL', k) end
+  redis.call('DEL', keysKey)
+  local own = tonumber(redis.call('HGET', S.key, 'own') or '0')
+  if own ~= 0 then redis.call('DECRBY', P .. ':charged', own) end
+  redis.call('HSET', S.key, 'own', '0', 'hid', '0')
+  S.own = 0
+  S.hid = 0
+end
+
+local function drop_session(seg)
+  local S = { seg = seg, key = P .. ':s:' .. seg }
+  clear_store(S)
+  journal_clear(seg)
+  redis.call('DEL', S.key, S.key .. ':f', S.key .. ':fs')
+  redis.call('ZREM', P .. ':sessions', seg)
+end
+
+local function load_session(S)
+  local got = redis.call('HMGET', S.key, 'scn', 'lmin', 'lmax', 'off', 'rng', 'own', 'hid', 'name')
+  S.scn, S.lmin, S.lmax, S.off, S.rng = got[1], got[2], got[3], got[4], got[5]
+  S.own, S.hid, S.name = tonumber(got[6]), tonumber(got[7]), got[8] or S.name
+end
+
+-- The scenario's name and bytes, or false when its items are not (or no longer) in the server.
+local function load_scenario(S)
+  local got = redis.call('HMGET', scenario_key(S.scn), 'complete', 'name', 'bytes')
+  if got[1] ~= '1' then return false end
+  S.scnName = got[2]
+  S.scnBytes = tonumber(got[3])
+  return true
+end
+
+-- Finds the session, or makes it (when S.create) from its starting scenario, evicting the least
+-- recently used named session beyond the limit; marks it used. Returns nil (no session, not made),
+-- a refusal, or true.
+local function touch(S)
+  load_session(S)
+  if not S.scn then
+    if not S.create then return nil end
+    local got = redis.call('HGET', scenario_key(S.start), 'complete')
+    if got ~= '1' then return { 'scenario_missing', S.start } end
+    if S.named and S.maxSessions then
+      while redis.call('ZCARD', P .. ':sessions') >= S.maxSessions do
+        local oldest = redis.call('ZPOPMIN', P .. ':sessions')
+        if #oldest == 0 then break end
+        S.evicted = redis.call('HGET', P .. ':s:' .. oldest[1], 'name') or oldest[1]
+        drop_session(oldest[1])
+      end
+    end
+    redis.call('HSET', S.key, 'name', S.name, 'scn', S.start, 'start', S.start,
+      'lmin', S.slmin, 'lmax', S.slmax, 'slmin', S.slmin, 'slmax', S.slmax,
+      'off', S.soff, 'soff', S.soff, 'seed', S.seed, 'rng', S.seed, 'fid', '0',
+      'own', '0', 'hid', '0', 'jb', '0', 'jd', '0')
+    load_session(S)
+  end
+  if S.named then redis.call('ZADD', P .. ':sessions', redis.call('INCR', P .. ':tick'), S.seg) end
+  if not load_scenario(S) then return { 'scenario_missing', S.scn } end
+  return true
+end
+
+-- Writes back what a call changed in the session's hash (the generator's state).
+local function save_session(S)
+  if S.drew then redis.call('HSET', S.key, 'rng', S.rng) end
+end
+
+local function store_bytes(S)
+  return S.scnBytes - S.hid + S.own
+end
+`;

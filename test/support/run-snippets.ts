@@ -1,0 +1,398 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join, posix } from 'node:path';
+import { promisify } from 'node:util';
+import { build, transform } from 'esbuild';
+import { packageRoot } from '../../src/package-root.js';
+import { killRunningClis, startCli, waitForBanner } from '../cli/start-cli.js';
+import { launchChromium } from './browser.js';
+import { builtPrograms } from './build-dist.js';
+import {
+  againstMock,
+  expectedOutputs,
+  extractSnippets,
+  snippetName,
+  snippetStem,
+  type KitFacts,
+  type Snippet,
+} from './doc-snippets.js';
+import { serveFiles, type ServedFile } from './serve-files.js';
+
+const execFileAsync = promisify(execFile);
+
+/** The README and every page under docs/ of a folder laid out as the repository, as repository paths. */
+export function documentationPages(root: string = packageRoot): string[] {
+  const under = (folder: string): string[] =>
+    readdirSync(join(root, folder), { withFileTypes: true }).flatMap((entry) => {
+      const path = posix.join(folder, entry.name);
+      if (entry.isDirectory()) return under(path);
+      return entry.name.endsWith('.md') ? [path] : [];
+    });
+  return ['README.md', ...under('docs')].sort();
+}
+
+/** Every block of those pages. */
+export function snippetsOf(root: string = packageRoot, pages = documentationPages(root)): Snippet[] {
+  return pages.flatMap((page) => extractSnippets(page, readFileSync(join(root, page), 'utf8')));
+}
+
+/** The output of a run, and whether it went well. */
+export interface RunResult {
+  ok: boolean;
+  output: string;
+}
+
+/** Runs a program; resolves with its exit status's verdict and its output, never rejects. */
+async function runProgram(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; timeout?: number },
+): Promise<RunResult> {
+  try {
+    const { stdout, stderr } = await execFileAsync(command, args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      timeout: options.timeout ?? 120_000,
+      maxBuffer: 16 * 1024 * 1024,
+      encoding: 'utf8',
+    });
+    return { ok: true, output: `${stdout}${stderr}` };
+  } catch (error) {
+    const failed = error as { stdout?: string; stderr?: string; message: string };
+    return { ok: false, output: `${failed.stdout ?? ''}${failed.stderr ?? ''}` || failed.message };
+  }
+}
+
+/** This environment without vitest's own variables, which would make a child vitest think it is a worker. */
+function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
+  for (const name of Object.keys(env)) if (name.startsWith('VITEST') || name === 'NODE_OPTIONS') delete env[name];
+  return env;
+}
+
+/**
+ * A folder for TypeScript blocks, under dist/ (built by the test run's
+ * global setup): there `petstore-kit` resolves to the built package itself,
+ * through its own package.json's exports, as a user importing it sees it,
+ * and vite, express, msw, vitest and the DOMs to the kit's node_modules.
+ */
+export function snippetFolder(): { dir: string; remove(): void } {
+  mkdirSync(join(packageRoot, 'dist'), { recursive: true });
+  const dir = mkdtempSync(join(packageRoot, 'dist', '.snippets-'));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * tsc's report on these blocks, each a module of its own under `strict`,
+ * as problems by block (`page:line: error TS…`, the line the page's); an
+ * empty list when every one compiles.
+ */
+export function compileSnippets(dir: string, snippets: readonly Snippet[]): string[] {
+  const files = new Map(snippets.map((snippet) => [`${snippetStem(snippet)}.ts`, snippet]));
+  for (const [name, snippet] of files) writeFileSync(join(dir, name), snippet.code);
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        noEmit: true,
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        target: 'es2022',
+        lib: ['es2022', 'dom', 'dom.iterable'],
+        types: ['node'],
+        typeRoots: [join(packageRoot, 'node_modules/@types')],
+        skipLibCheck: true,
+      },
+      files: [...files.keys()],
+    }),
+  );
+  let report = '';
+  try {
+    execFileSync(process.execPath, [join(packageRoot, 'node_modules/typescript/bin/tsc'), '-p', dir], {
+      encoding: 'utf8',
+      stdio: 'pipe',
+    });
+  } catch (error) {
+    report = String((error as { stdout?: string }).stdout);
+  }
+  // `name.ts(12,5): error TS2304: …` as the page's own line.
+  return report
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => {
+      const match = /^([^(]+)\((\d+),(\d+)\): (.*)$/.exec(line);
+      const snippet = match ? files.get((match[1] as string).split(/[\\/]/).pop() as string) : undefined;
+      if (!match || !snippet) return line;
+      return `${snippet.page}:${snippet.line + Number(match[2])}: ${match[4]}`;
+    });
+}
+
+/** Runs a `run` block with Node, as an ES module in the snippet folder. */
+export async function runWithNode(dir: string, snippet: Snippet): Promise<RunResult> {
+  const { code } = await transform(snippet.code, { loader: 'ts', format: 'esm', target: 'es2022' });
+  const file = join(dir, `${snippetStem(snippet)}.mjs`);
+  writeFileSync(file, code);
+  return runProgram(process.execPath, [file], { cwd: dir, env: childEnv(), timeout: 60_000 });
+}
+
+/** The test vitest runs beside a `test-setup` block: it calls the API through that setup, and a stray request fails. */
+const setupProbe = (setupModule: string) => `import './${setupModule}';
+import { expect, it } from 'vitest';
+
+it('answers the API of any origin through the setup', async () => {
+  const response = await fetch('https://api.example.test/v1/pets', { headers: { Authorization: 'Bearer dev-key' } });
+  expect(response.status).toBe(200);
+  expect(Array.isArray(await response.json())).toBe(true);
+});
+
+it('fails a request no handler answers, rather than let it out', async () => {
+  await expect(fetch('https://elsewhere.example.test/')).rejects.toThrow();
+});
+`;
+
+/**
+ * Runs the `test` and `test-setup` blocks with one vitest (in a child
+ * process, from the snippet folder); the problems by block, empty when
+ * every test passed. A `test` block runs once under each environment its
+ * marker names.
+ */
+export async function runWithVitest(dir: string, snippets: readonly Snippet[]): Promise<string[]> {
+  const files = new Map<string, Snippet>();
+  for (const snippet of snippets) {
+    const stem = snippetStem(snippet);
+    if (snippet.kind === 'test-setup') {
+      writeFileSync(join(dir, `${stem}.setup.ts`), snippet.code);
+      writeFileSync(join(dir, `${stem}.test.ts`), setupProbe(`${stem}.setup.ts`));
+      files.set(`${stem}.test.ts`, snippet);
+      continue;
+    }
+    const environments = snippet.args.length > 0 ? snippet.args : ['node'];
+    for (const environment of environments) {
+      const name = `${stem}.${environment}.test.ts`;
+      writeFileSync(join(dir, name), `/** @vitest-environment ${environment} */\n${snippet.code}`);
+      files.set(name, snippet);
+    }
+  }
+  if (files.size === 0) return [];
+  const report = join(dir, `vitest-${Date.now()}.json`);
+  // These files only: vitest leaves anything under a dist/ folder out by default.
+  const config = join(dir, `vitest-${Date.now()}.config.mjs`);
+  writeFileSync(config, `export default { test: { include: ${JSON.stringify([...files.keys()])}, exclude: [] } };\n`);
+  const vitest = join(packageRoot, 'node_modules/vitest/vitest.mjs');
+  const run = await runProgram(
+    process.execPath,
+    [
+      vitest,
+      'run',
+      '--config',
+      config,
+      '--root',
+      dir,
+      '--reporter=json',
+      `--outputFile=${report}`,
+      '--testTimeout=20000',
+    ],
+    { cwd: dir, env: childEnv() },
+  );
+  let results: {
+    testResults: Array<{
+      name: string;
+      status: string;
+      message?: string;
+      assertionResults: Array<{ fullName: string; status: string; failureMessages: string[] }>;
+    }>;
+  };
+  try {
+    results = JSON.parse(readFileSync(report, 'utf8'));
+  } catch {
+    return [`vitest did not run the blocks: ${run.output}`];
+  }
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  for (const file of results.testResults) {
+    const base = file.name.split(/[\\/]/).pop() as string;
+    const snippet = files.get(base);
+    if (!snippet) continue;
+    seen.add(base);
+    const where = `${snippetName(snippet)} (${base.split('.').slice(1, -2).join('.') || 'setup'})`;
+    if (file.assertionResults.length === 0) problems.push(`${where}: no test ran: ${file.message ?? file.status}`);
+    for (const test of file.assertionResults) {
+      if (test.status !== 'passed') {
+        problems.push(`${where}: ${test.fullName}: ${(test.failureMessages[0] ?? test.status).split('\n')[0]}`);
+      }
+    }
+  }
+  for (const [name, snippet] of files)
+    if (!seen.has(name)) problems.push(`${snippetName(snippet)}: vitest did not run it`);
+  return problems;
+}
+
+/**
+ * Runs a `run browser` block in headless Chromium: bundled as a user's
+ * bundler would, served with msw's `mockServiceWorker.js` (what `npx msw
+ * init` copies), followed by a call to the API through it. Resolves with
+ * the status that call got, or throws with what the page reported.
+ */
+export async function runInBrowser(dir: string, snippet: Snippet): Promise<number> {
+  const entry = join(dir, `${snippetStem(snippet)}.page.ts`);
+  writeFileSync(
+    entry,
+    `${snippet.code}
+// The runner's probe: the API, through what the block set up.
+const probe = await fetch('/v1/pets', { headers: { Authorization: 'Bearer dev-key' } });
+document.body.dataset.status = String(probe.status);
+`,
+  );
+  const result = await build({
+    absWorkingDir: dir,
+    entryPoints: [entry],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    splitting: true,
+    outdir: '/page',
+    entryNames: 'page',
+    write: false,
+    logLevel: 'silent',
+  });
+  const files: Record<string, ServedFile> = {
+    '/': {
+      type: 'text/html',
+      body: '<!doctype html><meta charset="utf-8"><title>snippet</title><script type="module" src="/page.js"></script>',
+    },
+    '/mockServiceWorker.js': {
+      type: 'text/javascript',
+      body: readFileSync(join(packageRoot, 'node_modules/msw/lib/mockServiceWorker.js')),
+    },
+  };
+  for (const file of result.outputFiles)
+    files[file.path.replace(/^\/page/, '')] = { type: 'text/javascript', body: file.contents };
+  const site = await serveFiles(files);
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    await page.goto(site.origin);
+    await page.waitForSelector('body[data-status]', { state: 'attached', timeout: 60_000 }).catch(() => {
+      throw new Error(`${snippetName(snippet)} did not finish in the page: ${errors.join('; ') || 'no page error'}`);
+    });
+    return Number(await page.getAttribute('body', 'data-status'));
+  } finally {
+    await browser.close();
+    await site.close();
+  }
+}
+
+/**
+ * A user's project with the kit installed, as npm links it: `node_modules/
+ * petstore-kit` is the checkout (built), and its programs are in
+ * `node_modules/.bin`, where `npx` and a script find them.
+ */
+export function userProject(): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'petstore-snippets-'));
+  writeFileSync(
+    join(dir, 'package.json'),
+    '{ "name": "a-user", "private": true, "devDependencies": { "petstore-kit": "*" } }\n',
+  );
+  mkdirSync(join(dir, 'node_modules/.bin'), { recursive: true });
+  symlinkSync(packageRoot, join(dir, 'node_modules/petstore-kit'), 'dir');
+  for (const program of ['petstore-kit', 'petstore-mock', 'petstore-contract']) {
+    symlinkSync(`../petstore-kit/bin/${program}.js`, join(dir, 'node_modules/.bin', program));
+  }
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** The key and the addresses a shell block reads from the environment, as the docs name them. */
+const deploymentVariables = (origin: string): NodeJS.ProcessEnv => ({
+  KEY: 'dev-key',
+  STAGING_KEY: 'dev-key',
+  PETSTORE_KEY: 'dev-key',
+  URL: `${origin}/v1`,
+  STAGING: `${origin}/v1`,
+  STAGING_URL: origin,
+});
+
+/**
+ * Runs a `needs-mock` shell block with `sh -e`, in a folder of the user's
+ * project, against the built `petstore-mock` started for it on a port of
+ * its own with the marker's flags; then checks that the output holds what
+ * the block's comments show. Stops the mock.
+ */
+export async function runAgainstMock(project: string, snippet: Snippet): Promise<RunResult> {
+  const cli = startCli(['--port', '0', '--log-level', 'silent', ...snippet.args]);
+  try {
+    const origin = new URL(await waitForBanner(cli)).origin;
+    const cwd = mkdtempSync(join(project, 'run-'));
+    writeFileSync(join(cwd, 'block.sh'), againstMock(snippet.code, origin));
+    const run = await runProgram('sh', ['-e', 'block.sh'], {
+      cwd,
+      env: {
+        ...childEnv(deploymentVariables(origin)),
+        PATH: [join(project, 'node_modules/.bin'), process.env.PATH ?? ''].join(delimiter),
+        // npx finds the kit in the project; never the registry.
+        npm_config_offline: 'true',
+        npm_config_update_notifier: 'false',
+      },
+    });
+    const missing = expectedOutputs(snippet.code).filter((expected) => !run.output.includes(expected));
+    if (run.ok && missing.length > 0) {
+      return { ok: false, output: `the output lacks what the block shows: ${missing.join(' | ')}\n${run.output}` };
+    }
+    return run;
+  } finally {
+    killRunningClis();
+    await cli.exited;
+  }
+}
+
+/** What the shell checker reads of the checkout: package.json's scripts, each program's `--help`, its files. */
+export function kitFacts(): KitFacts {
+  const helps = new Map<string, string>();
+  const help = (program: string): string => {
+    let text = helps.get(program);
+    if (text !== undefined) return text;
+    const tsx = join(packageRoot, 'node_modules/tsx/dist/cli.mjs');
+    const commands: Record<string, string[]> = {
+      mock: [builtPrograms.mock, '--help'],
+      proxy: [builtPrograms.mock, 'proxy', '--help'],
+      contract: [builtPrograms.contract, '--help'],
+      dredd: [builtPrograms.dredd, '--help'],
+      kit: [join(packageRoot, 'bin/petstore-kit.js'), '--help'],
+      // The bench scripts print their usage for an option they do not know.
+      fuzz: [tsx, join(packageRoot, 'bench/fuzz.ts'), '--help'],
+      soak: [tsx, join(packageRoot, 'bench/soak.ts'), '--help'],
+    };
+    const args = commands[program];
+    if (!args) throw new Error(`no help for ${program}`);
+    try {
+      text = execFileSync(process.execPath, args, { cwd: packageRoot, encoding: 'utf8', stdio: 'pipe' });
+    } catch (error) {
+      const failed = error as { stdout?: string; stderr?: string };
+      text = `${failed.stdout ?? ''}${failed.stderr ?? ''}`;
+    }
+    helps.set(program, text);
+    return text;
+  };
+  const manifest = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  return {
+    scripts: manifest.scripts,
+    help,
+    exists: (path) => {
+      try {
+        readFileSync(join(packageRoot, path));
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  };
+}
