@@ -7,6 +7,7 @@ import {
   withExactNumbers,
   type ExactNumberSchema,
 } from './exact-numbers.js';
+import { DocumentError } from './document-error.js';
 import { loadAjv, type AjvLibrary } from './load-ajv.js';
 
 /** The id a document is added to Ajv under: schemas of the kit's own refer into it as `openapi.json#/...`. */
@@ -26,6 +27,34 @@ function collectExtensionKeys(value: unknown, keys: Set<string>): void {
   }
 }
 
+/** The numeric keywords of an exact-number rule that may hold an integer beyond 2^53. */
+const exactBounds = new Set(['minimum', 'maximum', 'multipleOf']);
+
+/**
+ * The document as Ajv's standalone code can write it: its schemas are written into the code as JSON,
+ * which has no bigints. An integer beyond 2^53 becomes its digits: a bound of the exact-number keyword
+ * reads them back (above), and an annotation (an example, a default, an `x-` extension) validates
+ * nothing. One in an `enum` or `const` would validate differently as text, and is refused.
+ */
+function withoutBigInts(value: unknown, validating = false, where = ''): unknown {
+  if (typeof value === 'bigint') {
+    if (validating) {
+      throw new DocumentError(
+        `${where}: an integer beyond 2^53 (${value}) in an enum or const cannot be precompiled; its validators can be compiled at run time only`,
+      );
+    }
+    return String(value);
+  }
+  if (Array.isArray(value)) return value.map((item, index) => withoutBigInts(item, validating, `${where}/${index}`));
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, child]) => [
+      key,
+      withoutBigInts(child, validating || key === 'enum' || key === 'const', `${where}/${key}`),
+    ]),
+  );
+}
+
 /**
  * The exact-number keyword (see exact-numbers.ts) as generated code: a call of `checkExactNumber` with the
  * keyword's rule written out as a literal (a bound beyond 2^53 as a `BigInt`), whose problem, if any, is
@@ -42,7 +71,13 @@ export function exactNumberKeywordDefinition(library: AjvLibrary): CodeKeywordDe
     code(cxt) {
       const { gen, data, it } = cxt;
       if (!it.opts.allErrors) throw new Error(`${exactNumberKeyword} needs Ajv's allErrors option`);
-      const rule = cxt.schema as ExactNumberSchema;
+      // A bound beyond 2^53 is a bigint, or its digits where the document was made safe for Ajv's standalone code.
+      const rule = Object.fromEntries(
+        Object.entries(cxt.schema as Record<string, unknown>).map(([key, value]) => [
+          key,
+          typeof value === 'string' && exactBounds.has(key) ? BigInt(value) : value,
+        ]),
+      ) as unknown as ExactNumberSchema;
       const entries = Object.entries(rule).map(([key, value]) =>
         typeof value === 'bigint' ? _`${key}: BigInt(${String(value)})` : _`${key}: ${value as number}`,
       );
@@ -103,6 +138,7 @@ export function createDocumentAjv(document: OpenAPIV3.Document, options: AjvComp
   // The document's top-level keys (openapi, info, paths, ...) are keywords of that root schema, which validate nothing.
   const topLevel = Object.keys(document).filter((key) => !ajv.getKeyword(key));
   ajv.addVocabulary([...new Set([...openApiAnnotations, ...extensions, ...topLevel])]);
-  ajv.addSchema(withExactNumbers(document) as unknown as object, documentId);
+  const exact = withExactNumbers(document) as unknown as object;
+  ajv.addSchema(options.keepSource ? (withoutBigInts(exact) as object) : exact, documentId);
   return ajv;
 }
