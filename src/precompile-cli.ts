@@ -8,9 +8,9 @@ export const precompileUsage = `Usage: petstore-kit precompile <document> [--out
 
 Compiles the validators of an OpenAPI 3.0 document (YAML or JSON) ahead of time, into an ES module that
 imports nothing and evaluates no string: for a browser bundle whose Content-Security-Policy forbids eval
-(script-src 'self'). Pass its default export as the validators option:
+(script-src 'self'). It exports the validators, and the document as the kit read it:
 
-  import validators from './validators.js';
+  import validators, { document } from './validators.js';
   createMockHandlers({ document, validators });
 
 A mock refuses validators of another document, so run it again whenever the document changes.

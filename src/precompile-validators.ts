@@ -99,17 +99,32 @@ export function precompiledValidatorsLiteral(document: OpenAPIV3.Document, sourc
   return `{\n  kind: 'precompiled-validators',\n  version: ${precompiledVersion},\n  source: ${JSON.stringify(source)},\n${part('api', api)}${part('admin', admin)}}`;
 }
 
+/** A value as a JavaScript literal: JSON, but an integer beyond 2^53 keeps every digit (`9007199254740993n`). */
+function literal(value: unknown): string {
+  if (typeof value === 'bigint') return `${value}n`;
+  if (Array.isArray(value)) return `[${value.map(literal).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    return `{${Object.entries(value)
+      .map(([key, item]) => `${JSON.stringify(key)}:${literal(item)}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
 /**
- * The validators of `document` as an ES module whose default export is what the `validators` option of
- * `createMock` and `createMockHandlers` takes. The module imports nothing and evaluates no string: the
- * kit hands it Ajv's run-time helpers when a mock first uses it. A mock refuses it for another document
- * (it holds the document's hash), so precompile again whenever the document changes.
+ * The validators of `document` as an ES module: its default export is what the `validators` option of
+ * `createMock` and `createMockHandlers` takes, and `document` is the document as the kit read it, the one
+ * they were made from (a page needs no YAML parser). The module imports nothing and evaluates no string:
+ * the kit hands it Ajv's run-time helpers when a mock first uses it. A mock refuses the validators for
+ * another document (they hold its hash), so precompile again whenever the document changes.
  */
 export function precompileValidators(document: OpenAPIV3.Document, options: PrecompileOptions = {}): string {
   const source = options.source ?? 'openapi.yaml';
   return `// Written by \`petstore-kit precompile\` from ${source}: its validators, compiled by Ajv ahead of time.
 // Do not edit; precompile again after changing the document (a mock refuses validators of another document).
 /* eslint-disable */
+export const document = ${literal(document)};
+
 export default ${precompiledValidatorsLiteral(document, source)};
 `;
 }

@@ -24,7 +24,13 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 async function precompiled(document: OpenAPIV3.Document, name: string): Promise<PrecompiledValidators> {
   const file = join(folder, `${name}.js`);
   writeFileSync(file, precompileValidators(document, { source: `${name}.yaml` }));
-  return ((await import(/* @vite-ignore */ pathToFileURL(file).href)) as { default: PrecompiledValidators }).default;
+  const module = (await import(/* @vite-ignore */ pathToFileURL(file).href)) as {
+    default: PrecompiledValidators;
+    document: OpenAPIV3.Document;
+  };
+  // The module carries the document it was made from, exact integers included.
+  expect(module.document).toEqual(document);
+  return module.default;
 }
 
 /** Every validator of a compiled document: parameters by location, bodies and responses by media type. */

@@ -3,8 +3,6 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OpenAPIV3 } from 'openapi-types';
-import { stringifyJson } from '../../src/core/json/exact-json.js';
 import { loadDocument } from '../../src/node/load-document.js';
 import { packageRoot } from '../../src/package-root.js';
 import { precompileValidators } from '../../src/precompile-validators.js';
@@ -17,12 +15,12 @@ const strictPolicy = "default-src 'self'; script-src 'self'; worker-src 'self'";
 /** A document of the page's own: the kit's, grown by a replace and a delete. */
 const ownDocumentPath = join(packageRoot, 'test/evolution/documents/with-replace-and-delete.yaml');
 
-/** The page, bundled as a user's bundler would, with the document and its validators as `precompile` writes them. */
+/** The page, bundled as a user's bundler would, with the document's validators (and it) as `precompile` writes them. */
 async function bundlePage(): Promise<Record<string, ServedFile>> {
-  const ownDocument = loadDocument(ownDocumentPath) as OpenAPIV3.Document;
   const virtual: Record<string, string> = {
-    'virtual:own-document': `export default ${stringifyJson(ownDocument)};`,
-    'virtual:own-validators': precompileValidators(ownDocument, { source: 'with-replace-and-delete.yaml' }),
+    'virtual:own-validators': precompileValidators(loadDocument(ownDocumentPath), {
+      source: 'with-replace-and-delete.yaml',
+    }),
   };
   const result = await build({
     entryPoints: { page: join(packageRoot, 'test/adapters/browser-page/strict-csp-page.ts') },

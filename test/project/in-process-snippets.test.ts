@@ -47,8 +47,9 @@ function compile(files: Record<string, string>): string {
 describe('the TypeScript snippets of docs/in-process.md', () => {
   const blocks = typescriptBlocks(readFileSync(join(packageRoot, 'docs/in-process.md'), 'utf8'));
 
-  it('finds them all: createMock, Express, Vite, MSW in Node, a browser and a DOM, one test’s answer, the types, a typed client, the store', () => {
-    expect(blocks.length).toBe(10);
+  it('finds them all: createMock, Express, Vite, MSW in Node, a browser and a DOM, one test’s answer, the types, a typed client, the store, a precompile script', () => {
+    expect(blocks.length).toBe(11);
+    expect(blocks.some((block) => block.includes('precompileValidators('))).toBe(true);
     expect(blocks.some((block) => block.includes('defineConfig'))).toBe(true);
     expect(blocks.some((block) => block.includes('createClient<paths>'))).toBe(true);
     expect(blocks.some((block) => block.includes('createOpenApiHttp<paths>'))).toBe(true);

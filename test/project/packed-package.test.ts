@@ -5,9 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stringifyJson } from '../../src/core/json/exact-json.js';
 import { createNodeMock } from '../../src/node/create-node-mock.js';
-import { loadDocument } from '../../src/node/load-document.js';
 import { createNodeListener } from '../../src/node/node-listener.js';
 import { packageRoot } from '../../src/package-root.js';
 import type { ProxyReportJson } from '../../src/proxy/proxy-report.js';
@@ -206,18 +204,18 @@ describe('what the installed package loads, and what its browser code evaluates'
   });
 
   it('precompiles a document of the user’s own with npx petstore-kit precompile, for the browser entry', () => {
-    writeFileSync(
-      join(folder, 'own-document.json'),
-      stringifyJson(loadDocument(join(packageRoot, 'test/evolution/documents/with-replace-and-delete.yaml'))),
+    cpSync(
+      join(packageRoot, 'test/evolution/documents/with-replace-and-delete.yaml'),
+      join(folder, 'own-document.yaml'),
     );
-    run(npx, ['petstore-kit', 'precompile', 'own-document.json', '--out', 'validators.js']);
+    run(npx, ['petstore-kit', 'precompile', 'own-document.yaml', '--out', 'validators.js']);
     const validators = readFileSync(join(folder, 'validators.js'), 'utf8');
     expect(validators).not.toMatch(/^import /m);
     expect(evaluatesText.test(validators)).toBe(false);
     expect(JSON.parse(run(process.execPath, ['own-document.mjs']))).toEqual({
       created: 201,
       refused: 400,
-      changed: expect.stringMatching(/precompiled from own-document\.json as it was then.*precompile them again/),
+      changed: expect.stringMatching(/precompiled from own-document\.yaml as it was then.*precompile them again/),
     });
   }, 60_000);
 });

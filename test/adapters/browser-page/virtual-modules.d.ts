@@ -1,11 +1,8 @@
-// Made by the strict-CSP test when it bundles its page: a document of the page's own, and its precompiled validators.
-declare module 'virtual:own-document' {
-  import type { OpenAPIV3 } from 'openapi-types';
-  const document: OpenAPIV3.Document;
-  export default document;
-}
+// Made by the strict-CSP test when it bundles its page: what `petstore-kit precompile` writes for a document.
 declare module 'virtual:own-validators' {
+  import type { OpenAPIV3 } from 'openapi-types';
   import type { PrecompiledValidators } from '../../../src/core/openapi/precompiled-validators.js';
+  export const document: OpenAPIV3.Document;
   const validators: PrecompiledValidators;
   export default validators;
 }

@@ -1,11 +1,9 @@
 /* global Request */
-// A document of the user's own, its validators precompiled with `npx petstore-kit precompile` into validators.js:
-// the browser entry serves it with them, and refuses them for a changed document.
-import { readFileSync } from 'node:fs';
+// A document of the user's own, its validators precompiled with `npx petstore-kit precompile` into validators.js
+// (which exports the document too): the browser entry serves it with them, and refuses them for a changed document.
 import { createMock } from 'petstore-kit/browser';
-import validators from './validators.js';
+import validators, { document } from './validators.js';
 
-const document = JSON.parse(readFileSync('own-document.json', 'utf8'));
 const headers = { authorization: 'Bearer dev-key', 'content-type': 'application/json' };
 const mock = createMock({ document, validators });
 const created = await mock.fetch(
