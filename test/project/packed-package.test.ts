@@ -111,7 +111,7 @@ describe('the package as users get it (npm pack, installed into an empty folder)
     expect(run(bin('petstore-kit'), ['contract', '--help'])).toContain('--base-url URL');
     expect(spawnSyncText(bin('petstore-kit'), ['nope'], folder)).toMatchObject({
       status: 2,
-      output: expect.stringContaining("petstore-kit: no command 'nope' (commands: mock, proxy, contract)"),
+      output: expect.stringContaining("petstore-kit: no command 'nope' (commands: mock, proxy, contract, precompile)"),
     });
   });
 
