@@ -12,7 +12,8 @@ import tseslint from 'typescript-eslint';
  * imports them.
  */
 export const coreLayers = [
-  ['types', 'support', 'json'],
+  ['support'],
+  ['types', 'json'],
   ['errors'],
   ['http'],
   ['openapi'],

@@ -10,7 +10,8 @@
  * in the same run. Measures req/s, p50 and p99 per route with wrk (one thread,
  * 10 connections; autocannon when wrk is missing) in alternating rounds,
  * start-up to the first 200 and RSS after load; then the in-process entries
- * (core, mock.fetch, MSW) and `createMock()` cold and warm, logging cost, store scale and the contract suite.
+ * (core, mock.fetch, MSW), the cold start (imports, the first mock and its first answer, a vitest suite, from
+ * `npm pack`), logging cost, store scale and the contract suite.
  * Prints medians and ratios, and writes bench/results.json, bench/results.md
  * and the table in docs/performance.md.
  */
@@ -29,7 +30,7 @@ import { createRevisionCounter } from '../src/core/store/revision-counter.js';
 import { createScenario } from '../src/core/store/scenario.js';
 import { kitPetShape, kitPetFields } from './harness/kit-pets.js';
 import type { ExactPet, PetStatus } from '../src/core/types/api-types.js';
-import { measureCreateMock } from './harness/measure-create-mock.js';
+import { coldStartTable, measureColdStart } from './harness/measure-cold-start.js';
 import { measureInProcess, measureSessionCost } from './harness/measure-in-process.js';
 import { measureIdleSessions } from './harness/measure-sessions.js';
 import { loadGenerator, measureLoad, median, type LoadRequest, type LoadResult } from './harness/measure-load.js';
@@ -559,14 +560,7 @@ function markdown(results: Awaited<ReturnType<typeof collect>>): string {
         `| \`${row.route}\` | ${fmt(row.handleMicros, 1)} | ${fmt(row.fetchMicros, 1)} | ${fmt(row.mswMicros, 1)} |`,
     ),
     '',
-    `\`createMock()\` from the built package, median of ${results.createMock.runs} fresh processes each: the first one after the import (cold), the next ones in the same process (warm), and the first \`mock.fetch\` after it:`,
-    '',
-    '| Import | `import()` | first `createMock()` | next `createMock()` | first `mock.fetch` |',
-    '|---|---|---|---|---|',
-    ...results.createMock.entries.map(
-      (row) =>
-        `| \`${row.entry}\` | ${fmt(row.importMs)} ms | ${fmt(row.coldMs, 1)} ms | ${fmt(row.warmMs, 2)} ms | ${fmt(row.firstFetchMs, 1)} ms |`,
-    ),
+    ...coldStartTable(results.coldStart),
   );
   lines.push(
     '',
@@ -620,14 +614,25 @@ function proxyTable(proxy: Awaited<ReturnType<typeof proxyCost>>): string[] {
   ];
 }
 
+/**
+ * The cold start's rounds: `--rounds` is the throughput's rounds of 5 s, so the cold start's fresh processes
+ * take five times as many (15 by default, 5 with `--quick`), and a vitest suite a third as many (3, 1).
+ */
+function coldStartOptions() {
+  return {
+    rounds: Math.max(5, rounds * 5),
+    suiteRounds: Math.max(1, rounds),
+    ...(flags.baseline === undefined ? {} : { baseline: resolve(flags.baseline) }),
+  };
+}
+
 async function collect() {
   process.stdout.write(`Throughput: ${rounds} round(s) × ${seconds} s per route and server\n`);
   const t = await throughput();
   process.stdout.write('In-process entries\n');
   const inProcess = await measureInProcess(quick);
-  process.stdout.write('createMock(), cold and warm\n');
-  const createMockRuns = quick ? 3 : 9;
-  const createMock = { runs: createMockRuns, entries: measureCreateMock(createMockRuns) };
+  process.stdout.write('Cold start: imports, the first mock, a vitest suite (from npm pack)\n');
+  const coldStart = measureColdStart(coldStartOptions());
   process.stdout.write('Proxy\n');
   const proxy = await proxyCost();
   process.stdout.write('Sessions\n');
@@ -657,7 +662,7 @@ async function collect() {
     },
     throughput: t,
     inProcess,
-    createMock,
+    coldStart,
     sessions,
     proxy,
     logging,
@@ -688,11 +693,21 @@ if (flags.only === 'mock') {
 }
 
 if (flags.only !== undefined) {
-  // `--only proxy`: the proxy's cost alone, for more rounds than a whole run can spend on it; nothing is written.
-  if (flags.only !== 'proxy')
-    throw new Error(`--only: the sections that run alone are 'proxy' and 'mock', got ${flags.only}`);
-  process.stdout.write(`Proxy: ${rounds} alternating round(s) × ${seconds} s per path\n`);
-  const table = proxyTable(await proxyCost()).join('\n');
+  // `--only proxy` or `--only cold-start`: one section alone, for more rounds than a whole run can spend on it;
+  // nothing is written.
+  let table: string;
+  if (flags.only === 'proxy') {
+    process.stdout.write(`Proxy: ${rounds} alternating round(s) × ${seconds} s per path\n`);
+    table = proxyTable(await proxyCost()).join('\n');
+  } else if (flags.only === 'cold-start') {
+    const options = coldStartOptions();
+    process.stdout.write(
+      `Cold start: ${options.rounds} alternating round(s) of fresh processes, ${options.suiteRounds} of each vitest suite\n`,
+    );
+    table = coldStartTable(measureColdStart(options)).join('\n');
+  } else {
+    throw new Error(`--only: the sections that run alone are 'mock', 'proxy' and 'cold-start', got ${flags.only}`);
+  }
   process.stdout.write(`\n${await format(table, { parser: 'markdown', proseWrap: 'preserve' })}`);
   process.exit(0);
 }

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const built = join(root, 'dist', '.built');
-const sources = ['src', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'scripts/build-browser.mjs'];
+const sources = ['src', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'scripts/build-bundles.mjs'];
 
 function newest(path) {
   const stat = statSync(path, { throwIfNoEntry: false });

@@ -14,6 +14,7 @@ import { compileDocument } from '../src/core/openapi/compile-document.js';
 import type { Fixture } from '../src/core/scenarios/fixture.js';
 import { generateOptions, generationTarget } from '../src/core/scenarios/scenario-catalogue.js';
 import { generatePets } from '../src/core/seed/generate-pets.js';
+import { precompiledValidatorsLiteral } from '../src/precompile-validators.js';
 
 export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -144,6 +145,14 @@ export async function generatedFiles(sources: GenerateSources = {}): Promise<Gen
     { path: join(generated, 'openapi-parsed-types.ts'), text: await typesFile(documentPath, false) },
     { path: join(generated, 'default-scenario-pets.ts'), text: defaultScenarioPetsFile(api, fixtures) },
     { path: join(generated, 'operation-kinds.ts'), text: operationKindsFile(api) },
+    {
+      path: join(generated, 'default-validators.ts'),
+      text: `${header("openapi.yaml: its validators, and the admin API's, compiled by Ajv ahead of time")}// @ts-nocheck: Ajv's generated code is not typed.
+import type { PrecompiledValidators } from '../core/openapi/precompiled-validators.js';
+
+export const defaultValidators: PrecompiledValidators = ${precompiledValidatorsLiteral(document as OpenAPIV3.Document, basename(documentPath))};
+`,
+    },
     {
       path: join(generated, 'default-document.ts'),
       text: `${header('openapi.yaml')}import type { OpenAPIV3 } from 'openapi-types';\n\nexport const defaultDocument = ${literal(document)} as unknown as OpenAPIV3.Document;\n`,

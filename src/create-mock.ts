@@ -1,18 +1,30 @@
 import type { OpenAPIV3 } from 'openapi-types';
 import { createFetchHandler } from './adapters/fetch-adapter.js';
 import { createMockCore, type MockCore, type MockCoreOptions } from './core/create-mock-core.js';
+import { stringifyJson } from './core/json/exact-json.js';
 import { markDocumentChecked } from './core/openapi/compile-document.js';
+import { DocumentError } from './core/openapi/document-error.js';
+import { provideAjv, type RunTimeCompiler } from './core/openapi/load-ajv.js';
+import {
+  checkPrecompiled,
+  hashText,
+  usePrecompiledValidators,
+  type PrecompiledValidators,
+} from './core/openapi/precompiled-validators.js';
 import { markFixtureChecked } from './core/scenarios/scenario-catalogue.js';
 import { rememberGeneratedPets } from './core/seed/keep-generated-pets.js';
 import { defaultDocument } from './generated/default-document.js';
 import { defaultFixtures } from './generated/default-fixtures.js';
 import { defaultScenarioPets } from './generated/default-scenario-pets.js';
+import { defaultValidators } from './generated/default-validators.js';
 
 // What `npm run generate` made ahead from openapi.yaml and fixtures/ (test/generated/ checks both are current):
 // the kit's document and fixtures, which its tests check (the schemas against Ajv's meta-schema, the fixtures
-// against the document), are not checked again at every start, and the default scenario's pets for the default
-// --pets and --seed need neither Faker nor drawing.
+// against the document), are not checked again at every start; their validators were compiled ahead (Ajv is not
+// even loaded for them); and the default scenario's pets for the default --pets and --seed need neither Faker nor
+// drawing.
 markDocumentChecked(defaultDocument);
+usePrecompiledValidators(defaultValidators);
 for (const fixture of Object.values(defaultFixtures)) markFixtureChecked(fixture);
 if (defaultScenarioPets) rememberGeneratedPets(defaultScenarioPets.options, defaultScenarioPets.pets);
 
@@ -26,6 +38,31 @@ export interface MockOptions extends Partial<Omit<MockCoreOptions, 'document' | 
    * document of your own, whose schemas the kit's pets may not fit.
    */
   kitFixtures?: boolean;
+  /**
+   * Where the validators of a document of your own come from, in a runtime that cannot compile them
+   * itself: validators precompiled from the same document (`npx petstore-kit precompile openapi.yaml
+   * --out validators.js`, then `import validators from './validators.js'`), which need no eval and so run
+   * under a strict Content-Security-Policy; or, where eval is allowed, `runTimeCompiler` from
+   * `petstore-kit/run-time-compiler`. Default: the kit's own are built in, and in Node a document of your
+   * own is compiled when the mock is created.
+   */
+  validators?: PrecompiledValidators | RunTimeCompiler;
+}
+
+/** Makes the validators option known to the compiler: precompiled ones for their document only. */
+function useValidators(validators: PrecompiledValidators | RunTimeCompiler, document: OpenAPIV3.Document): void {
+  if ((validators as { kind?: unknown }).kind === 'run-time-compiler') {
+    provideAjv((validators as RunTimeCompiler).library);
+    return;
+  }
+  const precompiled = validators as PrecompiledValidators;
+  checkPrecompiled(precompiled);
+  if (hashText(stringifyJson(document)) !== precompiled.api.hash) {
+    throw new DocumentError(
+      `the validators given were precompiled from ${precompiled.source} as it was then, not from this document: precompile them again (npx petstore-kit precompile)`,
+    );
+  }
+  usePrecompiledValidators(precompiled);
 }
 
 /** The mock in-process: the core, plus a Fetch-standard `fetch`. */
@@ -40,8 +77,10 @@ export interface Mock extends MockCore {
  * kit's document and scenarios, the key `dev-key`, seed 1, 50 generated pets.
  */
 export function createMock(options: MockOptions = {}): Mock {
+  const { validators, ...coreOptions } = options;
+  if (validators) useValidators(validators, options.document ?? defaultDocument);
   const core = createMockCore({
-    ...options,
+    ...coreOptions,
     document: options.document ?? defaultDocument,
     documentSource: options.documentSource ?? (options.document ? 'document' : 'openapi.yaml'),
     fixtures: { ...(options.kitFixtures === false ? {} : defaultFixtures), ...options.fixtures },

@@ -21,6 +21,11 @@ const commands = {
     prefix: [],
     help: 'the contract suite against a deployment (as petstore-contract)',
   },
+  precompile: {
+    program: './precompile-cli.js',
+    prefix: [],
+    help: "a document's validators compiled ahead, for a browser bundle under a strict CSP",
+  },
 } as const;
 
 export const kitUsage = `Usage: petstore-kit <command> [flags]

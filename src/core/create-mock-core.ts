@@ -28,7 +28,7 @@ import type { Mount } from './pipeline/select-mount.js';
 import { FixtureError } from './scenarios/fixture.js';
 import { defaultPetCount, defaultSeed } from './scenarios/scenario-defaults.js';
 import { ScenarioCatalogue, type ScenarioInfo } from './scenarios/scenario-catalogue.js';
-import type { GeneratePets } from './seed/generate-pets.js';
+import type { GeneratePets } from './seed/draw-pets.js';
 import { keepGeneratedPets } from './seed/keep-generated-pets.js';
 import { createSessionApi, type SessionApi } from './session-api.js';
 import { MemoryStateStore } from './sessions/memory-state-store.js';

@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Faker } from '@faker-js/faker';
 import type { OpenAPIV3 } from 'openapi-types';
 import type { ScenarioSource } from '../core/create-mock-core.js';
 import type { MockLogger } from '../core/support/mock-logger.js';
 import { ItemListError } from '../core/store/check-item-list.js';
-import { generatePets } from '../core/seed/generate-pets.js';
+import { drawPets } from '../core/seed/draw-pets.js';
 import { keepGeneratedPets } from '../core/seed/keep-generated-pets.js';
 import { createMock, type Mock, type MockOptions } from '../create-mock.js';
 import { defaultFixtures } from '../generated/default-fixtures.js';
@@ -15,8 +17,23 @@ import { createPrismFallback } from './prism-fallback.js';
 import { defaultDocumentPath } from '../package-root.js';
 import { isScenarioPath, readFixtureFile, readFixturesDir } from './read-fixtures.js';
 
-/** Faker loaded at start-up (Node), keeping what it made for the next mock of the same scenario. */
-const generateKeptPets = keepGeneratedPets(generatePets);
+const require = createRequire(import.meta.url);
+
+/**
+ * Faker's English locale, required the first time pets are generated that the kit did not make ahead (the
+ * default scenario's are built in): importing the kit does not load it, and a mock is still ready at once.
+ */
+const generateKeptPets = keepGeneratedPets((options) =>
+  drawPets((require('@faker-js/faker/locale/en') as { faker: Faker }).faker, options),
+);
+
+let kitDocument: string | undefined;
+
+/** The kit's openapi.yaml as written, served at /openapi.yaml: read once a process, not at every mock. */
+function kitDocumentText(): string {
+  kitDocument ??= readFileSync(defaultDocumentPath, 'utf8');
+  return kitDocument;
+}
 
 export interface NodeMockOptions extends Omit<MockOptions, 'document' | 'scenario'> {
   /** The OpenAPI 3.0 document: a file path (YAML or JSON) or an object. Default: the kit's openapi.yaml. */
@@ -36,8 +53,8 @@ export interface NodeMockOptions extends Omit<MockOptions, 'document' | 'scenari
 /**
  * The mock for Node: `createMock` of the core, plus what only Node has —
  * files (document, fixtures, state file), zlib's brotli, Prism for operations
- * without a handler, and Faker loaded at start-up so that the mock is ready
- * at once.
+ * without a handler, and Faker loaded synchronously when pets are generated,
+ * so that the mock is ready at once.
  */
 export function createNodeMock(options: NodeMockOptions = {}): Mock {
   const { document, fixturesDir, scenario, stateFile, ...rest } = options;
@@ -72,7 +89,9 @@ export function createNodeMock(options: NodeMockOptions = {}): Mock {
   try {
     mock = createMock({
       ...rest,
-      ...(typeof document === 'object' ? {} : { documentText: readFileSync(document ?? defaultDocumentPath, 'utf8') }),
+      ...(typeof document === 'object'
+        ? {}
+        : { documentText: document === undefined ? kitDocumentText() : readFileSync(document, 'utf8') }),
       ...(document === undefined
         ? {}
         : typeof document === 'string'

@@ -1,6 +1,5 @@
 import type * as PrismHttpModule from '@stoplight/prism-http';
 import type { OpenAPIV3 } from 'openapi-types';
-import { pino } from 'pino';
 import { HttpError } from '../core/errors/http-error.js';
 import { silentLogger, type MockLogger } from '../core/support/mock-logger.js';
 import type { FallbackMocker } from '../core/pipeline/run-handler.js';
@@ -58,6 +57,8 @@ export function createPrismFallback(
     })) as PrismHttp;
     const operations = await prismHttp.getHttpOperationsFromSpec(structuredClone(document));
     // Prism wants a pino logger with an extra `success` level; its chatter is not the mock's log.
+    // pino is loaded here, with Prism, not when the kit is imported.
+    const { pino } = await import('pino');
     const prismLogger = pino({ level: 'silent', customLevels: { success: 21 } });
     const prism = prismHttp.createInstance(
       { ...prismConfig, mock: { dynamic: false } },

@@ -92,6 +92,13 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('the MSW handlers in headless C
     expect(JSON.parse(seen.get('unauthorized')?.body ?? '{}')).toMatchObject({ code: 'unauthorized', status: 401 });
   });
 
+  it('compiles a document of the page’s own at run time with the run-time compiler, where eval is allowed', () => {
+    expect(seen.get('own-list')?.status).toBe(200);
+    expect(JSON.parse(seen.get('own-list')?.body ?? '[]')).toHaveLength(3);
+    expect(seen.get('own-invalid')?.status).toBe(400);
+    expect(JSON.parse(seen.get('own-invalid')?.body ?? '{}')).toMatchObject({ code: 'invalid_body' });
+  });
+
   it('never loads Faker for a scenario of literal pets (its chunk exists, and stays unloaded)', () => {
     expect(loaded.some((url) => url.endsWith('/page.js'))).toBe(true);
     expect(loaded.filter((url) => /generate-pets/.test(url))).toEqual([]);

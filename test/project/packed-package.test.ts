@@ -111,7 +111,7 @@ describe('the package as users get it (npm pack, installed into an empty folder)
     expect(run(bin('petstore-kit'), ['contract', '--help'])).toContain('--base-url URL');
     expect(spawnSyncText(bin('petstore-kit'), ['nope'], folder)).toMatchObject({
       status: 2,
-      output: expect.stringContaining("petstore-kit: no command 'nope' (commands: mock, proxy, contract)"),
+      output: expect.stringContaining("petstore-kit: no command 'nope' (commands: mock, proxy, contract, precompile)"),
     });
   });
 
@@ -130,6 +130,94 @@ describe('the package as users get it (npm pack, installed into an empty folder)
       pet: 200,
     });
   });
+});
+
+/** What no import of the kit, nor its first mock's answers, should load: each is loaded when something needs it. */
+const loadedOnDemand = [
+  /node_modules\/ajv\/dist\/(ajv|core|compile\/index)\.js$/,
+  /node_modules\/ajv-formats\/dist\/index\.js$/,
+  /node_modules\/@faker-js\//,
+  /node_modules\/yaml\//,
+  /node_modules\/pino\//,
+];
+
+/** Code that evaluates a string: what a page under `script-src 'self'` refuses. */
+const evaluatesText = /\bnew\s+Function\b|(?<![\w$.])(?:eval|Function)\s*\(/;
+
+/** A bundle file and every chunk it imports, statically or on demand, as paths inside `dir`. */
+function withChunks(dir: string, file: string, found = new Set<string>()): Set<string> {
+  if (found.has(file)) return found;
+  found.add(file);
+  const text = readFileSync(join(dir, file), 'utf8');
+  for (const [, chunk] of text.matchAll(/(?:from|import)\s*\(?\s*"\.\/([\w.-]+\.js)"/g)) {
+    withChunks(dir, chunk as string, found);
+  }
+  return found;
+}
+
+describe('what the installed package loads, and what its browser code evaluates', () => {
+  /** What a program loads (the recorder's last line), and what it printed before. */
+  const recordLoads = (args: string[]) => {
+    const lines = run(process.execPath, ['--import', './record-loads.mjs', ...args])
+      .trim()
+      .split('\n');
+    return { printed: lines.slice(0, -1), loaded: JSON.parse(lines.at(-1) as string) as string[] };
+  };
+
+  it.each(['petstore-kit', 'petstore-kit/msw', 'petstore-kit/express', 'petstore-kit/browser'])(
+    'loads no Ajv compiler, Faker, yaml or pino for %s and its first mock’s answers',
+    (entry) => {
+      const { printed, loaded } = recordLoads(['first-answers.mjs', entry]);
+      expect(printed).toEqual(['[200,201,400,200,204]']);
+      // The recording works: the kit itself and its precompiled validators' helpers are in it.
+      expect(loaded.some((path) => path.includes('node_modules/petstore-kit/dist/'))).toBe(true);
+      expect(loaded.some((path) => /node_modules\/ajv\/dist\/runtime\/ucs2length\.js$/.test(path))).toBe(true);
+      expect(loaded.filter((path) => loadedOnDemand.some((pattern) => pattern.test(path)))).toEqual([]);
+    },
+  );
+
+  it('loads Ajv when a document of the user’s own is compiled (the check above can see it)', () => {
+    writeFileSync(
+      join(folder, 'own-mock.mjs'),
+      "import { createMock } from 'petstore-kit';\ncreateMock({ document: 'compiled-at-run-time.yaml' });\n",
+    );
+    cpSync(
+      join(packageRoot, 'test/evolution/documents/without-get-pet.yaml'),
+      join(folder, 'compiled-at-run-time.yaml'),
+    );
+    const { loaded } = recordLoads(['own-mock.mjs']);
+    expect(loaded.some((path) => /node_modules\/ajv\/dist\/ajv\.js$/.test(path))).toBe(true);
+  });
+
+  it('ships browser code that evaluates no string: the ready bundle, and what /msw and /browser import', () => {
+    const dist = join(folder, 'node_modules/petstore-kit/dist');
+    const files = [
+      ...readdirSync(join(dist, 'browser'))
+        .filter((name) => name.endsWith('.js'))
+        .map((name) => join(dist, 'browser', name)),
+      ...[...withChunks(dist, 'msw.js'), ...withChunks(dist, 'browser.js')].map((name) => join(dist, name)),
+    ];
+    expect(files.length).toBeGreaterThan(4);
+    expect(files.filter((file) => evaluatesText.test(readFileSync(file, 'utf8')))).toEqual([]);
+    // The check finds what it looks for: Ajv's compiler does evaluate its code.
+    expect(evaluatesText.test(readFileSync(join(folder, 'node_modules/ajv/dist/compile/index.js'), 'utf8'))).toBe(true);
+  });
+
+  it('precompiles a document of the user’s own with npx petstore-kit precompile, for the browser entry', () => {
+    cpSync(
+      join(packageRoot, 'test/evolution/documents/with-replace-and-delete.yaml'),
+      join(folder, 'own-document.yaml'),
+    );
+    run(npx, ['petstore-kit', 'precompile', 'own-document.yaml', '--out', 'validators.js']);
+    const validators = readFileSync(join(folder, 'validators.js'), 'utf8');
+    expect(validators).not.toMatch(/^import /m);
+    expect(evaluatesText.test(validators)).toBe(false);
+    expect(JSON.parse(run(process.execPath, ['own-document.mjs']))).toEqual({
+      created: 201,
+      refused: 400,
+      changed: expect.stringMatching(/precompiled from own-document\.yaml as it was then.*precompile them again/),
+    });
+  }, 60_000);
 });
 
 describe('the documentation in the package', () => {

@@ -29,8 +29,8 @@ export default function buildDist(): void {
   } catch {
     // Reported by the typecheck script; what matters here is that the programs exist.
   }
-  // The browser builds: the MSW bundle and the pages the mock serves.
-  execFileSync(process.execPath, [join(packageRoot, 'scripts/build-browser.mjs'), '--quiet'], {
+  // The bundles: the package's entry points, the browser's MSW bundle and the pages the mock serves.
+  execFileSync(process.execPath, [join(packageRoot, 'scripts/build-bundles.mjs'), '--quiet'], {
     cwd: packageRoot,
     stdio: 'pipe',
   });

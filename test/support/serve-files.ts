@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 export interface ServedFile {
   type: string;
   body: string | Uint8Array;
+  /** More response headers (a Content-Security-Policy). */
+  headers?: Record<string, string>;
 }
 
 /** Serves fixed files on an ephemeral port of 127.0.0.1 (404 for anything else); `close()` stops it. */
@@ -16,7 +18,7 @@ export async function serveFiles(
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
     }
-    res.writeHead(200, { 'content-type': file.type, 'cache-control': 'no-store' }).end(file.body);
+    res.writeHead(200, { ...file.headers, 'content-type': file.type, 'cache-control': 'no-store' }).end(file.body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

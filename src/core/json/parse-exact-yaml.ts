@@ -1,5 +1,15 @@
-import { CST, Lexer, parse, YAMLParseError } from 'yaml';
+import type * as Yaml from 'yaml';
+import { requireOnDemand } from '../support/require-on-demand.js';
 import { normaliseInt64 } from './exact-json.js';
+
+let yamlPackage: typeof Yaml | undefined;
+
+/** The yaml package, loaded the first time a text is parsed: only the Node side reads YAML (files). */
+function yaml(): typeof Yaml {
+  yamlPackage ??= requireOnDemand<typeof Yaml>('yaml');
+  if (!yamlPackage) throw new Error('YAML is read where the kit reads files (Node); pass objects elsewhere');
+  return yamlPackage;
+}
 
 /** YAML (or JSON) text that cannot be read; the message is one line naming where and why. */
 export class YamlSyntaxError extends Error {
@@ -31,7 +41,8 @@ function normalise(value: unknown): unknown {
  * a drawing of the spot).
  */
 function oneLine(error: unknown, text: string): string {
-  if (!(error instanceof YAMLParseError)) return ((error as Error).message ?? String(error)).split('\n')[0] ?? '';
+  if (!(error instanceof yaml().YAMLParseError))
+    return ((error as Error).message ?? String(error)).split('\n')[0] ?? '';
   const reason = (error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
   const position = error.linePos?.[0];
   if (!position) return reason;
@@ -68,6 +79,7 @@ function refuseAliasBomb(text: string): void {
   if (text.length < checkedFrom || !text.includes('*')) return;
   let aliases = 0;
   let values = 0;
+  const { CST, Lexer } = yaml();
   for (const token of new Lexer().lex(text)) {
     const type = CST.tokenType(token);
     if (type === 'alias') aliases++;
@@ -90,7 +102,7 @@ export function parseExactYaml(text: string): unknown {
   refuseAliasBomb(text);
   let value: unknown;
   try {
-    value = parse(text, { intAsBigInt: true, uniqueKeys: true, maxAliasCount: 100 });
+    value = yaml().parse(text, { intAsBigInt: true, uniqueKeys: true, maxAliasCount: 100 });
   } catch (error) {
     throw new YamlSyntaxError(oneLine(error, text));
   }

@@ -27,7 +27,7 @@ export function compileDocumentOnce(document: OpenAPIV3.Document, source: string
   }
   const found = bySource.get(source);
   if (found && found.json === json) return found.compiled;
-  const compiled = compileDocument(document, source);
+  const compiled = compileDocument(document, source, { json });
   bySource.set(source, { json, compiled });
   return compiled;
 }

@@ -1,20 +1,14 @@
-import { Ajv, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv, ValidateFunction } from 'ajv';
 import type { OpenAPIV3 } from 'openapi-types';
 import { isJsonMediaType } from '../http/media-type.js';
 import { stringifyJson } from '../json/exact-json.js';
-import { addExactNumberKeyword, withExactNumberSchema, withExactNumbers } from './exact-numbers.js';
+import { createDocumentAjv, documentId } from './create-document-ajv.js';
+import { withExactNumberSchema } from './exact-numbers.js';
 import { DocumentError } from './document-error.js';
+import { precompiledFor } from './precompiled-validators.js';
 import { escapePointerSegment, readPointer, resolveRef } from './resolve-ref.js';
 
-// ajv-formats is CommonJS; under NodeNext its default export is the module object.
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
-
 const httpMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
-const documentId = 'openapi.json';
-
-/** The JSON Schema keywords Ajv needs told about: OpenAPI's annotations, which validate nothing. */
-const openApiAnnotations = ['example', 'xml', 'externalDocs'];
 
 export type ParameterLocation = 'path' | 'query' | 'header' | 'cookie';
 
@@ -94,17 +88,6 @@ export interface CompiledDocument {
   compileSchema(schema: object): ValidateFunction;
 }
 
-function collectExtensionKeys(value: unknown, keys: Set<string>): void {
-  if (Array.isArray(value)) {
-    for (const item of value) collectExtensionKeys(item, keys);
-  } else if (typeof value === 'object' && value !== null) {
-    for (const [key, child] of Object.entries(value)) {
-      if (key.startsWith('x-')) keys.add(key);
-      collectExtensionKeys(child, keys);
-    }
-  }
-}
-
 /**
  * Documents whose schemas the kit's own tests check against Ajv's
  * meta-schema (the kit's openapi.yaml, built in by `npm run generate`, and
@@ -122,29 +105,6 @@ export function markDocumentChecked(document: OpenAPIV3.Document): void {
 /** Whether the document is one the kit's tests check (see `markDocumentChecked`). */
 export function isDocumentChecked(document: OpenAPIV3.Document): boolean {
   return checkedDocuments.has(document);
-}
-
-function createAjv(document: OpenAPIV3.Document): Ajv {
-  const ajv = new Ajv({
-    // A document the tests check against the meta-schema is compiled without checking it again (see above).
-    validateSchema: !checkedDocuments.has(document),
-    allErrors: true,
-    strict: true,
-    strictRequired: false,
-    discriminator: true,
-    // OpenAPI allows `type` with `allOf` members that are not objects themselves.
-    allowUnionTypes: true,
-  });
-  addFormats(ajv);
-  addExactNumberKeyword(ajv);
-  const extensions = new Set<string>();
-  collectExtensionKeys(document, extensions);
-  // The document is added whole so that schemas keep their `#/components/...` references; its
-  // top-level keys (openapi, info, paths, ...) are then keywords of that root schema, which validate nothing.
-  const topLevel = Object.keys(document).filter((key) => !ajv.getKeyword(key));
-  ajv.addVocabulary([...new Set([...openApiAnnotations, ...extensions, ...topLevel])]);
-  ajv.addSchema(withExactNumbers(document) as unknown as object, documentId);
-  return ajv;
 }
 
 /**
@@ -184,19 +144,57 @@ function shapeOf(document: OpenAPIV3.Document, schema: unknown, pointer: string)
   return { type: resolved.type, itemType, default: resolved.default };
 }
 
+/** Compiles one schema the document asks for, under its key (see `CompileOptions.compile`). */
+export type CompileSchema = (key: string, schema: object) => ValidateFunction;
+
+export interface CompileOptions {
+  /**
+   * The document's exact JSON text, when the caller has written it already (the mock serves it as
+   * `/openapi.json`): precompiled validators are found by it. Written here when precompiled validators
+   * are known and it is not given.
+   */
+  json?: string;
+  /**
+   * Compiles what was not precompiled, each schema under a key: the JSON pointer of a schema of the
+   * document (`/components/schemas/Pet`), or a schema's JSON text (an operation's parameters of one
+   * location, a schema of the kit's own). Default: Ajv, loaded on first use (see create-document-ajv.ts).
+   * Precompiling passes one that keeps each validator's code.
+   */
+  compile?: CompileSchema;
+  /** Whether to use validators made known by `usePrecompiledValidators` (default true). */
+  precompiled?: boolean;
+}
+
 /**
  * Compiles every operation of an OpenAPI 3.0 document: its route, parameters,
  * request body and responses. Any schema Ajv cannot compile, any unresolved
  * reference and any operation without an `operationId` stops here with a
- * `DocumentError` that names where the problem is.
+ * `DocumentError` that names where the problem is. A document whose validators
+ * were precompiled (`usePrecompiledValidators`) compiles none of them: Ajv is
+ * not even loaded.
  */
-export function compileDocument(document: OpenAPIV3.Document, source = 'openapi.yaml'): CompiledDocument {
-  let ajv: Ajv;
-  try {
-    ajv = createAjv(document);
-  } catch (error) {
-    throw new DocumentError(`${source}: ${(error as Error).message}`);
-  }
+export function compileDocument(
+  document: OpenAPIV3.Document,
+  source = 'openapi.yaml',
+  options: CompileOptions = {},
+): CompiledDocument {
+  const precompiled =
+    options.precompiled === false ? undefined : precompiledFor(options.json ?? (() => stringifyJson(document)));
+  let ajv: Ajv | undefined;
+  const compileAtRunTime: CompileSchema = (_key, schema) => {
+    if (!ajv) {
+      try {
+        ajv = createDocumentAjv(document, { source, checked: checkedDocuments.has(document) });
+      } catch (error) {
+        if (error instanceof DocumentError) throw error;
+        throw new DocumentError(`${source}: ${(error as Error).message}`);
+      }
+    }
+    return ajv.compile(schema);
+  };
+  const compileFresh = options.compile ?? compileAtRunTime;
+  const compile: CompileSchema = (key, schema) => precompiled?.[key] ?? compileFresh(key, schema);
+
   const cache = new Map<string, ValidateFunction>();
   const validatorAt = (pointer: string): ValidateFunction => {
     let validate = cache.get(pointer);
@@ -208,8 +206,9 @@ export function compileDocument(document: OpenAPIV3.Document, source = 'openapi.
         validate = validatorAt(target);
       } else {
         try {
-          validate = ajv.compile({ $ref: `${documentId}#${pointer}` });
+          validate = compile(pointer, { $ref: `${documentId}#${pointer}` });
         } catch (error) {
+          if (error instanceof DocumentError) throw error;
           throw new DocumentError(`${source}: schema at ${pointer}: ${(error as Error).message}`);
         }
       }
@@ -229,7 +228,7 @@ export function compileDocument(document: OpenAPIV3.Document, source = 'openapi.
     const key = JSON.stringify(schema);
     let validate = objectValidators.get(key);
     if (!validate) {
-      validate = ajv.compile(schema);
+      validate = compile(key, schema);
       objectValidators.set(key, validate);
     }
     return validate;
@@ -287,7 +286,7 @@ export function compileDocument(document: OpenAPIV3.Document, source = 'openapi.
     const key = stringifyJson(schema);
     let validate = ownSchemas.get(key);
     if (!validate) {
-      validate = ajv.compile(withExactNumberSchema(schema));
+      validate = compile(key, withExactNumberSchema(schema));
       ownSchemas.set(key, validate);
     }
     return validate;

@@ -1,4 +1,4 @@
-import type { Ajv, ErrorObject } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import { int64Max, int64Min, NumberLiteral } from '../json/exact-json.js';
 
 /**
@@ -10,6 +10,12 @@ import { int64Max, int64Min, NumberLiteral } from '../json/exact-json.js';
  * checks the type, the format and the bounds on the exact value.
  */
 export const exactNumberKeyword = 'petstore-exact-number';
+
+/**
+ * The module validators' generated code asks its loader for `checkExactNumber`, as it asks for Ajv's own
+ * run-time helpers (`require("ajv/dist/runtime/ucs2length")`): see precompiled-validators.ts.
+ */
+export const exactNumberModule = 'petstore-kit/exact-number';
 
 /** The numeric keywords a schema of type integer or number may carry. */
 const numericKeywords = [
@@ -26,7 +32,7 @@ const numericKeywords = [
 /** A number written in the schema: a bigint when it is an integer beyond 2^53−1 (documents are read exactly). */
 type SchemaNumber = number | bigint;
 
-interface ExactNumberSchema {
+export interface ExactNumberSchema {
   type: 'integer' | 'number';
   format?: string;
   minimum?: SchemaNumber;
@@ -184,7 +190,11 @@ function plainlyValid(schema: ExactNumberSchema, data: number): boolean {
   );
 }
 
-function check(schema: ExactNumberSchema, data: unknown): ErrorObject | undefined {
+/**
+ * The keyword's check: undefined when `data` is valid, else the problem (its keyword, message and params;
+ * Ajv's generated code adds where). Called by validators compiled at run time and ahead alike.
+ */
+export function checkExactNumber(schema: ExactNumberSchema, data: unknown): ErrorObject | undefined {
   if (data === null && schema.nullable === true) return undefined;
   if (typeof data === 'number' && Number.isSafeInteger(data) && plainlyValid(schema, data)) return undefined;
   const exact = exactValue(data);
@@ -223,20 +233,6 @@ function check(schema: ExactNumberSchema, data: unknown): ErrorObject | undefine
     }
   }
   return undefined;
-}
-
-/** Teaches Ajv the keyword; the rewritten document is then compiled as usual. */
-export function addExactNumberKeyword(ajv: Ajv): void {
-  ajv.addKeyword({
-    keyword: exactNumberKeyword,
-    schemaType: 'object',
-    errors: true,
-    validate: function validateExactNumber(this: unknown, schema: ExactNumberSchema, data: unknown): boolean {
-      const found = check(schema, data);
-      (validateExactNumber as unknown as { errors: ErrorObject[] | null }).errors = found ? [found] : null;
-      return found === undefined;
-    },
-  });
 }
 
 /** The same rewrite for one schema of the kit's own (a fixture's format, a state file's). */

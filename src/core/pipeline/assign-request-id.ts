@@ -10,6 +10,8 @@ export function assignRequestId(request: PlainRequest): string {
 
 /** Ids written at once: the random bytes for them are drawn in one call, and the ids are written in one warm loop. */
 const batchSize = 256;
+/** The first batch is small: a process's first request (a test's, the mock's first) does not wait for 256 ids. */
+const firstBatchSize = 8;
 const pool = new Uint8Array(16 * batchSize);
 /** The character codes of an id being written, reused: `String.fromCharCode` makes one flat string of them. */
 const codes: number[] = new Array<number>(36).fill(0);
@@ -35,16 +37,16 @@ let taken = 0;
  */
 function newUuid(): string {
   if (taken === batch.length) {
-    batch = writeBatch();
+    batch = writeBatch(batch.length === 0 ? firstBatchSize : batchSize);
     taken = 0;
   }
   return batch[taken++] as string;
 }
 
-function writeBatch(): string[] {
-  crypto.getRandomValues(pool);
-  const ids = new Array<string>(batchSize);
-  for (let id = 0; id < batchSize; id++) ids[id] = writeUuid(16 * id);
+function writeBatch(size: number): string[] {
+  crypto.getRandomValues(size === batchSize ? pool : pool.subarray(0, 16 * size));
+  const ids = new Array<string>(size);
+  for (let id = 0; id < size; id++) ids[id] = writeUuid(16 * id);
   return ids;
 }
 

@@ -2,7 +2,7 @@ import type { ValidateFunction } from 'ajv';
 import { fromAjvErrors, listDetails } from '../errors/from-ajv-errors.js';
 import type { ApiModel } from '../model/describe-api.js';
 import { isDocumentChecked, type CompiledDocument } from '../openapi/compile-document.js';
-import type { GeneratePets, GeneratePetsOptions, GeneratedFields } from '../seed/generate-pets.js';
+import type { GeneratePets, GeneratePetsOptions, GeneratedFields } from '../seed/draw-pets.js';
 import { createItemListCheck, ItemListError } from '../store/check-item-list.js';
 import type { CollectionShape, Item } from '../store/item-snapshot.js';
 import type { RevisionCounter } from '../store/revision-counter.js';

@@ -1,6 +1,6 @@
 import { BoundedMap } from '../support/bounded-map.js';
 import type { ExactPet } from '../types/api-types.js';
-import type { GeneratePets, GeneratePetsOptions } from './generate-pets.js';
+import type { GeneratePets, GeneratePetsOptions } from './draw-pets.js';
 
 /** The lists the kit's generator made, by what it was asked; the oldest goes beyond 16. */
 const made = new BoundedMap<string, readonly ExactPet[]>(16);

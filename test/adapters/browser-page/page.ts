@@ -2,6 +2,8 @@
 // uses the API as a frontend would and writes what it saw into the page for the test to read.
 import { setupWorker } from 'msw/browser';
 import { createMockHandlers } from '../../../src/msw.js';
+import { runTimeCompiler } from '../../../src/run-time-compiler.js';
+import { defaultDocument } from '../../../src/generated/default-document.js';
 
 const output = document.getElementById('output') as HTMLElement;
 const show = (label: string, value: unknown) => {
@@ -17,7 +19,17 @@ async function call(path: string, init: RequestInit = {}) {
 }
 
 const handlers = createMockHandlers({ baseUrl: '/v1', keys: ['browser-key'], scenario: 'one-of-each-status' });
-const worker = setupWorker(...handlers);
+// A document of the page's own (the kit's, retitled: its precompiled validators no longer match), compiled here at
+// run time by the compiler the page gives, as a page whose policy allows eval may.
+const ownDocument = { ...defaultDocument, info: { ...defaultDocument.info, title: 'A document of the page’s own' } };
+const ownHandlers = createMockHandlers({
+  baseUrl: '/own/v1',
+  keys: ['browser-key'],
+  scenario: 'one-of-each-status',
+  document: ownDocument,
+  validators: runTimeCompiler,
+});
+const worker = setupWorker(...handlers, ...ownHandlers);
 await worker.start({ serviceWorker: { url: '/mockServiceWorker.js' }, onUnhandledRequest: 'error', quiet: true });
 
 const auth = { Authorization: 'Bearer browser-key' };
@@ -40,4 +52,13 @@ show(
   }),
 );
 show('unauthorized', await call('/v1/pets'));
+show('own-list', await call('/own/v1/pets', { headers: auth }));
+show(
+  'own-invalid',
+  await call('/own/v1/pets', {
+    method: 'POST',
+    headers: { ...auth, 'Content-Type': 'application/json' },
+    body: '{"name":"Rex","categoryId":1.5}',
+  }),
+);
 document.body.dataset.done = 'true';

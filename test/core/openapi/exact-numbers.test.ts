@@ -2,15 +2,16 @@ import { Ajv } from 'ajv';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NumberLiteral } from '../../../src/core/json/exact-json.js';
+import { exactNumberKeywordDefinition } from '../../../src/core/openapi/create-document-ajv.js';
 import {
-  addExactNumberKeyword,
   exactNumberKeyword,
   withExactNumbers,
   withExactNumberSchema,
 } from '../../../src/core/openapi/exact-numbers.js';
+import { loadAjv } from '../../../src/core/openapi/load-ajv.js';
 
 const ajv = new Ajv({ allErrors: true, strict: true });
-addExactNumberKeyword(ajv);
+ajv.addKeyword(exactNumberKeywordDefinition(loadAjv('the test')));
 
 /** What the rewritten schema says of a value: `ok`, or the first problem's keyword and message. */
 function judge(schema: object, value: unknown): string {

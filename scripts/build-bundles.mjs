@@ -1,7 +1,11 @@
-// The browser builds, after tsc (`npm run build`), with their sizes:
+// The bundles, after tsc (`npm run build`), with their sizes:
+// - dist/index.js, msw.js, express.js, browser.js, run-time-compiler.js, precompile.js: the package's entry
+//   points, each bundled with the kit's modules it needs (chunks shared between them beside them,
+//   dependencies left to import): Node loads a few files where tsc's output is a hundred, which is most of
+//   what an import of the kit costs (docs/performance.md). tsc's output stays for the programs (cli.js, ...);
 // - dist/browser/: the MSW entry as one ESM bundle (msw stays external: the page brings its own);
 // - dist/ui/: the pages the mock serves (the dashboard, and the reference's start-up script).
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,10 +25,34 @@ const common = {
   logLevel: 'warning',
 };
 
-// dist/browser/ is this build's alone, and its chunks are named by their hash: emptied first, so that the
-// chunks of earlier builds do not pile up there and ship in the package.
+// dist/browser/ is this build's alone, and chunks are named by their hash: emptied first (dist/'s chunks
+// removed), so that the chunks of earlier builds do not pile up and ship in the package.
 rmSync(`${root}/dist/browser`, { recursive: true, force: true });
+for (const file of readdirSync(`${root}/dist`)) {
+  if (/^chunk-/.test(file)) rmSync(`${root}/dist/${file}`);
+}
 const results = [
+  await build({
+    ...common,
+    entryPoints: {
+      index: 'src/index.ts',
+      msw: 'src/msw.ts',
+      express: 'src/express.ts',
+      browser: 'src/browser.ts',
+      'run-time-compiler': 'src/run-time-compiler.ts',
+      precompile: 'src/precompile.ts',
+    },
+    platform: 'node',
+    target: 'node20',
+    // Readable: these are what a user's stack traces and debugger show.
+    minify: false,
+    splitting: true,
+    // At dist/'s top, as the entries are: package-root.ts finds the package one level up from either.
+    chunkNames: 'chunk-[hash]',
+    sourcemap: true,
+    packages: 'external',
+    outdir: 'dist',
+  }),
   await build({
     ...common,
     entryPoints: { 'petstore-msw': 'src/msw.ts' },
