@@ -88,7 +88,10 @@ function mockSpec(extraArgs: string[] = [], name = 'mock', cli = mockCli): Serve
   };
 }
 
-const allServers: Array<{ spec: ServerSpec; prefix: string }> = [
+/** A server of the throughput rounds; `only` names the routes it serves (every route when absent). */
+type BenchServer = { spec: ServerSpec; prefix: string; only?: readonly string[] };
+
+const allServers: BenchServer[] = [
   {
     spec: {
       name: 'raw',
@@ -98,6 +101,18 @@ const allServers: Array<{ spec: ServerSpec; prefix: string }> = [
       headers: auth,
     },
     prefix: '/v1',
+  },
+  {
+    // The write floor: parses the body, appends it, answers it (POST only).
+    spec: {
+      name: 'floor',
+      command: node,
+      args: [join(packageRoot, 'bench', 'servers', 'parse-append-node.mjs'), '{port}'],
+      probe: '/v1/pets',
+      headers: auth,
+    },
+    prefix: '/v1',
+    only: ['POST /pets'],
   },
   { spec: mockSpec(), prefix: '/v1' },
   ...(baselineCli ? [{ spec: mockSpec([], 'before', baselineCli), prefix: '/v1' }] : []),
@@ -180,12 +195,13 @@ async function throughput(servers = allServers) {
   for (let round = 0; round < rounds; round++) {
     // Alternate the order every round so that no server always runs first (or last) on a noisy machine.
     const order = round % 2 === 0 ? servers : [...servers].reverse();
-    for (const { spec, prefix } of order) {
+    for (const { spec, prefix, only } of order) {
       const server = await startServerProcess(spec);
       try {
         startups.set(spec.name, [...(startups.get(spec.name) ?? []), server.startupMs]);
-        await measureLoad(generator, server.origin, routes[0]!.request(prefix), 1); // warm-up
-        for (const route of routes) {
+        const served = routes.filter((route) => !only || only.includes(route.name));
+        await measureLoad(generator, server.origin, served[0]!.request(prefix), 1); // warm-up
+        for (const route of served) {
           if (route.resetFirst) await resetMock(server);
           const result = await measureServer(server, route.request(prefix), seconds);
           const id = `${spec.name}|${route.name}`;
@@ -489,6 +505,31 @@ async function contractRun() {
 
 type Row = { requestsPerSecond: number; p50Ms: number; p99Ms: number; cpuMicros: number };
 
+/** The floor a route is held against: the parse-and-append server for a create, raw node:http for a read. */
+const floorOf = (route: string): 'floor' | 'raw' => (route.startsWith('POST') ? 'floor' : 'raw');
+const floorNames = { raw: 'raw node:http, a fixed body', floor: 'node:http parse-and-append' } as const;
+
+/**
+ * Issue 35's goal for the server's CPU per request: the mock against the route's floor, from the same run
+ * (and the --baseline build against the same floor).
+ */
+function floorTable(table: Awaited<ReturnType<typeof throughput>>['table']): string[] {
+  const lines = [
+    `| Route | floor | floor CPU µs/req | mock CPU µs/req | mock × floor |${baselineCli ? ' before CPU µs/req | before × floor | mock / before |' : ''} goal | floor req/s | mock req/s |${baselineCli ? ' before req/s |' : ''}`,
+    `|---|---|---|---|---|${baselineCli ? '---|---|---|' : ''}---|---|---|${baselineCli ? '---|' : ''}`,
+  ];
+  for (const row of table) {
+    const server = row.servers as Record<string, Row>;
+    const floor = floorOf(row.route);
+    const get = (name: string, field: keyof Row) => server[name]?.[field] ?? Number.NaN;
+    const cpu = (name: string) => get(name, 'cpuMicros');
+    lines.push(
+      `| \`${row.route}\` | ${floorNames[floor]} | ${fmt(cpu(floor), 1)} | ${fmt(cpu('mock'), 1)} | ${ratio(cpu('mock'), cpu(floor))} |${baselineCli ? ` ${fmt(cpu('before'), 1)} | ${ratio(cpu('before'), cpu(floor))} | ${ratio(cpu('mock'), cpu('before'))} |` : ''} at most 1.5× | ${fmt(get(floor, 'requestsPerSecond'))} | ${fmt(get('mock', 'requestsPerSecond'))} |${baselineCli ? ` ${fmt(get('before', 'requestsPerSecond'))} |` : ''}`,
+    );
+  }
+  return lines;
+}
+
 function markdown(results: Awaited<ReturnType<typeof collect>>): string {
   const lines: string[] = [];
   const { machine, throughput: t } = results;
@@ -673,22 +714,14 @@ async function collect() {
 }
 
 if (flags.only === 'mock') {
-  // `--only mock`: the mock against raw node:http (and the --baseline build) in the same alternating rounds; nothing is written.
-  const chosen = allServers.filter(({ spec }) => ['raw', 'mock', 'before'].includes(spec.name));
+  // `--only mock`: the mock against its floors (and the --baseline build) in the same alternating rounds; nothing
+  // is written.
+  const chosen = allServers.filter(({ spec }) => ['raw', 'floor', 'mock', 'before'].includes(spec.name));
   process.stdout.write(`Mock: ${rounds} alternating round(s) × ${seconds} s per route and server\n`);
   const t = await throughput(chosen);
-  const lines = [
-    `| Route | ${chosen.map(({ spec }) => `${spec.name} req/s | ${spec.name} CPU µs/req`).join(' | ')} | mock × raw req/s | mock × raw CPU |${baselineCli ? ' before × raw req/s | before × raw CPU | mock / before CPU |' : ''}`,
-    `|---|${chosen.map(() => '---|---').join('|')}|---|---|${baselineCli ? '---|---|---|' : ''}`,
-  ];
-  for (const row of t.table) {
-    const server = row.servers as Record<string, Row>;
-    const get = (name: string, field: keyof Row) => server[name]?.[field] ?? Number.NaN;
-    lines.push(
-      `| \`${row.route}\` | ${chosen.map(({ spec }) => `${fmt(get(spec.name, 'requestsPerSecond'))} | ${fmt(get(spec.name, 'cpuMicros'), 1)}`).join(' | ')} | ${ratio(get('mock', 'requestsPerSecond'), get('raw', 'requestsPerSecond'))} | ${ratio(get('mock', 'cpuMicros'), get('raw', 'cpuMicros'))} |${baselineCli ? ` ${ratio(get('before', 'requestsPerSecond'), get('raw', 'requestsPerSecond'))} | ${ratio(get('before', 'cpuMicros'), get('raw', 'cpuMicros'))} | ${ratio(get('mock', 'cpuMicros'), get('before', 'cpuMicros'))} |` : ''}`,
-    );
-  }
-  process.stdout.write(`\n${await format(lines.join('\n'), { parser: 'markdown', proseWrap: 'preserve' })}`);
+  process.stdout.write(
+    `\n${await format(floorTable(t.table).join('\n'), { parser: 'markdown', proseWrap: 'preserve' })}`,
+  );
   process.exit(0);
 }
 
