@@ -18,7 +18,7 @@ import { observeExchange, type ReportedExchange } from './pipeline/observe-excha
 import { operationRemoved } from './pipeline/operation-removed.js';
 import { readBody } from './pipeline/read-body.js';
 import { type Answer, type MiddleInput, type Mount, noPlan, selectMount } from './pipeline/select-mount.js';
-import { serialiseResponse, type SerialisedResponse } from './pipeline/serialise-response.js';
+import { serialiseResponse } from './pipeline/serialise-response.js';
 import { servePublicFile, type PublicFile } from './pipeline/serve-public-file.js';
 import { validateResponse } from './pipeline/validate-response.js';
 import type { SessionRef, StateStore } from './state/state-store.js';
