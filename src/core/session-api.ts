@@ -6,12 +6,16 @@ import type { Session } from './sessions/session.js';
 import { momentOf } from './state/moment-of.js';
 import type { FaultRequest, Latency, ScheduledFault, StoreState } from './state/state-store.js';
 import type { MemoryStore } from './store/memory-store.js';
-import type { ExactPet } from './types/api-types.js';
 
 /** The in-process face of one session: what the admin API does, as typed calls. */
 export interface SessionApi {
-  /** The session's store; its shortcuts (`list`, `get`, `create`, `all`, `size`) act on the document's first collection. */
-  readonly store: MemoryStore<ExactPet>;
+  /**
+   * The session's store, one collection at a time, by its name in the
+   * document: `store.collection('pets').list({ limit: 20 })`, `.get(id)`,
+   * `.create(fields)`, `.all()`, `.size` (typed where the caller knows the
+   * items: `store.collection<ExactPet>('pets')`).
+   */
+  readonly store: MemoryStore;
   readonly journal: RequestJournal;
   /** The current scenario's name. */
   readonly scenario: string;
@@ -63,7 +67,7 @@ export function createSessionApi(
 ): SessionApi {
   return {
     get store() {
-      return of().store as MemoryStore<ExactPet>;
+      return of().store;
     },
     get journal() {
       return of().journal;
