@@ -56,7 +56,8 @@ if (flags.help === true) {
       '  --seconds S        seconds per route in each round',
       '  --baseline DIR     also measure the mock built in DIR (DIR/dist/cli.js), in the same rounds',
       '  --only proxy       the proxy section alone; nothing is written',
-      '  --only mock        raw node:http, the mock and the --baseline build alone, every route; nothing is written',
+      '  --only mock        raw node:http, the floors, the mock and the --baseline build alone; nothing is written',
+      '  --only scale       start-up and idle RSS with the default scenario and 1k, 100k and 1M pets; nothing is written',
       '  --no-docs          do not rewrite the table in docs/performance.md',
       '',
     ].join('\n'),
@@ -621,13 +622,13 @@ function markdown(results: Awaited<ReturnType<typeof collect>>): string {
     '',
     `Logging at the default level (\`info\`, one line per request, asynchronous) serves ${fmt(results.logging.infoRequestsPerSecond)} req/s against ${fmt(results.logging.warnRequestsPerSecond)} at \`warn\`: ${ratio(results.logging.infoRequestsPerSecond, results.logging.warnRequestsPerSecond)}.`,
     '',
-    '| Pets | seed (in-process) | rare status (1 in 1,000), `limit=100`: indexed | filter-then-slice | a session’s first write: time / heap kept | HTTP start-up | HTTP `status=sold&limit=100` req/s (15% sold) | RSS idle / loaded |',
+    '| Pets | seed (in-process) | rare status (1 in 1,000), `limit=100`: indexed | filter-then-slice | a session’s first write: time / heap kept | HTTP start-up (× the default scenario’s) | HTTP `status=sold&limit=100` req/s (15% sold) | RSS idle / loaded |',
     '|---|---|---|---|---|---|---|---|',
   );
   results.storeScale.forEach((row, index) => {
     const http = results.httpScale[index];
     lines.push(
-      `| ${row.pets.toLocaleString('en')} | ${fmt(row.seedMs)} ms | ${fmt(row.indexedMicros, 2)} µs (page of ${row.pageSize}) | ${fmt(row.naiveMicros, 1)} µs | ${fmt(row.firstWrite.ms, 3)} ms / ${fmt(row.firstWrite.keptMiB, 3)} MiB | ${http ? `${fmt(http.startupMs)} ms` : 'n/a'} | ${http ? fmt(http.requestsPerSecond) : 'n/a'} | ${http ? `${fmt(http.idleRssMiB)} / ${fmt(http.loadedRssMiB)} MiB` : 'n/a'} |`,
+      `| ${row.pets.toLocaleString('en')} | ${fmt(row.seedMs)} ms | ${fmt(row.indexedMicros, 2)} µs (page of ${row.pageSize}) | ${fmt(row.naiveMicros, 1)} µs | ${fmt(row.firstWrite.ms, 3)} ms / ${fmt(row.firstWrite.keptMiB, 3)} MiB | ${http ? `${fmt(http.startupMs)} ms (${ratio(http.startupMs, t.startupMs['mock'] ?? Number.NaN)})` : 'n/a'} | ${http ? fmt(http.requestsPerSecond) : 'n/a'} | ${http ? `${fmt(http.idleRssMiB)} / ${fmt(http.loadedRssMiB)} MiB` : 'n/a'} |`,
     );
   });
   const first = results.storeScale[0]!;
@@ -733,8 +734,53 @@ if (flags.only === 'mock') {
   process.exit(0);
 }
 
+/**
+ * `--only scale`: start-up to the first answer and idle RSS of the mock with the default scenario and with
+ * 1,000, 100,000 and 1,000,000 pets (and of the --baseline build), in alternating rounds: issue 35's goal is
+ * at most 300 MiB and at most 4× the default's start-up at 1,000,000.
+ */
+async function startUpScale(): Promise<string[]> {
+  const builds = [{ name: 'mock', cli: mockCli }, ...(baselineCli ? [{ name: 'before', cli: baselineCli }] : [])];
+  const sizes = ['default', 1_000, 100_000, 1_000_000] as const;
+  const samples = new Map<string, { startupMs: number[]; rssMiB: number[] }>();
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? sizes : [...sizes].reverse();
+    for (const size of order) {
+      for (const build of round % 2 === 0 ? builds : [...builds].reverse()) {
+        const args = size === 'default' ? [] : ['--pets', String(size), '--max-pets', String(Math.max(size, 100_000))];
+        const server = await startServerProcess(mockSpec(args, build.name, build.cli));
+        try {
+          const id = `${build.name}|${size}`;
+          const sample = samples.get(id) ?? { startupMs: [], rssMiB: [] };
+          sample.startupMs.push(server.startupMs);
+          sample.rssMiB.push(server.rssMiB());
+          samples.set(id, sample);
+        } finally {
+          await server.stop();
+        }
+      }
+    }
+  }
+  const lines = [
+    `| Pets | ${builds.map(({ name }) => `${name} start-up | ${name} × default's | ${name} idle RSS`).join(' | ')} |`,
+    `|---|${builds.map(() => '---|---|---').join('|')}|`,
+  ];
+  for (const size of sizes) {
+    const cells = builds.map(({ name }) => {
+      const sample = samples.get(`${name}|${size}`);
+      const base = median(samples.get(`${name}|default`)?.startupMs ?? []);
+      const startup = median(sample?.startupMs ?? []);
+      return `${fmt(startup)} ms | ${ratio(startup, base)} | ${fmt(median(sample?.rssMiB ?? []))} MiB`;
+    });
+    lines.push(
+      `| ${typeof size === 'number' ? size.toLocaleString('en') : 'default scenario'} | ${cells.join(' | ')} |`,
+    );
+  }
+  return lines;
+}
+
 if (flags.only !== undefined) {
-  // `--only proxy` or `--only cold-start`: one section alone, for more rounds than a whole run can spend on it;
+  // `--only proxy`, `--only cold-start` or `--only scale`: one section alone, for more rounds than a whole run can spend on it;
   // nothing is written.
   let table: string;
   if (flags.only === 'proxy') {
@@ -746,8 +792,13 @@ if (flags.only !== undefined) {
       `Cold start: ${options.rounds} alternating round(s) of fresh processes, ${options.suiteRounds} of each vitest suite\n`,
     );
     table = coldStartTable(measureColdStart(options)).join('\n');
+  } else if (flags.only === 'scale') {
+    process.stdout.write(`Start-up and idle RSS by scenario size: ${rounds} alternating round(s)\n`);
+    table = (await startUpScale()).join('\n');
   } else {
-    throw new Error(`--only: the sections that run alone are 'mock', 'proxy' and 'cold-start', got ${flags.only}`);
+    throw new Error(
+      `--only: the sections that run alone are 'mock', 'proxy', 'cold-start' and 'scale', got ${flags.only}`,
+    );
   }
   process.stdout.write(`\n${await format(table, { parser: 'markdown', proseWrap: 'preserve' })}`);
   process.exit(0);
