@@ -15,7 +15,8 @@ describe('a body over the limit, through MSW', () => {
   it('answers 413 payload_too_large to a body one byte over the limit, as mock.fetch does', async () => {
     const target = await msw.start(kitDocument, {});
     const resource = kitDocument.facts.resource(kitDocument.scenarioCollection);
-    const before = target.mock.store.collection(resource.name).size;
+    const mock = target.mock as NonNullable<typeof target.mock>;
+    const before = mock.store.collection(resource.name).size;
     const response = await fetch(`${target.baseUrl}${resource.collectionPath}`, {
       method: 'POST',
       headers: { Authorization: 'Bearer test-key', 'Content-Type': 'application/json' },
@@ -23,7 +24,7 @@ describe('a body over the limit, through MSW', () => {
     });
     expect(response.status).toBe(413);
     expect(await response.json()).toMatchObject({ code: 'payload_too_large', status: 413 });
-    expect(target.mock.store.collection(resource.name).size).toBe(before);
+    expect(mock.store.collection(resource.name).size).toBe(before);
   });
 
   it('answers 413 to a streamed body over the limit too, without reading it to its end', async () => {
