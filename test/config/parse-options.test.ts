@@ -40,6 +40,7 @@ describe('parseOptions', () => {
       corsOrigins: [],
       allowedHosts: [],
       pidFile: undefined,
+      fixtureCollections: {},
       help: false,
       version: false,
     });
@@ -90,6 +91,7 @@ describe('parseOptions', () => {
       PETSTORE_LOG_FORMAT: 'pretty',
       PETSTORE_CORS_ORIGIN: 'https://app.example.com, http://b.test:8080',
       PETSTORE_ALLOWED_HOST: 'mock.team.internal,.staging.example',
+      PETSTORE_FIXTURE_COLLECTION: 'pets=animals',
       INIT_CWD: '/home/user/app',
     };
     expect(parseOptions([], env)).toEqual({
@@ -112,6 +114,7 @@ describe('parseOptions', () => {
       corsOrigins: ['https://app.example.com', 'http://b.test:8080'],
       allowedHosts: ['mock.team.internal', '.staging.example'],
       pidFile: undefined,
+      fixtureCollections: { pets: 'animals' },
       help: false,
       version: false,
     });
@@ -133,9 +136,12 @@ describe('parseOptions', () => {
       PETSTORE_LOG_FORMAT: 'pretty',
       PETSTORE_CORS_ORIGIN: 'https://app.example.com',
       PETSTORE_ALLOWED_HOST: 'mock.team.internal',
+      PETSTORE_FIXTURE_COLLECTION: 'pets=animals',
       INIT_CWD: '/home/user/app',
     };
     const argv = [
+      '--fixture-collection',
+      'pets=beasts',
       '--cors-origin',
       'http://a.test',
       '--cors-origin',
@@ -192,6 +198,7 @@ describe('parseOptions', () => {
       corsOrigins: ['http://a.test', '*'],
       allowedHosts: ['other.internal'],
       pidFile: undefined,
+      fixtureCollections: { pets: 'beasts' },
       help: false,
       version: false,
     });
@@ -427,6 +434,7 @@ describe('helpText', () => {
       '--allowed-host',
       '--cors-origin',
       '--document',
+      '--fixture-collection',
       '--help',
       '--host',
       '--latency',
@@ -585,5 +593,48 @@ describe('accessLines', () => {
       '  Hosts      any (--allowed-host all: no protection against DNS rebinding)',
       '  Origins    loopback pages, its own, and https://app.team.internal',
     ]);
+  });
+});
+
+describe('--fixture-collection', () => {
+  it('reads repeated FROM=TO flags, or a comma-separated variable, as fixture keys mapped onto collections', () => {
+    expect(
+      parseOptions(['--fixture-collection', 'pets=animals', '--fixture-collection', 'kinds=categories'], {})
+        .fixtureCollections,
+    ).toEqual({ pets: 'animals', kinds: 'categories' });
+    expect(
+      parseOptions([], { PETSTORE_FIXTURE_COLLECTION: 'pets=animals, kinds=categories' }).fixtureCollections,
+    ).toEqual({ pets: 'animals', kinds: 'categories' });
+    expect(parseOptions([], {}).fixtureCollections).toEqual({});
+  });
+
+  it('keeps a key named __proto__ as a key like any other', () => {
+    const mapped = parseOptions(['--fixture-collection', '__proto__=animals'], {}).fixtureCollections;
+    expect(Object.keys(mapped)).toEqual(['__proto__']);
+    expect(Object.getPrototypeOf(mapped)).toBe(Object.prototype);
+  });
+
+  it('passes the mapping on to the mock, and nothing without one', () => {
+    expect(toAppOptions(parseOptions(['--fixture-collection', 'pets=animals'], {}))).toMatchObject({
+      fixtureCollections: { pets: 'animals' },
+    });
+    expect(toAppOptions(parseOptions([], {}))).not.toHaveProperty('fixtureCollections');
+  });
+
+  it.each([
+    [
+      ['--fixture-collection', 'pets'],
+      {},
+      '--fixture-collection must be FROM=TO (a fixture key and a collection), got "pets"',
+    ],
+    [['--fixture-collection', 'pets=a=b'], {}, '--fixture-collection must be FROM=TO'],
+    [[], { PETSTORE_FIXTURE_COLLECTION: '=animals' }, 'PETSTORE_FIXTURE_COLLECTION must be FROM=TO'],
+    [
+      ['--fixture-collection', 'pets=animals', '--fixture-collection', 'pets=beasts'],
+      {},
+      "--fixture-collection maps 'pets' twice",
+    ],
+  ])('refuses %j %j, saying how to write it', (argv, env, message) => {
+    expect(usageError(argv, env).message).toContain(message);
   });
 });

@@ -120,7 +120,7 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('the web pages in headless Chro
       await page.locator('#panels').waitFor({ state: 'visible' });
       expect(await page.getByLabel('API key').inputValue()).toBe('dev-key');
       expect(await page.locator('#status').textContent()).toContain('default key');
-      expect(await page.locator('#pets-rows tr').count()).toBe(3);
+      expect(await page.locator('#items-rows tr').count()).toBe(3);
     });
 
     it('says clearly when the key is wrong, instead of a blank page', async () => {
@@ -136,16 +136,16 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('the web pages in headless Chro
       await page.getByRole('button', { name: 'Use this key' }).click();
       await page.locator('#panels').waitFor({ state: 'visible' });
       expect(await page.locator('#scenario-current').textContent()).toBe('one-of-each-status');
-      expect(await page.locator('#pets-rows tr').count()).toBe(3);
+      expect(await page.locator('#items-rows tr').count()).toBe(3);
       await page.locator('#scenario-choice').selectOption('empty');
       await page.getByRole('button', { name: 'Switch' }).click();
       await page.waitForFunction(() => document.getElementById('scenario-current')?.textContent === 'empty');
-      expect(await page.locator('#pets-rows').textContent()).toContain('No pets.');
+      expect(await page.locator('#items-rows').textContent()).toContain('No pets.');
       await page.getByRole('button', { name: 'Reset to the scenario' }).click();
       await page.waitForFunction(() => document.getElementById('status')?.textContent?.includes('Back to the'));
       await page.locator('#scenario-choice').selectOption('one-of-each-status');
       await page.getByRole('button', { name: 'Switch' }).click();
-      await page.waitForFunction(() => document.querySelectorAll('#pets-rows tr').length === 3);
+      await page.waitForFunction(() => document.querySelectorAll('#items-rows tr').length === 3);
     });
 
     it('keeps the key in sessionStorage, never in the URL', async () => {
@@ -251,7 +251,7 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('the web pages in headless Chro
         })),
     );
     expect(tables.map((table) => table.rows)).toEqual(
-      expect.arrayContaining(['pets-rows', 'journal-rows', 'sessions-rows', 'faults-rows']),
+      expect.arrayContaining(['items-rows', 'journal-rows', 'sessions-rows', 'faults-rows']),
     );
     for (const table of tables) expect(table, table.rows).toMatchObject({ cut: false, beyond: 0 });
     // A wide table's cells say which column they are, since its header row is not shown there.
@@ -301,7 +301,7 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('the web pages in headless Chro
     await page.getByRole('button', { name: 'Switch' }).click();
     await page.waitForFunction(() => document.getElementById('scenario-current')?.textContent === 'big-ids');
     // JSON.parse would show 9223372036854776000 and 9007199254740992.
-    expect(await page.locator('#pets-rows').textContent()).toBe('9223372036854775807Largest9007199254740993sold');
+    expect(await page.locator('#items-rows').textContent()).toBe('9223372036854775807Largest9007199254740993sold');
     await page.close();
   });
 
