@@ -78,7 +78,10 @@ export interface EngineRequest {
   session: string;
   /** Make the session when it does not exist (an authenticated request). */
   create: boolean;
-  operationId: string;
+  /** The API's operation, for the faults; undefined (or empty) takes none (the admin API). */
+  operationId: string | undefined;
+  /** Whether the session's latency is drawn (the API's requests; not the admin API's). Default true. */
+  latency?: boolean;
   /** The moment (ms) from which the operation is removed (`x-sunset`), by the session's clock. */
   sunsetMs?: number;
   /** The mock's clock now (ms): the session's clock is it plus the session's offset. */
@@ -104,6 +107,12 @@ export interface SessionFacts {
   clockOffset: number;
   /** A named session this call evicted (the least recently used) to make room for its own. */
   evicted: string | undefined;
+  /**
+   * The session's store's revision before the call: its answers may be cached
+   * under it. It changes with every write, reset or switch of the store, on
+   * any replica, and never repeats (not even after the server lost its data).
+   */
+  revision: number;
 }
 
 export type EngineOutcome =

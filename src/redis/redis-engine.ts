@@ -3,7 +3,7 @@ import { HttpError } from '../core/errors/http-error.js';
 import { defaultMaxJournalBytes, defaultMaxJournalReadBytes } from '../core/journal/request-journal.js';
 import { parseExactJson, stringifyJson, toInt64 } from '../core/json/exact-json.js';
 import { defaultSessionName } from '../core/http/session-header.js';
-import { maxScheduledFaults } from '../core/sessions/fault-plan.js';
+import { maxScheduledFaults } from '../core/state/fault-limits.js';
 import type { FaultRequest, FaultSource, Latency, ScheduledFault } from '../core/state/state-store.js';
 import type { Item } from '../core/store/item-snapshot.js';
 import type { Scenario } from '../core/store/scenario.js';
@@ -294,7 +294,8 @@ export class RedisEngine {
     const args: string[] = [
       'request',
       ...this.#session(call.session, call.create),
-      call.operationId,
+      call.operationId ?? '',
+      call.latency === false ? '0' : '1',
       call.sunsetMs === undefined ? '' : String(call.sunsetMs),
       String(call.now),
       action?.kind ?? '',
@@ -313,25 +314,26 @@ export class RedisEngine {
       delayMs: latency && drawn !== '' ? latency.min + (Number(drawn) / 4294967296) * (latency.max - latency.min) : 0,
       clockOffset: Number(reply[4]),
       evicted: text(reply[5]) === '' ? undefined : text(reply[5]),
+      revision: Number(reply[7]),
     };
     if (facts.evicted !== undefined) {
       this.#options.onEvent?.({ kind: 'session_evicted', session: facts.evicted, max: this.#limits.maxSessions });
     }
     if (status === 'fault') {
-      const fault = this.#fault(text(reply[7]), text(reply[8]), text(reply[9]));
+      const fault = this.#fault(text(reply[8]), text(reply[9]), text(reply[10]));
       // A fault scheduled before sources were kept has none: the admin API's, as in the memory plan.
-      const source = (text(reply[10]) || 'POST /__admin/faults') as FaultSource;
+      const source = (text(reply[11]) || 'POST /__admin/faults') as FaultSource;
       return { kind: 'fault', fault: { ...fault, source }, ...facts };
     }
     if (status === 'removed') return { kind: 'removed', sessionNow: call.now + facts.clockOffset, ...facts };
     if (!action || !collection) return { kind: 'done', result: undefined, ...facts };
     if (status === 'missing_reference') {
-      const requirement = action.requires?.[Number(reply[7]) - 1];
+      const requirement = action.requires?.[Number(reply[8]) - 1];
       if (!requirement) throw new Error('the store named a reference the write did not give');
       return { kind: 'missing_reference', requirement, ...facts };
     }
-    if (status !== 'ok') throw this.#refusal(status, reply.slice(7), action, collection);
-    return { kind: 'done', result: this.#result(action, reply.slice(7)), ...facts };
+    if (status !== 'ok') throw this.#refusal(status, reply.slice(8), action, collection);
+    return { kind: 'done', result: this.#result(action, reply.slice(8)), ...facts };
   }
 
   #actionArgs(action: StoreAction, collection: EngineCollection): string[] {

@@ -42,23 +42,24 @@ end
 
 local function op_request()
   local S = session_args()
-  local operationId, sunset, now, kind = arg(), num(arg()), tonumber(arg()), arg()
+  local operationId, useLatency, sunset, now, kind = arg(), arg() == '1', num(arg()), tonumber(arg()), arg()
   local t = touch(S)
   if t == nil then return { 'no_session' } end
   if t ~= true then return t end
   local drawn = ''
-  if tonumber(S.lmax) > 0 then drawn = fmt(draw(S)) end
-  local head = { 'ok', S.lmin, S.lmax, drawn, S.off, S.evicted or '', S.scnName }
-  local id, spec, left, source = take_fault(S, operationId)
+  if useLatency and tonumber(S.lmax) > 0 then drawn = fmt(draw(S)) end
+  local head = { 'ok', S.lmin, S.lmax, drawn, S.off, S.evicted or '', S.scnName, revision(S) }
+  local id, spec, left, source
+  if operationId ~= '' then id, spec, left, source = take_fault(S, operationId) end
   if id then
     head[1] = 'fault'
-    head[8], head[9], head[10], head[11] = id, spec, left, source
+    head[9], head[10], head[11], head[12] = id, spec, left, source
   elseif sunset and now + tonumber(S.off) >= sunset then
     head[1] = 'removed'
   elseif kind ~= '' then
     local result = store_action(S, kind)
     head[1] = result[1]
-    for i = 2, #result do head[6 + i] = result[i] end
+    for i = 2, #result do head[7 + i] = result[i] end
   end
   save_session(S)
   return head
