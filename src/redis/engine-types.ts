@@ -94,7 +94,8 @@ export type ActionResult =
   | { kind: 'list'; items: Item[] }
   | { kind: 'get' | 'replace' | 'update'; item: Item | undefined }
   | { kind: 'create'; item: Item }
-  | { kind: 'delete'; deleted: boolean };
+  /** `item`: the item removed, when there was one. */
+  | { kind: 'delete'; deleted: boolean; item: Item | undefined };
 
 /** What every outcome of a request tells about its session. */
 export interface SessionFacts {

@@ -395,7 +395,11 @@ export class RedisEngine {
       case 'create':
         return { kind: 'create', item: parseItem(text(values[0])) };
       case 'delete':
-        return { kind: 'delete', deleted: text(values[0]) === '1' };
+        return {
+          kind: 'delete',
+          deleted: text(values[0]) === '1',
+          item: values[1] === undefined || values[1] === null ? undefined : parseItem(text(values[1])),
+        };
       default: {
         const [value] = values;
         return { kind: action.kind, item: value === null || value === undefined ? undefined : parseItem(text(value)) };

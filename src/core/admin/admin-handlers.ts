@@ -41,10 +41,13 @@ export const adminHandlers: HandlerTable<AdminContext> = {
   // only the status (Docker, Kubernetes, wait-on, an uptime monitor) sees that changes are being refused. It says
   // what the server is, so that the dashboard asks for the proxy's violations only from a proxy.
   health: async (_request, { state, proxyReport }) => {
-    const { problem, journal } = await state.health();
+    const { problem, journal, store } = await state.health();
     if (problem) throw problem;
-    // Issue 27: the journals' shared bound, and how much of it they hold.
-    return { status: 200, body: { status: 'ok', role: proxyReport ? 'proxy' : 'mock', journal } };
+    // Issue 27: the journals' shared bound, and how much of it they hold. Issue 34: a shared store, what it is.
+    return {
+      status: 200,
+      body: { status: 'ok', role: proxyReport ? 'proxy' : 'mock', journal, ...(store ? { store } : {}) },
+    };
   },
   listScenarios: async (_request, { session, state, scenarios }) => ({
     status: 200,

@@ -192,7 +192,7 @@ local function delete_item(S, c, m)
   local old, oldOwn = find(S, c, m)
   if not old then return { 'ok', '0' } end
   remove(S, c, m, old, oldOwn)
-  return { 'ok', '1' }
+  return { 'ok', '1', old }
 end
 
 -- A sorted set read in member order, a chunk at a time; with 'hidKey', each chunk's members are
