@@ -185,30 +185,32 @@ function main(): void {
       ...(stateFile ? { stateFile } : {}),
     });
   } catch (error) {
-    const flag =
-      error instanceof StoreBytesFullError && error.scope === 'mock' ? '--max-total-store-bytes' : '--max-store-bytes';
-    const reason =
-      error instanceof StoreFullError
-        ? `${error.what} holds ${error.wanted} ${error.collection}, more than --max-pets allows (${error.maxItems}); raise --max-pets`
-        : error instanceof StoreBytesFullError
-          ? `${error.what} holds ${error.wanted} bytes of ${error.collection} (as JSON), more than ${flag} allows (${error.maxBytes}); raise ${flag}`
-          : (error as Error).message;
-    process.stderr.write(`petstore-mock: cannot start: ${reason}\n`);
-    process.exit(1);
+    cannotStart(error);
   }
   if ('shared' in mock) {
     // The store opens (the Redis client loaded, the server given one deadline to answer) before the mock listens.
     const shared = mock;
     shared.ready.then(
       () => listen(options, logger, stateFile, shared),
-      (error: unknown) => {
-        process.stderr.write(`petstore-mock: cannot start: ${(error as Error).message}\n`);
-        process.exit(1);
-      },
+      (error: unknown) => cannotStart(error),
     );
   } else {
     listen(options, logger, stateFile, mock);
   }
+}
+
+/** Says why the mock cannot start, naming the flag to change where one would, and exits with 1. */
+function cannotStart(error: unknown): never {
+  const flag =
+    error instanceof StoreBytesFullError && error.scope === 'mock' ? '--max-total-store-bytes' : '--max-store-bytes';
+  const reason =
+    error instanceof StoreFullError
+      ? `${error.what} holds ${error.wanted} ${error.collection}, more than --max-pets allows (${error.maxItems}); raise --max-pets`
+      : error instanceof StoreBytesFullError
+        ? `${error.what} holds ${error.wanted} bytes of ${error.collection} (as JSON), more than ${flag} allows (${error.maxBytes}); raise ${flag}`
+        : (error as Error).message;
+  process.stderr.write(`petstore-mock: cannot start: ${reason}\n`);
+  process.exit(1);
 }
 
 /** Serves the mock, prints the banner once it listens, and stops it when told to. */

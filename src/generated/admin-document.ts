@@ -29,7 +29,7 @@ export const adminDocumentTemplate = {
             },
           },
           "503": {
-            "description": "The mock serves requests, but refuses changes: its state file cannot be written, or its shared store cannot be reached",
+            "description": "The mock refuses changes (its state file cannot be written), or every request that needs its shared store (it does not answer)",
             "content": {
               "application/json": {
                 "schema": {
@@ -703,48 +703,6 @@ export const adminDocumentTemplate = {
               "entries": {
                 "type": "integer",
                 "minimum": 0,
-              },
-            },
-          },
-          "store": {
-            "description": "The store the mock's replicas share (absent for the memory of one process); never a password",
-            "type": "object",
-            "required": [
-              "kind",
-              "url",
-              "prefix",
-              "reachable",
-              "since",
-            ],
-            "properties": {
-              "kind": {
-                "type": "string",
-                "enum": [
-                  "redis",
-                ],
-              },
-              "url": {
-                "type": "string",
-                "description": "The server, without its password: redis://host:6379/2",
-              },
-              "prefix": {
-                "type": "string",
-                "description": "What every key of this kit starts with (--store-prefix)",
-              },
-              "reachable": {
-                "type": "boolean",
-              },
-              "since": {
-                "type": "string",
-                "format": "date-time",
-              },
-              "reason": {
-                "type": "string",
-                "description": "Why it does not answer",
-              },
-              "persistence": {
-                "type": "string",
-                "description": "What the server keeps across its own restart",
               },
             },
           },

@@ -936,7 +936,7 @@ return exports;
     },
   },
   admin: {
-    hash: "5ed3136248a8a766",
+    hash: "cdbadb8a1584b124",
     build(load) {
 const exports = {};
 

@@ -435,7 +435,8 @@ export class RedisEngine {
   }
 
   #fault(id: string, spec: string, left: string): ScheduledFault {
-    const fault = { id: Number(id), ...(JSON.parse(spec) as FaultRequest) } as ScheduledFault;
+    // Read exactly, as written: a chance the client wrote as `1e-1` is listed as `1e-1`, as the memory plan lists it.
+    const fault = { id: Number(id), ...(parseExactJson(spec) as FaultRequest) } as ScheduledFault;
     if (left !== '') fault.times = Number(left);
     return fault;
   }
@@ -524,20 +525,21 @@ export class RedisEngine {
       'fault_add',
       ...this.#session(name),
       String(this.#limits.maxFaults),
-      JSON.stringify(spec),
+      stringifyJson(spec),
       request.operationId ?? '',
       request.probability === undefined ? '' : String(request.probability),
       times === undefined ? '' : String(times),
       source,
     ]);
     if (text(reply[0]) === 'too_many_faults') {
+      // The reply's second element is the session the call evicted (none here), its third the count.
       throw new HttpError(
         'too_many_faults',
-        `the session already has ${text(reply[1])} faults scheduled, the most it may hold (${this.#limits.maxFaults}); DELETE /__admin/faults clears them, or give one fault a times count`,
+        `the session already has ${text(reply[2])} faults scheduled, the most it may hold (${this.#limits.maxFaults}); DELETE /__admin/faults clears them, or give one fault a times count`,
       );
     }
     const [id] = this.#expect(reply, name);
-    return this.#fault(text(id), JSON.stringify(spec), '');
+    return this.#fault(text(id), stringifyJson(spec), '');
   }
 
   /** The faults still to come, in the order they were scheduled. */

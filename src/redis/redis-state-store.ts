@@ -24,6 +24,7 @@ import type {
   StoreView,
 } from '../core/state/state-store.js';
 import type { ListQuery } from '../core/store/item-collection.js';
+import { StoreBytesFullError, StoreFullError } from '../core/store/store-errors.js';
 import type { MockLogger } from '../core/support/mock-logger.js';
 import type {
   ActionResult as EngineResult,
@@ -125,6 +126,7 @@ export class RedisStateStore implements StateStore {
    */
   static async open(options: RedisStoreOptions, context: StateContext): Promise<RedisStateStore> {
     const { logger, limits } = context;
+    checkStartFits(context);
     const prefix = options.prefix ?? defaultStorePrefix;
     const events = eventLogger(logger);
     const engine = await RedisEngine.open({
@@ -394,6 +396,23 @@ export class RedisStateStore implements StateStore {
 
   close(): Promise<void> {
     return this.#engine.close();
+  }
+}
+
+/**
+ * A starting scenario larger than a session's store may hold stops start-up,
+ * as it does with the memory store, rather than every session's first write
+ * being refused later.
+ */
+function checkStartFits({ startScenario, limits, shapes }: StateContext): void {
+  const what = `scenario '${startScenario.name}'`;
+  for (const [name, snapshot] of startScenario.snapshots) {
+    if (snapshot.all.length > limits.maxItems) {
+      throw new StoreFullError(limits.maxItems, snapshot.all.length, what, name);
+    }
+  }
+  if (startScenario.bytes > limits.maxStoreBytes) {
+    throw new StoreBytesFullError(limits.maxStoreBytes, startScenario.bytes, what, 'store', shapes[0]?.name ?? '');
   }
 }
 

@@ -83,10 +83,12 @@ describe.skipIf(noRedisServer !== undefined)('a session’s store in Redis', () 
     expect(await result(engine, { kind: 'delete', collection: 'animals', id: 3 }, session)).toEqual({
       kind: 'delete',
       deleted: true,
+      item: { id: 3, name: 'Cy', status: 'available' },
     });
     expect(await result(engine, { kind: 'delete', collection: 'animals', id: 3 }, session)).toEqual({
       kind: 'delete',
       deleted: false,
+      item: undefined,
     });
     expect(await result(engine, { kind: 'get', collection: 'animals', id: 3 }, session)).toEqual({
       kind: 'get',
