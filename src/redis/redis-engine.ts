@@ -617,16 +617,26 @@ export class RedisEngine {
    * may send it without waiting (it pipelines with the next call).
    */
   async record(name: string, exchange: Exchange): Promise<void> {
-    const { fields, bytes } = journalFields(exchange, this.#limits.journalBodyLimit);
-    await this.#run([
+    await this.recordAll([{ session: name, exchange }]);
+  }
+
+  /**
+   * Appends exchanges, of any sessions, in this order, in one call: what a
+   * replica served in one turn of its event loop goes to the server together.
+   */
+  async recordAll(entries: ReadonlyArray<{ session: string; exchange: Exchange }>): Promise<void> {
+    const args: Array<string | Buffer> = [
       'journal_append',
-      keySegment(name),
       String(this.#limits.journalCapacity),
       String(this.#limits.maxJournalBytes),
-      String(bytes),
-      String(fields.length),
-      ...fields,
-    ]);
+      String(entries.length),
+    ];
+    for (const { session, exchange } of entries) {
+      const { fields, bytes } = journalFields(exchange, this.#limits.journalBodyLimit);
+      args.push(keySegment(session), String(bytes), String(fields.length));
+      for (const field of fields) args.push(field);
+    }
+    await this.#connection.call(engineLibrary, [this.keyPrefix], args);
   }
 
   /** The session's journal: its newest entries within the read limit, oldest first, exactly as recorded. */

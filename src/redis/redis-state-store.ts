@@ -110,6 +110,8 @@ export class RedisStateStore implements StateStore {
   readonly #prefix: string;
   /** Whether the journal's last append failed (logged once, until one succeeds again). */
   #journalFailing = false;
+  /** Journal entries of this turn of the event loop, not sent yet. */
+  #journalBatch: Array<{ session: string; exchange: Exchange }> = [];
 
   private constructor(engine: RedisEngine, context: StateContext, prefix: string) {
     this.#engine = engine;
@@ -244,7 +246,16 @@ export class RedisStateStore implements StateStore {
   record(session: SessionRef, exchange: Exchange): void {
     // Redacted here, not when read: the server keeps what it is sent, and another team may run it.
     const kept: Exchange = { ...exchange, url: redactUrl(exchange.url), headers: redactHeaders(exchange.headers) };
-    this.#engine.record(session.name, kept).then(
+    this.#journalBatch.push({ session: session.name, exchange: kept });
+    // What this turn of the event loop served goes to the server in one call, sent at the end of the turn
+    // (where the Redis client writes anyway): the entries of concurrent requests share its cost.
+    if (this.#journalBatch.length === 1) setImmediate(this.#flushJournal);
+  }
+
+  readonly #flushJournal = (): void => {
+    const batch = this.#journalBatch;
+    this.#journalBatch = [];
+    this.#engine.recordAll(batch).then(
       () => {
         this.#journalFailing = false;
       },
@@ -252,12 +263,12 @@ export class RedisStateStore implements StateStore {
         if (this.#journalFailing) return;
         this.#journalFailing = true;
         this.#context.logger.warn(
-          { session: session.name, reason: (error as Error).message },
-          'a journal entry could not be written to the Redis store (the next failures are not logged until one is)',
+          { entries: batch.length, reason: (error as Error).message },
+          'journal entries could not be written to the Redis store (the next failures are not logged until one is)',
         );
       },
     );
-  }
+  };
 
   async storeState(session: SessionRef): Promise<StoreState> {
     return storeState(await this.#engine.session(session.name));
