@@ -435,8 +435,9 @@ export class RedisEngine {
   }
 
   #fault(id: string, spec: string, left: string): ScheduledFault {
-    // Read exactly, as written: a chance the client wrote as `1e-1` is listed as `1e-1`, as the memory plan lists it.
-    const fault = { id: Number(id), ...(parseExactJson(spec) as FaultRequest) } as ScheduledFault;
+    // Written exactly (a chance the client sent is kept as it wrote it), read as numbers: a fault's fields are
+    // small numbers, which a typed caller compares as numbers.
+    const fault = { id: Number(id), ...(JSON.parse(spec) as FaultRequest) } as ScheduledFault;
     if (left !== '') fault.times = Number(left);
     return fault;
   }
