@@ -71,7 +71,7 @@ const elapsed = () => (performance.now() - started) / 1000;
 const progress = setInterval(() => {
   const seconds = elapsed();
   process.stdout.write(
-    `  ${harness.sent} requests in ${seconds.toFixed(0)} s (${(harness.sent / seconds).toFixed(0)}/s), store ${store.size} pets\n`,
+    `  ${harness.sent} requests in ${seconds.toFixed(0)} s (${(harness.sent / seconds).toFixed(0)}/s), store ${store.collection('pets').size} pets\n`,
   );
 }, 5_000);
 const details = await fc.check(harness.property(arbitrary), { seed, numRuns: runs });

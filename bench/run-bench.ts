@@ -22,14 +22,14 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { format } from 'prettier';
 import { packageRoot } from '../src/package-root.js';
-import { generatePets } from '../src/core/seed/generate-pets.js';
+import { generateItems } from '../src/core/seed/generate-items.js';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { MemoryStore } from '../src/core/store/memory-store.js';
 import { createRevisionCounter } from '../src/core/store/revision-counter.js';
 import { createScenario } from '../src/core/store/scenario.js';
 import { kitPetShape, kitPetFields } from './harness/kit-pets.js';
-import type { ExactPet, PetStatus } from '../src/core/types/api-types.js';
+import type { ExactPet } from '../src/core/types/api-types.js';
 import { coldStartTable, measureColdStart } from './harness/measure-cold-start.js';
 import { measureInProcess, measureSessionCost } from './harness/measure-in-process.js';
 import { measureIdleSessions } from './harness/measure-sessions.js';
@@ -373,11 +373,16 @@ async function loggingCost() {
 
 /** In-process: the cost of one filtered page of 100 for a rare status, as the store grows. */
 function storeScale() {
-  const statuses: PetStatus[] = ['available', 'pending', 'sold'];
   const sizes = quick ? [1_000, 100_000, 1_000_000] : [1_000, 100_000, 1_000_000];
   const rows = sizes.map((size) => {
     const seedStarted = performance.now();
-    const pets = generatePets({ count: size, seed: 1, statuses, fields: kitPetFields });
+    const pets = generateItems({
+      collection: kitPetShape.name,
+      idField: kitPetShape.idField,
+      count: size,
+      seed: 1,
+      fields: kitPetFields,
+    }) as ExactPet[];
     const seedMs = performance.now() - seedStarted;
     // Make 'sold' rare (1 pet in 1000) and spread over the whole id range: the worst case for filter-then-slice.
     const rare: ExactPet[] = pets.map((pet, index) => ({
@@ -386,10 +391,11 @@ function storeScale() {
     }));
     const revisions = createRevisionCounter();
     const scenario = createScenario(`scale-${size}`, { [kitPetShape.name]: rare }, [kitPetShape], revisions);
-    const store = new MemoryStore<ExactPet>({ shapes: [kitPetShape], revisions });
+    const store = new MemoryStore({ shapes: [kitPetShape], revisions });
     store.load(scenario);
+    const stored = store.collection<ExactPet>(kitPetShape.name);
     const firstWrite = measureFirstWrite(() => {
-      const fresh = new MemoryStore<ExactPet>({ shapes: [kitPetShape], revisions });
+      const fresh = new MemoryStore({ shapes: [kitPetShape], revisions });
       fresh.load(scenario);
       return fresh;
     });
@@ -402,9 +408,10 @@ function storeScale() {
       }
       return median(timings);
     };
-    const indexedMicros = perCall(() => store.list({ status: 'sold', limit: 100 }));
-    const pageSize = store.list({ status: 'sold', limit: 100 }).length;
-    const all = store.all();
+    const sold = { limit: 100, filters: { status: 'sold' } };
+    const indexedMicros = perCall(() => stored.list(sold));
+    const pageSize = stored.list(sold).length;
+    const all = stored.all();
     const naiveMicros =
       size <= 100_000
         ? perCall(() => all.filter((pet) => pet.status === 'sold').slice(0, 100))
@@ -428,7 +435,7 @@ const collectGarbage = runInNewContext('gc') as () => void;
  * fresh stores. Before the generic store, the first write copied the
  * scenario's indexes (issue 24: 172 ms and 82 MiB at 1,000,000 pets).
  */
-function measureFirstWrite(fresh: () => MemoryStore<ExactPet>): { ms: number; keptMiB: number } {
+function measureFirstWrite(fresh: () => MemoryStore): { ms: number; keptMiB: number } {
   const times: number[] = [];
   const kept: number[] = [];
   for (let sample = 0; sample < 9; sample++) {
@@ -436,11 +443,12 @@ function measureFirstWrite(fresh: () => MemoryStore<ExactPet>): { ms: number; ke
     collectGarbage();
     const before = process.memoryUsage().heapUsed;
     const started = performance.now();
-    store.create({ name: 'First write', categoryId: 1 });
+    const pets = store.collection(kitPetShape.name);
+    pets.create({ name: 'First write', categoryId: 1 });
     times.push(performance.now() - started);
     collectGarbage();
     kept.push((process.memoryUsage().heapUsed - before) / 2 ** 20);
-    if (store.size === 0) throw new Error('the store lost its scenario');
+    if (pets.size === 0) throw new Error('the store lost its scenario');
   }
   return { ms: median(times), keptMiB: Math.max(0, median(kept)) };
 }

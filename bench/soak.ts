@@ -412,7 +412,7 @@ const report = () => {
     (sorted.at(-1) ?? 0).toFixed(2).padStart(8),
     String(window.errors).padStart(8),
     mb(rss).padStart(8),
-    String(store.size).padStart(6),
+    String(store.collection('pets').size).padStart(6),
   ].join(' ');
   rows.push(row);
   process.stdout.write(`  ${row}\n`);
@@ -463,7 +463,7 @@ process.stdout.write(
     `soak: ${sent} requests in ${elapsed.toFixed(1)} s (${(sent / elapsed).toFixed(0)}/s); mix: ${mix}`,
     `  unexpected answers  ${unexpectedCount}${unexpected.length ? `\n    ${unexpected.join('\n    ')}` : ''}`,
     `  RSS                 ${mb(rssAtStart)} MB at start, ${mb(rssAfterWarmUp)} MB after the warm-up (${warmUpEnd === undefined ? 'not over by the end: measured from the start' : `${warmUpEnd * (windowMs / 1000)} s${journalFlood ? ', the journals full' : sessionProxy ? ', every session done creating' : ''}`}), ${mb(rssAtEnd)} MB at the end: ${growth >= 0 ? '+' : ''}${growth.toFixed(1)}% after warm-up (${growthFromStart >= 0 ? '+' : ''}${growthFromStart.toFixed(1)}% from start; limit ${maxRssGrowth}%)`,
-    `  heap                ${mb(process.memoryUsage().heapUsed)} MB used at the end; store ${store.size} pets`,
+    `  heap                ${mb(process.memoryUsage().heapUsed)} MB used at the end; store ${store.collection('pets').size} pets`,
     `  health              ${health === 200 ? `the ${throughProxy ? 'proxy' : 'mock'} still answers 200` : `it no longer answers: ${health}`}`,
     ...(journals
       ? [

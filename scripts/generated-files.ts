@@ -12,8 +12,8 @@ import { parseExactYaml } from '../src/core/json/parse-exact-yaml.js';
 import { type ApiModel, describeApi } from '../src/core/model/describe-api.js';
 import { compileDocument } from '../src/core/openapi/compile-document.js';
 import type { Fixture } from '../src/core/scenarios/fixture.js';
-import { generateOptions, generationTarget } from '../src/core/scenarios/scenario-catalogue.js';
-import { generatePets } from '../src/core/seed/generate-pets.js';
+import { scenarioItems } from '../src/core/scenarios/scenario-items.js';
+import { generateItems, type GeneratedItem, type GenerateItemsOptions } from '../src/core/seed/generate-items.js';
 import { precompiledValidatorsLiteral } from '../src/precompile-validators.js';
 
 export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -74,24 +74,33 @@ async function typesFile(documentPath: string, exact: boolean): Promise<string> 
 }
 
 /**
- * The pets of the default scenario for the default `--pets` and `--seed`,
- * made by the kit's own generator as a mock would make them: a mock created
- * with the defaults starts without loading Faker or drawing them again.
+ * The items of the default scenario for the default `--pets` and `--seed`,
+ * made by the kit's own generator as a mock would make them, batch by batch
+ * (one per collection): a mock created with the defaults starts without
+ * loading Faker or drawing them again.
  */
-function defaultScenarioPetsFile(api: ApiModel, fixtures: Record<string, unknown>): string {
+function defaultScenarioItemsFile(api: ApiModel, fixtures: Record<string, unknown>): string {
   const fixture = fixtures.default as Fixture | undefined;
-  const target = generationTarget(api);
-  const options =
-    fixture?.generate && target
-      ? generateOptions(fixture, { pets: defaultPetCount, seed: defaultSeed }, target, [])
-      : undefined;
-  // Without the keys a fixture leaves out (`categories: undefined`): the same options, written as a mock asks.
-  const asked = options && (JSON.parse(JSON.stringify(options)) as typeof options);
-  const made = options && asked ? { options: asked, pets: generatePets(options) } : undefined;
-  return `${header('fixtures/default.yaml and openapi.yaml')}import type { ExactPet } from '../core/types/api-types.js';
-import type { GeneratePetsOptions } from '../core/seed/generate-pets.js';
+  const made: Array<{ options: GenerateItemsOptions; items: GeneratedItem[] }> = [];
+  if (fixture?.generate) {
+    const steps = scenarioItems({
+      api,
+      where: 'fixtures/default.yaml',
+      fixture,
+      literal: {},
+      defaults: { pets: defaultPetCount, seed: defaultSeed },
+    });
+    for (let step = steps.next(); !step.done;) {
+      // Without the keys a plan leaves out (`minLength: undefined`): the same options, written as a mock asks.
+      const options = JSON.parse(JSON.stringify(step.value)) as GenerateItemsOptions;
+      const items = generateItems(step.value);
+      made.push({ options, items });
+      step = steps.next(items);
+    }
+  }
+  return `${header('fixtures/default.yaml and openapi.yaml')}import type { GeneratedItem, GenerateItemsOptions } from '../core/seed/generate-items.js';
 
-export const defaultScenarioPets: { options: GeneratePetsOptions; pets: ExactPet[] } | undefined = ${made ? literal(made) : 'undefined'};
+export const defaultScenarioItems: Array<{ options: GenerateItemsOptions; items: GeneratedItem[] }> = ${literal(made)};
 `;
 }
 
@@ -143,7 +152,7 @@ export async function generatedFiles(sources: GenerateSources = {}): Promise<Gen
   return [
     { path: join(generated, 'openapi-types.ts'), text: await typesFile(documentPath, true) },
     { path: join(generated, 'openapi-parsed-types.ts'), text: await typesFile(documentPath, false) },
-    { path: join(generated, 'default-scenario-pets.ts'), text: defaultScenarioPetsFile(api, fixtures) },
+    { path: join(generated, 'default-scenario-items.ts'), text: defaultScenarioItemsFile(api, fixtures) },
     { path: join(generated, 'operation-kinds.ts'), text: operationKindsFile(api) },
     {
       path: join(generated, 'default-validators.ts'),

@@ -124,7 +124,7 @@ function banner(
     const { min, max } = options.latency;
     lines.push(`  Latency    ${min === max ? `${min} ms` : `${min}-${max} ms`} per request`);
   }
-  if (options.maxPets !== defaultMaxPets) lines.push(`  Max pets   ${options.maxPets} per session`);
+  if (options.maxPets !== defaultMaxPets) lines.push(`  Max items  ${options.maxPets} of each collection per session`);
   if (options.maxStoreBytes !== defaultMaxStoreBytes || options.maxTotalStoreBytes !== defaultMaxTotalStoreBytes) {
     lines.push(`  Max bytes  ${options.maxStoreBytes} per session, ${options.maxTotalStoreBytes} in all`);
   }

@@ -18,22 +18,22 @@ import {
   type PrecompiledValidators,
 } from './core/openapi/precompiled-validators.js';
 import { markFixtureChecked } from './core/scenarios/scenario-catalogue.js';
-import { rememberGeneratedPets } from './core/seed/keep-generated-pets.js';
+import { rememberGeneratedItems } from './core/seed/keep-generated-items.js';
 import type { StateStoreFactory } from './core/state/state-store-factory.js';
 import { defaultDocument } from './generated/default-document.js';
 import { defaultFixtures } from './generated/default-fixtures.js';
-import { defaultScenarioPets } from './generated/default-scenario-pets.js';
+import { defaultScenarioItems } from './generated/default-scenario-items.js';
 import { defaultValidators } from './generated/default-validators.js';
 
 // What `npm run generate` made ahead from openapi.yaml and fixtures/ (test/generated/ checks both are current):
 // the kit's document and fixtures, which its tests check (the schemas against Ajv's meta-schema, the fixtures
 // against the document), are not checked again at every start; their validators were compiled ahead (Ajv is not
-// even loaded for them); and the default scenario's pets for the default --pets and --seed need neither Faker nor
+// even loaded for them); and the default scenario's items for the default --pets and --seed need neither Faker nor
 // drawing.
 markDocumentChecked(defaultDocument);
 usePrecompiledValidators(defaultValidators);
 for (const fixture of Object.values(defaultFixtures)) markFixtureChecked(fixture);
-if (defaultScenarioPets) rememberGeneratedPets(defaultScenarioPets.options, defaultScenarioPets.pets);
+for (const { options, items } of defaultScenarioItems) rememberGeneratedItems(options, items);
 
 export interface MockOptions extends Partial<Omit<MockCoreOptions, 'document' | 'fixtures'>> {
   /** The OpenAPI 3.0 document as an object. Default: the kit's openapi.yaml. */
@@ -41,8 +41,10 @@ export interface MockOptions extends Partial<Omit<MockCoreOptions, 'document' | 
   /** More scenarios, by name, beside the kit's own (default, empty, large, edge-cases, one-of-each-status). */
   fixtures?: Readonly<Record<string, unknown>>;
   /**
-   * Whether the kit's own scenarios are there too. Default true; false with a
-   * document of your own, whose schemas the kit's pets may not fit.
+   * Whether the kit's own scenarios are there too. Default true. With a
+   * document of your own, each is checked against it when it is asked for
+   * (the default scenario, generated, fits any document; one whose items
+   * name no collection of it is refused then: see `fixtureCollections`).
    */
   kitFixtures?: boolean;
   /**
@@ -108,7 +110,7 @@ function coreOptions(options: MockOptions): MockCoreOptions {
 /**
  * Creates the mock in-process, from objects only (no file system), so that it
  * runs the same in Node and in a browser. Every option has a default: the
- * kit's document and scenarios, the key `dev-key`, seed 1, 50 generated pets.
+ * kit's document and scenarios, the key `dev-key`, seed 1, 50 generated items of each collection.
  */
 export function createMock(options: MockOptions = {}): Mock {
   const core = createMockCore(coreOptions(options));

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createMock } from '../src/create-mock.js';
 import { defaultDocument } from '../src/generated/default-document.js';
-import { defaultScenarioPets } from '../src/generated/default-scenario-pets.js';
-import { generatePets } from '../src/core/seed/generate-pets.js';
+import { defaultScenarioItems } from '../src/generated/default-scenario-items.js';
+import { generateItems } from '../src/core/seed/generate-items.js';
 import { fetchJson } from './support/fetch-json.js';
+import { petsIn } from './support/kit-model.js';
 
 const devKey = { Authorization: 'Bearer dev-key' };
 
@@ -106,7 +107,7 @@ describe('a second createMock() in the same process', () => {
     await first.session('worker').switchScenario('empty');
     await first.switchScenario('large');
     expect(second.scenario).toBe('default');
-    expect(second.store.size).toBe(50);
+    expect(petsIn(second.store).size).toBe(50);
     expect(second.journal.size).toBe(0);
     expect((await admin(second, '/faults')).body).toEqual({ faults: [] });
     expect((await admin(second, '/latency')).body).toEqual({ min: 0, max: 0 });
@@ -125,9 +126,12 @@ describe('a second createMock() in the same process', () => {
   });
 
   it('starts the default scenario from the pets made at build time, the ones Faker makes for those options', () => {
-    expect(defaultScenarioPets?.options).toMatchObject({ count: 50, seed: 1, firstId: 1 });
-    const made = generatePets(defaultScenarioPets!.options);
-    expect(createMock().store.all()).toEqual(made);
+    const [pets, ...others] = defaultScenarioItems;
+    expect(others).toEqual([]);
+    expect(pets?.options).toMatchObject({ collection: 'pets', count: 50, seed: 1, firstId: 1 });
+    const made = generateItems(pets!.options);
+    expect(made).toEqual(pets?.items);
+    expect(petsIn(createMock().store).all()).toEqual(made);
   });
 });
 

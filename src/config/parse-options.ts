@@ -19,6 +19,8 @@ export interface CliOptions {
   /** Where the keys came from, to name it in the banner. */
   keysFrom: '--token' | 'PETSTORE_TOKEN' | 'the default';
   scenario: string;
+  /** Fixture keys read as another collection of the document (`--fixture-collection pets=animals`). */
+  fixtureCollections: Record<string, string>;
   /** The OpenAPI document served instead of the kit's own (a file path), if any. */
   document: string | undefined;
   /** The moment every session's clock starts at (ms since the epoch), if not the machine's. */
@@ -62,8 +64,12 @@ export const flags = {
     default: 'dev-key',
     help: 'accepted bearer key; repeat the flag (or comma-separate the variable) for several',
   },
-  seed: { env: 'PETSTORE_SEED', default: '1', help: 'Faker seed of generated pets' },
-  pets: { env: 'PETSTORE_PETS', default: '50', help: 'number of pets in the default scenario' },
+  seed: { env: 'PETSTORE_SEED', default: '1', help: 'Faker seed of generated items' },
+  pets: {
+    env: 'PETSTORE_PETS',
+    default: '50',
+    help: "items of each collection (pets, in the kit's document) in a generated scenario, such as the default one",
+  },
   scenario: {
     env: 'PETSTORE_SCENARIO',
     default: 'default',
@@ -93,17 +99,22 @@ export const flags = {
   'max-pets': {
     env: 'PETSTORE_MAX_PETS',
     default: '100000',
-    help: 'most pets the store holds; a create beyond it answers 507 store_full',
+    help: "most items of each collection (pets, in the kit's document) a session's store holds; a create beyond it answers 507 store_full",
+  },
+  'fixture-collection': {
+    env: 'PETSTORE_FIXTURE_COLLECTION',
+    default: '',
+    help: "FROM=TO: read the fixtures' FROM items as the document's collection TO (pets=animals serves the kit's scenarios with a document that renamed /pets); repeat the flag for several",
   },
   'max-store-bytes': {
     env: 'PETSTORE_MAX_STORE_BYTES',
     default: '64MiB',
-    help: "most bytes of pets (as JSON) one session's store holds; a create beyond it answers 507 store_full",
+    help: "most bytes of items (as JSON) one session's store holds; a create beyond it answers 507 store_full",
   },
   'max-total-store-bytes': {
     env: 'PETSTORE_MAX_TOTAL_STORE_BYTES',
     default: '256MiB',
-    help: 'most bytes of pets every session holds together (a session counts from its first write)',
+    help: 'most bytes of items every session holds together (a session counts from its first write)',
   },
   'max-journal-bytes': {
     env: 'PETSTORE_MAX_JOURNAL_BYTES',
@@ -237,9 +248,30 @@ export function parseKeys(
   return { keys, keysFrom };
 }
 
+/**
+ * `--fixture-collection FROM=TO` (repeated), else `PETSTORE_FIXTURE_COLLECTION`
+ * (comma-separated): fixture keys read as another collection of the document.
+ */
+function parseFixtureCollections(
+  flag: string | string[] | boolean | undefined,
+  env: NodeJS.ProcessEnv,
+): Record<string, string> {
+  const { values, from } = listOf('fixture-collection', flag, env);
+  const mapped: Record<string, string> = {};
+  for (const value of values) {
+    const match = /^([^=\s]+)=([^=\s]+)$/.exec(value);
+    if (!match)
+      throw new UsageError(`${from} must be FROM=TO (a fixture key and a collection), got ${JSON.stringify(value)}`);
+    const [, key, collection] = match as unknown as [string, string, string];
+    if (Object.hasOwn(mapped, key)) throw new UsageError(`${from} maps '${key}' twice`);
+    Object.defineProperty(mapped, key, { value: collection, enumerable: true, writable: true, configurable: true });
+  }
+  return mapped;
+}
+
 /** A repeatable flag's values, else its variable's (comma-separated), with where they came from. */
 function listOf(
-  name: 'cors-origin' | 'allowed-host',
+  name: 'cors-origin' | 'allowed-host' | 'fixture-collection',
   flag: string | string[] | boolean | undefined,
   env: NodeJS.ProcessEnv,
 ): { values: string[]; from: string } {
@@ -307,6 +339,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv, st
     'log-level': { type: 'string' },
     'log-format': { type: 'string' },
     'max-pets': { type: 'string' },
+    'fixture-collection': { type: 'string', multiple: true },
     'max-store-bytes': { type: 'string' },
     'max-total-store-bytes': { type: 'string' },
     'max-journal-bytes': { type: 'string' },
@@ -376,6 +409,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv, st
     seed: integer(given('seed'), 0, 2 ** 31 - 1),
     pets: integer(given('pets'), 0, 10_000_000),
     scenario: isScenarioPath(scenario) ? path(scenario) : scenario,
+    fixtureCollections: parseFixtureCollections(values['fixture-collection'], env),
     document: document === '' ? undefined : path(document),
     now: nowMs,
     latency: parseLatency(given('latency')),
@@ -491,6 +525,7 @@ export function toAppOptions(
   | 'seed'
   | 'pets'
   | 'scenario'
+  | 'fixtureCollections'
   | 'document'
   | 'now'
   | 'latency'
@@ -508,6 +543,7 @@ export function toAppOptions(
     seed: options.seed,
     pets: options.pets,
     scenario: options.scenario,
+    ...(Object.keys(options.fixtureCollections).length > 0 ? { fixtureCollections: options.fixtureCollections } : {}),
     maxPets: options.maxPets,
     maxStoreBytes: options.maxStoreBytes,
     maxTotalStoreBytes: options.maxTotalStoreBytes,

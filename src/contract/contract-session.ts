@@ -130,6 +130,13 @@ export interface ContractSession {
   eventually<T>(what: string, probe: () => Promise<T | undefined>): Promise<T | undefined>;
   /** Request-body generators for an operation, derived from its schema (free text gets the name prefix). */
   bodies(operation: CompiledOperation): BodyGenerators;
+  /**
+   * Ids of items of a collection that exist by what the run showed (listed,
+   * read, or created and not deleted), in a stable order: what a write's
+   * reference (`categoryId`) names, so that a valid body refers to an item
+   * that is there.
+   */
+  existingIds(collection: string): unknown[];
   /** Ids of the items this run created, in order. */
   createdIds: ItemId[];
   /** Every response received, for the coverage table. */
@@ -200,7 +207,17 @@ export function createContractSession({ settings, compiled, send, redact }: Sess
     record.findings.push({ ...found, message: redact(found.message) });
   };
 
-  const bodies = bodyGeneratorsOf(compiled, settings);
+  const existingIds = (collection: string): unknown[] => {
+    const resource = api.resource(collection);
+    if (!resource) return [];
+    return memory
+      .items(resource)
+      .filter((item) => item.exists && (item.seen !== undefined || item.writtenBy !== undefined))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+      .slice(0, 100)
+      .map((item) => item.id);
+  };
+  const bodies = bodyGeneratorsOf(compiled, settings, existingIds);
 
   const call: ContractSession['call'] = async (op, request, options = {}) => {
     const { operationId } = op;
@@ -329,6 +346,7 @@ export function createContractSession({ settings, compiled, send, redact }: Sess
       }
     },
     bodies,
+    existingIds,
     createdIds,
     responses,
     sent: sentRequests,
@@ -426,14 +444,29 @@ function wireFindings(compiled: CompiledDocument, operationId: string, raw: RawR
 function bodyGeneratorsOf(
   compiled: CompiledDocument,
   settings: ContractSettings,
+  existingIds: (collection: string) => unknown[],
 ): (op: CompiledOperation) => BodyGenerators {
   const generators = new Map<string, BodyGenerators>();
+  const api = describeApi(compiled);
   return (op) => {
     let found = generators.get(op.operationId);
     if (!found) {
       const validate = op.requestBody?.validators.get('application/json');
       if (!validate) throw new Error(`${op.operationId} has no JSON request body in ${compiled.source}`);
-      found = createBodyGenerators(compiled, requestBodySchema(compiled, op), validate, settings.namePrefix);
+      // A reference field names an item the run showed exists, once one is known.
+      const references = new Map(
+        (api.of(op).resource?.references ?? []).map((reference) => [
+          reference.field,
+          () => existingIds(reference.collection),
+        ]),
+      );
+      found = createBodyGenerators(
+        compiled,
+        requestBodySchema(compiled, op),
+        validate,
+        settings.namePrefix,
+        references,
+      );
       generators.set(op.operationId, found);
     }
     return found;

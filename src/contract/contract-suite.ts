@@ -26,6 +26,21 @@ import { explorationChecks } from './explore/exploration-check.js';
  * exploration. An operation past its removal date
  * (`x-sunset`, by the run's clock) is only observed.
  */
+/** Operations ordered so that those of a collection come before those of collections that refer to it. */
+function referredFirst(operations: OperationSemantics[]): OperationSemantics[] {
+  const referredBy = (each: OperationSemantics, other: OperationSemantics): boolean =>
+    each.resource !== other.resource &&
+    (other.resource?.references.some((reference) => reference.collection === each.resource?.name) ?? false);
+  const ordered: OperationSemantics[] = [];
+  const rest = [...operations];
+  while (rest.length > 0) {
+    const next = rest.find((each) => !rest.some((other) => other !== each && referredBy(other, each))) ?? rest[0];
+    ordered.push(next as OperationSemantics);
+    rest.splice(rest.indexOf(next as OperationSemantics), 1);
+  }
+  return ordered;
+}
+
 export function contractSuite(api: ContractSession): Check[] {
   const checks = new CheckList();
   const current = api.api.operations.filter((each) => !api.removed(each.operation));
@@ -45,7 +60,8 @@ export function contractSuite(api: ContractSession): Check[] {
     checks,
     current.map((each) => each.operation),
   );
-  for (const create of ofKind('create')) createChecks(api, checks, create);
+  // The creates of the collections others refer to first, so that a create referring to one finds one there.
+  for (const create of referredFirst(ofKind('create'))) createChecks(api, checks, create);
   for (const write of ofKind('replace', 'update')) writeChecks(api, checks, write);
   for (const remove of ofKind('delete')) deleteChecks(api, checks, remove);
   for (const list of ofKind('list')) revalidationChecks(api, checks, list, validators);

@@ -28,8 +28,8 @@ import type { Mount } from './pipeline/select-mount.js';
 import { FixtureError } from './scenarios/fixture.js';
 import { defaultPetCount, defaultSeed } from './scenarios/scenario-defaults.js';
 import { ScenarioCatalogue, type ScenarioInfo } from './scenarios/scenario-catalogue.js';
-import type { GeneratePets } from './seed/draw-pets.js';
-import { keepGeneratedPets } from './seed/keep-generated-pets.js';
+import type { GenerateItems } from './seed/draw-items.js';
+import { keepGeneratedItems } from './seed/keep-generated-items.js';
 import { createAsyncSessionApi, createSessionApi, type AsyncSessionApi, type SessionApi } from './session-api.js';
 import { MemoryStateStore } from './sessions/memory-state-store.js';
 import { Session } from './sessions/session.js';
@@ -48,7 +48,7 @@ import { silentLogger, type MockLogger } from './support/mock-logger.js';
 /** Where the animals API is served by default: the `/v1` every base address of the spec ends with. */
 export const defaultBasePath = '/v1';
 export const adminBasePath = '/__admin';
-/** The default of `maxPets` and `--max-pets`. */
+/** The default of `maxPets` and `--max-pets`: the most items of each collection one session's store holds. */
 export const defaultMaxPets = 100_000;
 /** The default of `maxStoreBytes` and `--max-store-bytes`: 64 MiB of pets (as JSON) per session. */
 export const defaultMaxStoreBytes = 64 * 1024 * 1024;
@@ -74,17 +74,30 @@ export interface MockCoreOptions {
   fixtureSource?: (name: string) => string;
   /** The scenario to start from: a name of `fixtures`, or a scenario of its own. Default `default`. */
   scenario?: string | ScenarioSource;
+  /**
+   * Fixture keys read as another collection of the document, by key: `{ pets:
+   * 'animals' }` serves the kit's scenarios, whose items are `pets`, with a
+   * document that renamed the collection `/animals` (`--fixture-collection
+   * pets=animals`). Without it, a fixture that names no collection of the
+   * document stops start-up (or, one of the kit's own, is refused when asked
+   * for). Default none.
+   */
+  fixtureCollections?: Readonly<Record<string, string>>;
   /** Accepted bearer keys. Default `['dev-key']`. */
   keys?: readonly string[];
-  /** Seed of generated pets and of every random draw (latency). Default 1. */
+  /** Seed of generated items and of every random draw (latency). Default 1. */
   seed?: number;
-  /** Pets in a generated scenario that does not say how many. Default 50. */
+  /** Items of each collection in a generated scenario that does not say how many (`--pets`). Default 50. */
   pets?: number;
   /** Simulated latency in ms, fixed (`min` = `max`) or a range. Default none. */
   latency?: Latency;
-  /** The most pets a store holds; a create beyond it answers `507 store_full`. Default 100,000. */
+  /**
+   * The most items each collection of a session's store holds (`--max-pets`:
+   * pets, in the kit's document); a create beyond it answers `507
+   * store_full`. Default 100,000.
+   */
   maxPets?: number;
-  /** The most bytes of pets (their JSON) one session's store holds; beyond, `507 store_full`. Default 64 MiB. */
+  /** The most bytes of items (their JSON) one session's store holds; beyond, `507 store_full`. Default 64 MiB. */
   maxStoreBytes?: number;
   /**
    * The most bytes of pets every session's store holds together (a store
@@ -137,8 +150,8 @@ export interface MockCoreOptions {
   fallback?: (compiled: CompiledDocument) => FallbackMocker;
   /** Undoes Content-Encoding. Default: the Web streams' gzip and deflate. */
   inflate?: Inflate;
-  /** Makes Faker pets. Default: Faker loaded on demand (a separate chunk in a browser build). */
-  generatePets?: GeneratePets;
+  /** Makes Faker items. Default: Faker loaded on demand (a separate chunk in a browser build). */
+  generateItems?: GenerateItems;
   /**
    * Items saved earlier (a state file), by collection name: restored over the
    * scenario, so that a reset still goes back to the scenario. Checked like a
@@ -225,9 +238,9 @@ export interface SharedMockCore extends AsyncSessionApi {
   close(): Promise<void>;
 }
 
-/** Faker, loaded only when a scenario generates pets that were not made before (a separate chunk in a browser). */
-const defaultGeneratePets: GeneratePets = keepGeneratedPets(async (options) =>
-  (await import('./seed/generate-pets.js')).generatePets(options),
+/** Faker, loaded only when a scenario generates items that were not made before (a separate chunk in a browser). */
+const defaultGenerateItems: GenerateItems = keepGeneratedItems(async (options) =>
+  (await import('./seed/generate-items.js')).generateItems(options),
 );
 
 /** Keys are the upstream's to judge: the proxy's API checks none. */
@@ -356,8 +369,7 @@ export function createSharedMockCore(options: SharedMockCoreOptions): SharedMock
     await ready;
     return started().state;
   };
-  const firstCollection = api.resources[0]?.name ?? '';
-  const face = (name: string): AsyncSessionApi => createAsyncSessionApi(stateOf, { name }, compiled, firstCollection);
+  const face = (name: string): AsyncSessionApi => createAsyncSessionApi(stateOf, { name }, compiled);
   return {
     ...face(defaultSessionName),
     shared: true,
@@ -403,7 +415,8 @@ function prepareCore(options: MockCoreOptions): CoreParts {
     revisions,
     pets: options.pets ?? defaultPetCount,
     seed: options.seed ?? defaultSeed,
-    generatePets: options.generatePets ?? defaultGeneratePets,
+    generateItems: options.generateItems ?? defaultGenerateItems,
+    ...(options.fixtureCollections ? { fixtureCollections: options.fixtureCollections } : {}),
   });
   const scenarioName = addScenarios(catalogue, options);
   return {

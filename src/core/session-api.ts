@@ -15,12 +15,16 @@ import type {
   StoreView,
 } from './state/state-store.js';
 import type { MemoryStore } from './store/memory-store.js';
-import type { ExactPet } from './types/api-types.js';
 
 /** The in-process face of one session: what the admin API does, as typed calls. */
 export interface SessionApi {
-  /** The session's store; its shortcuts (`list`, `get`, `create`, `all`, `size`) act on the document's first collection. */
-  readonly store: MemoryStore<ExactPet>;
+  /**
+   * The session's store, one collection at a time, by its name in the
+   * document: `store.collection('pets').list({ limit: 20 })`, `.get(id)`,
+   * `.create(fields)`, `.all()`, `.size` (typed where the caller knows the
+   * items: `store.collection<ExactPet>('pets')`).
+   */
+  readonly store: MemoryStore;
   readonly journal: RequestJournal;
   /** The current scenario's name. */
   readonly scenario: string;
@@ -72,7 +76,7 @@ export function createSessionApi(
 ): SessionApi {
   return {
     get store() {
-      return of().store as MemoryStore<ExactPet>;
+      return of().store;
     },
     get journal() {
       return of().journal;
@@ -96,10 +100,8 @@ export function createSessionApi(
   };
 }
 
-/** Which items `AsyncSessionApi.items()` reads: a collection (default: the document's first), a page size, filters. */
+/** Which items of a collection `AsyncSessionApi.items()` reads: a page size, filters. */
 export interface ItemsQuery {
-  /** A collection of the document, by name. Default: its first (`pets` in the kit's). */
-  collection?: string;
   /** The most items returned, in id order. Default 100. */
   limit?: number;
   /** Field → value the items must have (`{ status: 'sold' }`). */
@@ -121,8 +123,12 @@ export interface AsyncSessionApi {
   scenario(): Promise<string>;
   /** The scenario and how many items each collection holds, as `POST /__admin/reset` answers. */
   state(): Promise<StoreState>;
-  /** The first items of a collection, as `GET /__admin/store` reads them: no fault is used, nothing is journaled. */
-  items(query?: ItemsQuery): Promise<StoreView>;
+  /**
+   * The first items of a collection of the document, by its name (`pets`),
+   * as `GET /__admin/store?resource=pets` reads them: no fault is used,
+   * nothing is journaled.
+   */
+  items(collection: string, query?: ItemsQuery): Promise<StoreView>;
   /** The journal, as `GET /__admin/requests`: the newest entries within the read budget, keys redacted. */
   journal(): Promise<JournalView>;
   /** Empties the journal, as `DELETE /__admin/requests`; how many entries it held. */
@@ -150,14 +156,13 @@ export function createAsyncSessionApi(
   stateOf: () => Promise<StateStore>,
   ref: SessionRef,
   compiled: CompiledDocument,
-  firstCollection: string,
 ): AsyncSessionApi {
   return {
     name: ref.name,
     scenario: async () => (await (await stateOf()).storeState(ref)).scenario,
     state: async () => (await stateOf()).storeState(ref),
-    items: async (query = {}) =>
-      (await stateOf()).readStore(ref, query.collection ?? firstCollection, {
+    items: async (collection, query = {}) =>
+      (await stateOf()).readStore(ref, collection, {
         limit: query.limit ?? 100,
         ...(query.filters ? { filters: query.filters } : {}),
       }),

@@ -440,6 +440,16 @@ export const adminDocumentTemplate = {
         "operationId": "readStore",
         "parameters": [
           {
+            "name": "resource",
+            "in": "query",
+            "required": false,
+            "description": "The collection to read, by its name in the API's document; it may be left out where the document has one",
+            "schema": {
+              "type": "string",
+              "x-petstore-collection-names": true,
+            },
+          },
+          {
             "name": "limit",
             "in": "query",
             "required": false,
@@ -844,12 +854,20 @@ export const adminDocumentTemplate = {
         "type": "object",
         "required": [
           "max",
+          "collections",
           "sessions",
         ],
         "properties": {
           "max": {
             "type": "integer",
             "minimum": 1,
+          },
+          "collections": {
+            "description": "The API's collections, whose items each session counts (and GET /store?resource= reads)",
+            "type": "array",
+            "items": {
+              "type": "string",
+            },
           },
           "sessions": {
             "type": "array",
@@ -893,6 +911,7 @@ export const adminDocumentTemplate = {
         "type": "object",
         "required": [
           "scenario",
+          "resource",
           "size",
           "fields",
           "filters",
@@ -901,6 +920,10 @@ export const adminDocumentTemplate = {
         "properties": {
           "scenario": {
             "type": "string",
+          },
+          "resource": {
+            "type": "string",
+            "x-petstore-collection-names": true,
           },
           "size": {
             "type": "integer",

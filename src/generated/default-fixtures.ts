@@ -3,7 +3,7 @@ import type { Fixture } from '../core/scenarios/fixture.js';
 
 export const defaultFixtures: Record<string, Fixture> = {
   "default": {
-    "description": "Realistic Faker pets; --pets sets how many and --seed makes them differ (the same seed gives the same pets).",
+    "description": "Realistic Faker items of every collection (pets, in the kit's document); --pets sets how many of each and --seed makes them differ (the same seed gives the same items).",
     "generate": {},
   },
   "edge-cases": {
@@ -82,11 +82,10 @@ export const defaultFixtures: Record<string, Fixture> = {
     ],
   },
   "empty": {
-    "description": "No pets at all, for empty states.",
-    "pets": [],
+    "description": "No items in any collection (no pets, in the kit's document), for empty states.",
   },
   "large": {
-    "description": "250 Faker pets (seed 7), more than the largest page of 100, for paging and limit tests.",
+    "description": "250 Faker items of every collection (seed 7), more than the largest page of 100, for paging and limit tests.",
     "generate": {
       "count": 250,
       "seed": 7,

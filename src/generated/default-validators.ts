@@ -690,11 +690,11 @@ validate31.errors = vErrors;
 return errors === 0;
 }
 
-exports["{\"type\":\"object\",\"required\":[\"description\"],\"additionalProperties\":false,\"properties\":{\"description\":{\"type\":\"string\"},\"generate\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"count\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":10000000},\"seed\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":2147483647},\"categories\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000000}}},\"pets\":{\"type\":\"array\"}}}"] = validate32;
-const schema36 = {"type":"object","required":["description"],"additionalProperties":false,"properties":{"description":{"type":"string"},"generate":{"type":"object","additionalProperties":false,"properties":{"count":{"petstore-exact-number":{"type":"integer","minimum":0,"maximum":10000000}},"seed":{"petstore-exact-number":{"type":"integer","minimum":0,"maximum":2147483647}},"categories":{"petstore-exact-number":{"type":"integer","minimum":1,"maximum":1000000}}}},"pets":{"type":"array"}}};
+exports["{\"type\":\"object\",\"required\":[\"description\"],\"additionalProperties\":false,\"properties\":{\"description\":{\"type\":\"string\"},\"generate\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"count\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":10000000},\"counts\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"pets\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":10000000}}},\"seed\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":2147483647},\"categories\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000000}}},\"pets\":{\"type\":\"array\"}}}"] = validate32;
+const schema36 = {"type":"object","required":["description"],"additionalProperties":false,"properties":{"description":{"type":"string"},"generate":{"type":"object","additionalProperties":false,"properties":{"count":{"petstore-exact-number":{"type":"integer","minimum":0,"maximum":10000000}},"counts":{"type":"object","additionalProperties":false,"properties":{"pets":{"petstore-exact-number":{"type":"integer","minimum":0,"maximum":10000000}}}},"seed":{"petstore-exact-number":{"type":"integer","minimum":0,"maximum":2147483647}},"categories":{"petstore-exact-number":{"type":"integer","minimum":1,"maximum":1000000}}}},"pets":{"type":"array"}}};
 const obj9 = {"type": "integer", "minimum": 0, "maximum": 10000000};
-const obj10 = {"type": "integer", "minimum": 0, "maximum": 2147483647};
-const obj11 = {"type": "integer", "minimum": 1, "maximum": 1000000};
+const obj11 = {"type": "integer", "minimum": 0, "maximum": 2147483647};
+const obj12 = {"type": "integer", "minimum": 1, "maximum": 1000000};
 
 function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -738,7 +738,7 @@ if(data.generate !== undefined){
 let data1 = data.generate;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 for(const key1 in data1){
-if(!(((key1 === "count") || (key1 === "seed")) || (key1 === "categories"))){
+if(!((((key1 === "count") || (key1 === "counts")) || (key1 === "seed")) || (key1 === "categories"))){
 const err3 = {instancePath:instancePath+"/generate",schemaPath:"#/properties/generate/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err3];
@@ -763,37 +763,12 @@ vErrors.push(found0);
 errors++;
 }
 }
-if(data1.seed !== undefined){
-const found1 = func2(obj10, data1.seed);
-if(found1 !== undefined){
-found1.instancePath = instancePath + "/generate/seed";
-found1.schemaPath = "#/properties/generate/properties/seed/petstore-exact-number";
-if(vErrors === null){
-vErrors = [found1];
-}
-else {
-vErrors.push(found1);
-}
-errors++;
-}
-}
-if(data1.categories !== undefined){
-const found2 = func2(obj11, data1.categories);
-if(found2 !== undefined){
-found2.instancePath = instancePath + "/generate/categories";
-found2.schemaPath = "#/properties/generate/properties/categories/petstore-exact-number";
-if(vErrors === null){
-vErrors = [found2];
-}
-else {
-vErrors.push(found2);
-}
-errors++;
-}
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/generate",schemaPath:"#/properties/generate/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data1.counts !== undefined){
+let data3 = data1.counts;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+for(const key2 in data3){
+if(!(key2 === "pets")){
+const err4 = {instancePath:instancePath+"/generate/counts",schemaPath:"#/properties/generate/properties/counts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -803,9 +778,23 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.pets !== undefined){
-if(!(Array.isArray(data.pets))){
-const err5 = {instancePath:instancePath+"/pets",schemaPath:"#/properties/pets/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data3.pets !== undefined){
+const found1 = func2(obj9, data3.pets);
+if(found1 !== undefined){
+found1.instancePath = instancePath + "/generate/counts/pets";
+found1.schemaPath = "#/properties/generate/properties/counts/properties/pets/petstore-exact-number";
+if(vErrors === null){
+vErrors = [found1];
+}
+else {
+vErrors.push(found1);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/generate/counts",schemaPath:"#/properties/generate/properties/counts/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -815,14 +804,66 @@ vErrors.push(err5);
 errors++;
 }
 }
+if(data1.seed !== undefined){
+const found2 = func2(obj11, data1.seed);
+if(found2 !== undefined){
+found2.instancePath = instancePath + "/generate/seed";
+found2.schemaPath = "#/properties/generate/properties/seed/petstore-exact-number";
+if(vErrors === null){
+vErrors = [found2];
 }
 else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+vErrors.push(found2);
+}
+errors++;
+}
+}
+if(data1.categories !== undefined){
+const found3 = func2(obj12, data1.categories);
+if(found3 !== undefined){
+found3.instancePath = instancePath + "/generate/categories";
+found3.schemaPath = "#/properties/generate/properties/categories/petstore-exact-number";
+if(vErrors === null){
+vErrors = [found3];
+}
+else {
+vErrors.push(found3);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/generate",schemaPath:"#/properties/generate/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err6];
 }
 else {
 vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.pets !== undefined){
+if(!(Array.isArray(data.pets))){
+const err7 = {instancePath:instancePath+"/pets",schemaPath:"#/properties/pets/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
 }
 errors++;
 }
@@ -936,7 +977,7 @@ return exports;
     },
   },
   admin: {
-    hash: "cdbadb8a1584b124",
+    hash: "d7ade73bb1719528",
     build(load) {
 const exports = {};
 
@@ -2241,7 +2282,7 @@ return errors === 0;
 
 exports["/components/schemas/AdminSessions"] = validate35;
 const schema42 = {"$ref":"openapi.json#/components/schemas/AdminSessions"};
-const schema43 = {"type":"object","required":["max","sessions"],"properties":{"max":{"petstore-exact-number":{"type":"integer","minimum":1}},"sessions":{"type":"array","items":{"type":"object","required":["name","scenario","pets","copied","requests","faults"],"properties":{"name":{"type":"string"},"scenario":{"type":"string"},"pets":{"petstore-exact-number":{"type":"integer","minimum":0}},"copied":{"type":"boolean"},"requests":{"petstore-exact-number":{"type":"integer","minimum":0}},"faults":{"petstore-exact-number":{"type":"integer","minimum":0}},"latency":{"$ref":"#/components/schemas/AdminLatency"}}}}}};
+const schema43 = {"type":"object","required":["max","collections","sessions"],"properties":{"max":{"petstore-exact-number":{"type":"integer","minimum":1}},"collections":{"description":"The API's collections, whose items each session counts (and GET /store?resource= reads)","type":"array","items":{"type":"string"}},"sessions":{"type":"array","items":{"type":"object","required":["name","scenario","pets","copied","requests","faults"],"properties":{"name":{"type":"string"},"scenario":{"type":"string"},"pets":{"petstore-exact-number":{"type":"integer","minimum":0}},"copied":{"type":"boolean"},"requests":{"petstore-exact-number":{"type":"integer","minimum":0}},"faults":{"petstore-exact-number":{"type":"integer","minimum":0}},"latency":{"$ref":"#/components/schemas/AdminLatency"}}}}}};
 const schema44 = {"type":"object","required":["min","max"],"additionalProperties":false,"properties":{"min":{"petstore-exact-number":{"type":"integer","minimum":0,"maximum":60000}},"max":{"petstore-exact-number":{"type":"integer","minimum":0,"maximum":60000}}}};
 const obj19 = {"type": "integer", "minimum": 0, "maximum": 60000};
 
@@ -2259,13 +2300,23 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.sessions === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sessions"},message:"must have required property '"+"sessions"+"'"};
+if(data.collections === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "collections"},message:"must have required property '"+"collections"+"'"};
 if(vErrors === null){
 vErrors = [err1];
 }
 else {
 vErrors.push(err1);
+}
+errors++;
+}
+if(data.sessions === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sessions"},message:"must have required property '"+"sessions"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
 }
 errors++;
 }
@@ -2283,25 +2334,13 @@ vErrors.push(found0);
 errors++;
 }
 }
-if(data.sessions !== undefined){
-let data1 = data.sessions;
+if(data.collections !== undefined){
+let data1 = data.collections;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.name === undefined){
-const err2 = {instancePath:instancePath+"/sessions/" + i0,schemaPath:"#/properties/sessions/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data2.scenario === undefined){
-const err3 = {instancePath:instancePath+"/sessions/" + i0,schemaPath:"#/properties/sessions/items/required",keyword:"required",params:{missingProperty: "scenario"},message:"must have required property '"+"scenario"+"'"};
+if(typeof data1[i0] !== "string"){
+const err3 = {instancePath:instancePath+"/collections/" + i0,schemaPath:"#/properties/collections/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2310,8 +2349,10 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data2.pets === undefined){
-const err4 = {instancePath:instancePath+"/sessions/" + i0,schemaPath:"#/properties/sessions/items/required",keyword:"required",params:{missingProperty: "pets"},message:"must have required property '"+"pets"+"'"};
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/collections",schemaPath:"#/properties/collections/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2320,8 +2361,16 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(data2.copied === undefined){
-const err5 = {instancePath:instancePath+"/sessions/" + i0,schemaPath:"#/properties/sessions/items/required",keyword:"required",params:{missingProperty: "copied"},message:"must have required property '"+"copied"+"'"};
+}
+if(data.sessions !== undefined){
+let data3 = data.sessions;
+if(Array.isArray(data3)){
+const len1 = data3.length;
+for(let i1=0; i1<len1; i1++){
+let data4 = data3[i1];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.name === undefined){
+const err5 = {instancePath:instancePath+"/sessions/" + i1,schemaPath:"#/properties/sessions/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2330,8 +2379,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(data2.requests === undefined){
-const err6 = {instancePath:instancePath+"/sessions/" + i0,schemaPath:"#/properties/sessions/items/required",keyword:"required",params:{missingProperty: "requests"},message:"must have required property '"+"requests"+"'"};
+if(data4.scenario === undefined){
+const err6 = {instancePath:instancePath+"/sessions/" + i1,schemaPath:"#/properties/sessions/items/required",keyword:"required",params:{missingProperty: "scenario"},message:"must have required property '"+"scenario"+"'"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2340,8 +2389,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(data2.faults === undefined){
-const err7 = {instancePath:instancePath+"/sessions/" + i0,schemaPath:"#/properties/sessions/items/required",keyword:"required",params:{missingProperty: "faults"},message:"must have required property '"+"faults"+"'"};
+if(data4.pets === undefined){
+const err7 = {instancePath:instancePath+"/sessions/" + i1,schemaPath:"#/properties/sessions/items/required",keyword:"required",params:{missingProperty: "pets"},message:"must have required property '"+"pets"+"'"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2350,9 +2399,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data2.name !== undefined){
-if(typeof data2.name !== "string"){
-const err8 = {instancePath:instancePath+"/sessions/" + i0+"/name",schemaPath:"#/properties/sessions/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data4.copied === undefined){
+const err8 = {instancePath:instancePath+"/sessions/" + i1,schemaPath:"#/properties/sessions/items/required",keyword:"required",params:{missingProperty: "copied"},message:"must have required property '"+"copied"+"'"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2361,10 +2409,8 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-if(data2.scenario !== undefined){
-if(typeof data2.scenario !== "string"){
-const err9 = {instancePath:instancePath+"/sessions/" + i0+"/scenario",schemaPath:"#/properties/sessions/items/properties/scenario/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data4.requests === undefined){
+const err9 = {instancePath:instancePath+"/sessions/" + i1,schemaPath:"#/properties/sessions/items/required",keyword:"required",params:{missingProperty: "requests"},message:"must have required property '"+"requests"+"'"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2373,11 +2419,44 @@ vErrors.push(err9);
 }
 errors++;
 }
+if(data4.faults === undefined){
+const err10 = {instancePath:instancePath+"/sessions/" + i1,schemaPath:"#/properties/sessions/items/required",keyword:"required",params:{missingProperty: "faults"},message:"must have required property '"+"faults"+"'"};
+if(vErrors === null){
+vErrors = [err10];
 }
-if(data2.pets !== undefined){
-const found1 = func2(obj5, data2.pets);
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data4.name !== undefined){
+if(typeof data4.name !== "string"){
+const err11 = {instancePath:instancePath+"/sessions/" + i1+"/name",schemaPath:"#/properties/sessions/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data4.scenario !== undefined){
+if(typeof data4.scenario !== "string"){
+const err12 = {instancePath:instancePath+"/sessions/" + i1+"/scenario",schemaPath:"#/properties/sessions/items/properties/scenario/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data4.pets !== undefined){
+const found1 = func2(obj5, data4.pets);
 if(found1 !== undefined){
-found1.instancePath = instancePath + "/sessions/" + i0+"/pets";
+found1.instancePath = instancePath + "/sessions/" + i1+"/pets";
 found1.schemaPath = "#/properties/sessions/items/properties/pets/petstore-exact-number";
 if(vErrors === null){
 vErrors = [found1];
@@ -2388,22 +2467,22 @@ vErrors.push(found1);
 errors++;
 }
 }
-if(data2.copied !== undefined){
-if(typeof data2.copied !== "boolean"){
-const err10 = {instancePath:instancePath+"/sessions/" + i0+"/copied",schemaPath:"#/properties/sessions/items/properties/copied/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data4.copied !== undefined){
+if(typeof data4.copied !== "boolean"){
+const err13 = {instancePath:instancePath+"/sessions/" + i1+"/copied",schemaPath:"#/properties/sessions/items/properties/copied/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
-vErrors = [err10];
+vErrors = [err13];
 }
 else {
-vErrors.push(err10);
+vErrors.push(err13);
 }
 errors++;
 }
 }
-if(data2.requests !== undefined){
-const found2 = func2(obj5, data2.requests);
+if(data4.requests !== undefined){
+const found2 = func2(obj5, data4.requests);
 if(found2 !== undefined){
-found2.instancePath = instancePath + "/sessions/" + i0+"/requests";
+found2.instancePath = instancePath + "/sessions/" + i1+"/requests";
 found2.schemaPath = "#/properties/sessions/items/properties/requests/petstore-exact-number";
 if(vErrors === null){
 vErrors = [found2];
@@ -2414,10 +2493,10 @@ vErrors.push(found2);
 errors++;
 }
 }
-if(data2.faults !== undefined){
-const found3 = func2(obj5, data2.faults);
+if(data4.faults !== undefined){
+const found3 = func2(obj5, data4.faults);
 if(found3 !== undefined){
-found3.instancePath = instancePath + "/sessions/" + i0+"/faults";
+found3.instancePath = instancePath + "/sessions/" + i1+"/faults";
 found3.schemaPath = "#/properties/sessions/items/properties/faults/petstore-exact-number";
 if(vErrors === null){
 vErrors = [found3];
@@ -2428,45 +2507,45 @@ vErrors.push(found3);
 errors++;
 }
 }
-if(data2.latency !== undefined){
-let data9 = data2.latency;
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-if(data9.min === undefined){
-const err11 = {instancePath:instancePath+"/sessions/" + i0+"/latency",schemaPath:"#/components/schemas/AdminLatency/required",keyword:"required",params:{missingProperty: "min"},message:"must have required property '"+"min"+"'"};
+if(data4.latency !== undefined){
+let data11 = data4.latency;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data11.min === undefined){
+const err14 = {instancePath:instancePath+"/sessions/" + i1+"/latency",schemaPath:"#/components/schemas/AdminLatency/required",keyword:"required",params:{missingProperty: "min"},message:"must have required property '"+"min"+"'"};
 if(vErrors === null){
-vErrors = [err11];
+vErrors = [err14];
 }
 else {
-vErrors.push(err11);
+vErrors.push(err14);
 }
 errors++;
 }
-if(data9.max === undefined){
-const err12 = {instancePath:instancePath+"/sessions/" + i0+"/latency",schemaPath:"#/components/schemas/AdminLatency/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'"};
+if(data11.max === undefined){
+const err15 = {instancePath:instancePath+"/sessions/" + i1+"/latency",schemaPath:"#/components/schemas/AdminLatency/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'"};
 if(vErrors === null){
-vErrors = [err12];
+vErrors = [err15];
 }
 else {
-vErrors.push(err12);
+vErrors.push(err15);
 }
 errors++;
 }
-for(const key0 in data9){
+for(const key0 in data11){
 if(!((key0 === "min") || (key0 === "max"))){
-const err13 = {instancePath:instancePath+"/sessions/" + i0+"/latency",schemaPath:"#/components/schemas/AdminLatency/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+const err16 = {instancePath:instancePath+"/sessions/" + i1+"/latency",schemaPath:"#/components/schemas/AdminLatency/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
-vErrors = [err13];
+vErrors = [err16];
 }
 else {
-vErrors.push(err13);
+vErrors.push(err16);
 }
 errors++;
 }
 }
-if(data9.min !== undefined){
-const found4 = func2(obj19, data9.min);
+if(data11.min !== undefined){
+const found4 = func2(obj19, data11.min);
 if(found4 !== undefined){
-found4.instancePath = instancePath + "/sessions/" + i0+"/latency/min";
+found4.instancePath = instancePath + "/sessions/" + i1+"/latency/min";
 found4.schemaPath = "#/components/schemas/AdminLatency/properties/min/petstore-exact-number";
 if(vErrors === null){
 vErrors = [found4];
@@ -2477,10 +2556,10 @@ vErrors.push(found4);
 errors++;
 }
 }
-if(data9.max !== undefined){
-const found5 = func2(obj19, data9.max);
+if(data11.max !== undefined){
+const found5 = func2(obj19, data11.max);
 if(found5 !== undefined){
-found5.instancePath = instancePath + "/sessions/" + i0+"/latency/max";
+found5.instancePath = instancePath + "/sessions/" + i1+"/latency/max";
 found5.schemaPath = "#/components/schemas/AdminLatency/properties/max/petstore-exact-number";
 if(vErrors === null){
 vErrors = [found5];
@@ -2493,48 +2572,48 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/sessions/" + i0+"/latency",schemaPath:"#/components/schemas/AdminLatency/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/sessions/" + i0,schemaPath:"#/properties/sessions/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-}
-else {
-const err16 = {instancePath:instancePath+"/sessions",schemaPath:"#/properties/sessions/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err17 = {instancePath:instancePath+"/sessions/" + i1+"/latency",schemaPath:"#/components/schemas/AdminLatency/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err17];
 }
 else {
 vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/sessions/" + i1,schemaPath:"#/properties/sessions/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/sessions",schemaPath:"#/properties/sessions/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
 }
 errors++;
 }
@@ -2556,7 +2635,7 @@ return errors === 0;
 
 exports["/components/schemas/AdminStoredItems"] = validate38;
 const schema45 = {"$ref":"openapi.json#/components/schemas/AdminStoredItems"};
-const schema46 = {"type":"object","required":["scenario","size","fields","filters","items"],"properties":{"scenario":{"type":"string"},"size":{"petstore-exact-number":{"type":"integer","minimum":0}},"filters":{"type":"array","items":{"type":"object","required":["name","values"],"properties":{"name":{"type":"string"},"values":{"type":"array","items":{}}}}},"items":{"type":"array","items":{"type":"object"}}}};
+const schema46 = {"type":"object","required":["scenario","resource","size","fields","filters","items"],"properties":{"scenario":{"type":"string"},"resource":{"type":"string","enum":["pets"]},"size":{"petstore-exact-number":{"type":"integer","minimum":0}},"filters":{"type":"array","items":{"type":"object","required":["name","values"],"properties":{"name":{"type":"string"},"values":{"type":"array","items":{}}}}},"items":{"type":"array","items":{"type":"object"}}}};
 
 function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -2572,8 +2651,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.size === undefined){
-const err1 = {instancePath,schemaPath:"openapi.json#/components/schemas/AdminStoredItems/required",keyword:"required",params:{missingProperty: "size"},message:"must have required property '"+"size"+"'"};
+if(data.resource === undefined){
+const err1 = {instancePath,schemaPath:"openapi.json#/components/schemas/AdminStoredItems/required",keyword:"required",params:{missingProperty: "resource"},message:"must have required property '"+"resource"+"'"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2582,8 +2661,8 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.fields === undefined){
-const err2 = {instancePath,schemaPath:"openapi.json#/components/schemas/AdminStoredItems/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'"};
+if(data.size === undefined){
+const err2 = {instancePath,schemaPath:"openapi.json#/components/schemas/AdminStoredItems/required",keyword:"required",params:{missingProperty: "size"},message:"must have required property '"+"size"+"'"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2592,8 +2671,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data.filters === undefined){
-const err3 = {instancePath,schemaPath:"openapi.json#/components/schemas/AdminStoredItems/required",keyword:"required",params:{missingProperty: "filters"},message:"must have required property '"+"filters"+"'"};
+if(data.fields === undefined){
+const err3 = {instancePath,schemaPath:"openapi.json#/components/schemas/AdminStoredItems/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2602,8 +2681,8 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data.items === undefined){
-const err4 = {instancePath,schemaPath:"openapi.json#/components/schemas/AdminStoredItems/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
+if(data.filters === undefined){
+const err4 = {instancePath,schemaPath:"openapi.json#/components/schemas/AdminStoredItems/required",keyword:"required",params:{missingProperty: "filters"},message:"must have required property '"+"filters"+"'"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2612,14 +2691,47 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(data.scenario !== undefined){
-if(typeof data.scenario !== "string"){
-const err5 = {instancePath:instancePath+"/scenario",schemaPath:"openapi.json#/components/schemas/AdminStoredItems/properties/scenario/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.items === undefined){
+const err5 = {instancePath,schemaPath:"openapi.json#/components/schemas/AdminStoredItems/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
 if(vErrors === null){
 vErrors = [err5];
 }
 else {
 vErrors.push(err5);
+}
+errors++;
+}
+if(data.scenario !== undefined){
+if(typeof data.scenario !== "string"){
+const err6 = {instancePath:instancePath+"/scenario",schemaPath:"openapi.json#/components/schemas/AdminStoredItems/properties/scenario/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.resource !== undefined){
+let data1 = data.resource;
+if(typeof data1 !== "string"){
+const err7 = {instancePath:instancePath+"/resource",schemaPath:"openapi.json#/components/schemas/AdminStoredItems/properties/resource/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(!(data1 === "pets")){
+const err8 = {instancePath:instancePath+"/resource",schemaPath:"openapi.json#/components/schemas/AdminStoredItems/properties/resource/enum",keyword:"enum",params:{allowedValues: schema46.properties.resource.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
 }
 errors++;
 }
@@ -2639,47 +2751,14 @@ errors++;
 }
 }
 if(data.filters !== undefined){
-let data2 = data.filters;
-if(Array.isArray(data2)){
-const len0 = data2.length;
+let data3 = data.filters;
+if(Array.isArray(data3)){
+const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-let data3 = data2[i0];
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.name === undefined){
-const err6 = {instancePath:instancePath+"/filters/" + i0,schemaPath:"openapi.json#/components/schemas/AdminStoredItems/properties/filters/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data3.values === undefined){
-const err7 = {instancePath:instancePath+"/filters/" + i0,schemaPath:"openapi.json#/components/schemas/AdminStoredItems/properties/filters/items/required",keyword:"required",params:{missingProperty: "values"},message:"must have required property '"+"values"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data3.name !== undefined){
-if(typeof data3.name !== "string"){
-const err8 = {instancePath:instancePath+"/filters/" + i0+"/name",schemaPath:"openapi.json#/components/schemas/AdminStoredItems/properties/filters/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data3.values !== undefined){
-if(!(Array.isArray(data3.values))){
-const err9 = {instancePath:instancePath+"/filters/" + i0+"/values",schemaPath:"openapi.json#/components/schemas/AdminStoredItems/properties/filters/items/properties/values/type",keyword:"type",params:{type: "array"},message:"must be array"};
+let data4 = data3[i0];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.name === undefined){
+const err9 = {instancePath:instancePath+"/filters/" + i0,schemaPath:"openapi.json#/components/schemas/AdminStoredItems/properties/filters/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2688,10 +2767,8 @@ vErrors.push(err9);
 }
 errors++;
 }
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/filters/" + i0,schemaPath:"openapi.json#/components/schemas/AdminStoredItems/properties/filters/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data4.values === undefined){
+const err10 = {instancePath:instancePath+"/filters/" + i0,schemaPath:"openapi.json#/components/schemas/AdminStoredItems/properties/filters/items/required",keyword:"required",params:{missingProperty: "values"},message:"must have required property '"+"values"+"'"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2700,10 +2777,9 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/filters",schemaPath:"openapi.json#/components/schemas/AdminStoredItems/properties/filters/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data4.name !== undefined){
+if(typeof data4.name !== "string"){
+const err11 = {instancePath:instancePath+"/filters/" + i0+"/name",schemaPath:"openapi.json#/components/schemas/AdminStoredItems/properties/filters/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2713,14 +2789,9 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.items !== undefined){
-let data6 = data.items;
-if(Array.isArray(data6)){
-const len1 = data6.length;
-for(let i1=0; i1<len1; i1++){
-let data7 = data6[i1];
-if(!(data7 && typeof data7 == "object" && !Array.isArray(data7))){
-const err12 = {instancePath:instancePath+"/items/" + i1,schemaPath:"openapi.json#/components/schemas/AdminStoredItems/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data4.values !== undefined){
+if(!(Array.isArray(data4.values))){
+const err12 = {instancePath:instancePath+"/filters/" + i0+"/values",schemaPath:"openapi.json#/components/schemas/AdminStoredItems/properties/filters/items/properties/values/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2732,7 +2803,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/items",schemaPath:"openapi.json#/components/schemas/AdminStoredItems/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err13 = {instancePath:instancePath+"/filters/" + i0,schemaPath:"openapi.json#/components/schemas/AdminStoredItems/properties/filters/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2744,12 +2815,53 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath,schemaPath:"openapi.json#/components/schemas/AdminStoredItems/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err14 = {instancePath:instancePath+"/filters",schemaPath:"openapi.json#/components/schemas/AdminStoredItems/properties/filters/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err14];
 }
 else {
 vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.items !== undefined){
+let data7 = data.items;
+if(Array.isArray(data7)){
+const len1 = data7.length;
+for(let i1=0; i1<len1; i1++){
+let data8 = data7[i1];
+if(!(data8 && typeof data8 == "object" && !Array.isArray(data8))){
+const err15 = {instancePath:instancePath+"/items/" + i1,schemaPath:"openapi.json#/components/schemas/AdminStoredItems/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/items",schemaPath:"openapi.json#/components/schemas/AdminStoredItems/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath,schemaPath:"openapi.json#/components/schemas/AdminStoredItems/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
 }
 errors++;
 }
@@ -4418,16 +4530,47 @@ return errors === 0;
 
 exports["/paths/~1store/get/parameters/0/schema"] = validate53;
 const schema69 = {"$ref":"openapi.json#/paths/~1store/get/parameters/0/schema"};
-const schema70 = {"default":100,"petstore-exact-number":{"type":"integer","minimum":1,"maximum":1000}};
-const obj45 = {"type": "integer", "minimum": 1, "maximum": 1000};
+const schema70 = {"type":"string","enum":["pets"]};
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"openapi.json#/paths/~1store/get/parameters/0/schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!(data === "pets")){
+const err1 = {instancePath,schemaPath:"openapi.json#/paths/~1store/get/parameters/0/schema/enum",keyword:"enum",params:{allowedValues: schema70.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate53.errors = vErrors;
+return errors === 0;
+}
+
+exports["/paths/~1store/get/parameters/1/schema"] = validate54;
+const schema71 = {"$ref":"openapi.json#/paths/~1store/get/parameters/1/schema"};
+const schema72 = {"default":100,"petstore-exact-number":{"type":"integer","minimum":1,"maximum":1000}};
+const obj45 = {"type": "integer", "minimum": 1, "maximum": 1000};
+
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const found0 = func2(obj45, data);
 if(found0 !== undefined){
 found0.instancePath = instancePath + "";
-found0.schemaPath = "openapi.json#/paths/~1store/get/parameters/0/schema/petstore-exact-number";
+found0.schemaPath = "openapi.json#/paths/~1store/get/parameters/1/schema/petstore-exact-number";
 if(vErrors === null){
 vErrors = [found0];
 }
@@ -4436,19 +4579,19 @@ vErrors.push(found0);
 }
 errors++;
 }
-validate53.errors = vErrors;
+validate54.errors = vErrors;
 return errors === 0;
 }
 
-exports["{\"type\":\"object\",\"properties\":{\"limit\":{\"$ref\":\"openapi.json#/paths/~1store/get/parameters/0/schema\"},\"status\":{\"$ref\":\"openapi.json#/paths/~1store/get/parameters/1/schema\"}},\"required\":[],\"additionalProperties\":false}"] = validate54;
-const schema71 = {"type":"object","properties":{"limit":{"$ref":"openapi.json#/paths/~1store/get/parameters/0/schema"},"status":{"$ref":"openapi.json#/paths/~1store/get/parameters/1/schema"}},"required":[],"additionalProperties":false};
+exports["{\"type\":\"object\",\"properties\":{\"resource\":{\"$ref\":\"openapi.json#/paths/~1store/get/parameters/0/schema\"},\"limit\":{\"$ref\":\"openapi.json#/paths/~1store/get/parameters/1/schema\"},\"status\":{\"$ref\":\"openapi.json#/paths/~1store/get/parameters/2/schema\"}},\"required\":[],\"additionalProperties\":false}"] = validate55;
+const schema73 = {"type":"object","properties":{"resource":{"$ref":"openapi.json#/paths/~1store/get/parameters/0/schema"},"limit":{"$ref":"openapi.json#/paths/~1store/get/parameters/1/schema"},"status":{"$ref":"openapi.json#/paths/~1store/get/parameters/2/schema"}},"required":[],"additionalProperties":false};
 
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!((key0 === "limit") || (key0 === "status"))){
+if(!(((key0 === "resource") || (key0 === "limit")) || (key0 === "status"))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -4459,11 +4602,34 @@ vErrors.push(err0);
 errors++;
 }
 }
+if(data.resource !== undefined){
+let data0 = data.resource;
+if(typeof data0 !== "string"){
+const err1 = {instancePath:instancePath+"/resource",schemaPath:"openapi.json#/paths/~1store/get/parameters/0/schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(!(data0 === "pets")){
+const err2 = {instancePath:instancePath+"/resource",schemaPath:"openapi.json#/paths/~1store/get/parameters/0/schema/enum",keyword:"enum",params:{allowedValues: schema70.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
 if(data.limit !== undefined){
 const found0 = func2(obj45, data.limit);
 if(found0 !== undefined){
 found0.instancePath = instancePath + "/limit";
-found0.schemaPath = "openapi.json#/paths/~1store/get/parameters/0/schema/petstore-exact-number";
+found0.schemaPath = "openapi.json#/paths/~1store/get/parameters/1/schema/petstore-exact-number";
 if(vErrors === null){
 vErrors = [found0];
 }
@@ -4474,31 +4640,9 @@ errors++;
 }
 }
 if(data.status !== undefined){
-let data1 = data.status;
-if(typeof data1 !== "string"){
-const err1 = {instancePath:instancePath+"/status",schemaPath:"openapi.json#/paths/~1store/get/parameters/1/schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(!(((data1 === "available") || (data1 === "pending")) || (data1 === "sold"))){
-const err2 = {instancePath:instancePath+"/status",schemaPath:"openapi.json#/paths/~1store/get/parameters/1/schema/enum",keyword:"enum",params:{allowedValues: schema13.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+let data2 = data.status;
+if(typeof data2 !== "string"){
+const err3 = {instancePath:instancePath+"/status",schemaPath:"openapi.json#/paths/~1store/get/parameters/2/schema/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -4507,7 +4651,29 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate54.errors = vErrors;
+if(!(((data2 === "available") || (data2 === "pending")) || (data2 === "sold"))){
+const err4 = {instancePath:instancePath+"/status",schemaPath:"openapi.json#/paths/~1store/get/parameters/2/schema/enum",keyword:"enum",params:{allowedValues: schema13.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+validate55.errors = vErrors;
 return errors === 0;
 }
 

@@ -5,8 +5,8 @@ import type { OpenAPIV3 } from 'openapi-types';
 import type { ScenarioSource } from '../core/create-mock-core.js';
 import type { MockLogger } from '../core/support/mock-logger.js';
 import { ItemListError } from '../core/store/check-item-list.js';
-import { drawPets } from '../core/seed/draw-pets.js';
-import { keepGeneratedPets } from '../core/seed/keep-generated-pets.js';
+import { drawItems } from '../core/seed/draw-items.js';
+import { keepGeneratedItems } from '../core/seed/keep-generated-items.js';
 import { createMock, createSharedMock, type Mock, type MockOptions, type SharedMock } from '../create-mock.js';
 import { defaultFixtures } from '../generated/default-fixtures.js';
 import type { StateFile } from '../persistence/state-file.js';
@@ -21,11 +21,11 @@ import { redactedUrl } from '../redis/redacted-url.js';
 const require = createRequire(import.meta.url);
 
 /**
- * Faker's English locale, required the first time pets are generated that the kit did not make ahead (the
+ * Faker's English locale, required the first time items are generated that the kit did not make ahead (the
  * default scenario's are built in): importing the kit does not load it, and a mock is still ready at once.
  */
-const generateKeptPets = keepGeneratedPets((options) =>
-  drawPets((require('@faker-js/faker/locale/en') as { faker: Faker }).faker, options),
+const generateKeptItems = keepGeneratedItems((options) =>
+  drawItems((require('@faker-js/faker/locale/en') as { faker: Faker }).faker, options),
 );
 
 let kitDocument: string | undefined;
@@ -148,7 +148,7 @@ export function createNodeMock(options: NodeMockOptions & StoreOptions = {}): Mo
       ...(chosen === undefined ? {} : { scenario: chosen }),
       ...(saved && stateFile ? { saved: { items: saved.items, source: stateFile.path } } : {}),
       inflate: rest.inflate ?? inflateWithZlib,
-      generatePets: rest.generatePets ?? generateKeptPets,
+      generateItems: rest.generateItems ?? generateKeptItems,
       fallback: rest.fallback ?? ((compiled) => createPrismFallback(compiled.document, logger)),
     };
     mock = shared

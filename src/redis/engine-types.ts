@@ -1,5 +1,11 @@
 import type { Exchange } from '../core/journal/request-journal.js';
-import type { FaultRequest, Latency, ScheduledFault, TakenFault } from '../core/state/state-store.js';
+import type {
+  FaultRequest,
+  Latency,
+  RequiredReference,
+  ScheduledFault,
+  TakenFault,
+} from '../core/state/state-store.js';
 import type { CollectionShape, Item, ItemId } from '../core/store/item-snapshot.js';
 import type { Scenario } from '../core/store/scenario.js';
 import type { JournalRecord } from './journal-record.js';
@@ -52,12 +58,8 @@ export interface RedisEngineOptions {
 }
 
 /** A write's reference to another item, which must exist in the same session's store. */
-export interface Requirement {
-  collection: string;
-  id: ItemId;
-  /** The field of the written item that holds the reference (for the caller's message). */
-  field: string;
-}
+/** An item a write refers to, as the state port names it: the outcome gives the same object back when it is missing. */
+export type Requirement = RequiredReference;
 
 /** What one request asks of its session's store, by operation kind. */
 export type StoreAction = (

@@ -8,7 +8,7 @@ import type { FaultRequest, FaultSource, Latency, ScheduledFault } from '../core
 import type { Item } from '../core/store/item-snapshot.js';
 import type { Scenario } from '../core/store/scenario.js';
 import { IdSpaceExhaustedError, StoreBytesFullError, StoreFullError } from '../core/store/store-errors.js';
-import { engineCollection, type EngineCollection } from './engine-collection.js';
+import { engineCollection, everyCollection, type EngineCollection } from './engine-collection.js';
 import { engineLibrary } from './engine-library.js';
 import type {
   ActionResult,
@@ -86,6 +86,8 @@ export class RedisEngine {
   readonly keyPrefix: string;
   readonly #connection: RedisConnection;
   readonly #collections = new Map<string, EngineCollection>();
+  /** The byte limits are the whole store's: their refusals name every collection (`pets and categories`). */
+  readonly #everyCollection: string;
   readonly #segments = new Map<string, EngineCollection>();
   readonly #scenarios = new Map<string, Scenario>();
   readonly #options: RedisEngineOptions;
@@ -106,6 +108,7 @@ export class RedisEngine {
       this.#collections.set(shape.name, collection);
       this.#segments.set(collection.seg, collection);
     }
+    this.#everyCollection = everyCollection(options.collections);
     const limits = options.limits ?? {};
     this.#limits = {
       maxSessions: limits.maxSessions ?? 100,
@@ -424,9 +427,9 @@ export class RedisEngine {
       case 'full_items':
         return new StoreFullError(max, wanted, what, name);
       case 'full_store':
-        return new StoreBytesFullError(max, wanted, what, 'store', name);
+        return new StoreBytesFullError(max, wanted, what, 'store', this.#everyCollection);
       case 'full_mock':
-        return new StoreBytesFullError(max, wanted, what, 'mock', name);
+        return new StoreBytesFullError(max, wanted, what, 'mock', this.#everyCollection);
       case 'id_exhausted':
         return new IdSpaceExhaustedError(toInt64(text(values[0])) ?? text(values[0]));
       default:

@@ -2,6 +2,7 @@ import { HttpError } from '../core/errors/http-error.js';
 import { redactHeaders, redactUrl } from '../core/http/redact-credentials.js';
 import { defaultSessionName } from '../core/http/session-header.js';
 import { toJournalEntry, type Exchange, type JournalEntry } from '../core/journal/request-journal.js';
+import { missingReference } from '../core/state/missing-reference.js';
 import { latestMoment } from '../core/state/moment-of.js';
 import type { StateContext } from '../core/state/state-store-factory.js';
 import type {
@@ -33,6 +34,7 @@ import type {
   EngineSession,
   StoreAction as EngineAction,
 } from './engine-types.js';
+import { everyCollection } from './engine-collection.js';
 import { defaultDeadlineMs } from './redis-connection.js';
 import { defaultStorePrefix, RedisEngine } from './redis-engine.js';
 
@@ -221,14 +223,10 @@ export class RedisStateStore implements StateStore {
       case 'removed':
         settled.removed = true;
         break;
-      case 'missing_reference': {
-        const { requirement } = outcome;
-        settled.failure = new HttpError(
-          'invalid_body',
-          `${requirement.field} names no item of ${requirement.collection} with id ${String(requirement.id)}`,
-        );
+      case 'missing_reference':
+        // The engine names the very reference the action gave it: refused as the memory state refuses it.
+        settled.failure = missingReference(outcome.requirement);
         break;
-      }
       case 'done':
         if (action && outcome.result) settled.result = actionResult(action, outcome.result, outcome.revision);
         break;
@@ -423,7 +421,7 @@ function checkStartFits({ startScenario, limits, shapes }: StateContext): void {
     }
   }
   if (startScenario.bytes > limits.maxStoreBytes) {
-    throw new StoreBytesFullError(limits.maxStoreBytes, startScenario.bytes, what, 'store', shapes[0]?.name ?? '');
+    throw new StoreBytesFullError(limits.maxStoreBytes, startScenario.bytes, what, 'store', everyCollection(shapes));
   }
 }
 

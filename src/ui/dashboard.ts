@@ -95,7 +95,7 @@ function fillTable(tbody: HTMLTableSectionElement, rows: Array<Array<Node | stri
   );
 }
 
-// ------------------------------------------------------------------------------------------------ scenario and pets
+// ------------------------------------------------------------------------------------------------ scenario and items
 
 /** An item as the store holds it: the fields its collection's schema names (ids beyond 2^53 as bigints). */
 type Item = Record<string, unknown>;
@@ -120,9 +120,11 @@ function renderScenario({ current, scenarios }: Scenarios): void {
   scenarioShown = current;
 }
 
-/** What `GET /__admin/store` answers: the session's items as its store holds them, and the filters it takes. */
+/** What `GET /__admin/store` answers: one collection's items as the session's store holds them, and its filters. */
 interface StoredItems {
   scenario: string;
+  /** The collection read. */
+  resource: string;
   size: number;
   /** The fields of the items, the id first, as the document names them: the table's columns. */
   fields: string[];
@@ -130,33 +132,48 @@ interface StoredItems {
   items: Item[];
 }
 
+/** The API's collections, once read. */
+let collectionsRead: string[] | undefined;
+
+/** The API's collections (`GET /__admin/sessions` names them): one select, made once, every collection equal. */
+function renderCollections(collections: readonly string[]): void {
+  const select = byId<HTMLSelectElement>('items-collection');
+  if ([...select.options].map((option) => option.value).join(' ') === collections.join(' ')) return;
+  const picked = select.value;
+  select.replaceChildren(...collections.map((name) => el('option', { value: name }, name)));
+  if (collections.includes(picked)) select.value = picked;
+}
+
 /**
- * The pets, read through the admin API (`GET /__admin/store`), never through
- * the API: a read of the API would use up a fault scheduled for the session
- * and go into its journal, changing what the dashboard is there to observe.
+ * The items of the collection chosen, read through the admin API (`GET
+ * /__admin/store?resource=…`), never through the API: a read of the API
+ * would use up a fault scheduled for the session and go into its journal,
+ * changing what the dashboard is there to observe.
  */
-function loadPets(): Promise<StoredItems> {
+function loadItems(): Promise<StoredItems> {
   const query = new URLSearchParams({ limit: '100' });
-  for (const select of byId('pets-filters').querySelectorAll('select')) {
+  const resource = byId<HTMLSelectElement>('items-collection').value;
+  if (resource !== '') query.set('resource', resource);
+  for (const select of byId('items-filters').querySelectorAll('select')) {
     if (select.value !== '') query.set(select.name, select.value);
   }
   return api<StoredItems>(`/__admin/store?${query}`);
 }
 
-/** One select per filter the store takes (their values come from the document), made once; a choice stays. */
+/** One select per filter of the collection (their values come from the document), made again when they change. */
 function renderFilters(filters: StoredItems['filters']): void {
-  const box = byId('pets-filters');
+  const box = byId('items-filters');
   const shown = [...box.querySelectorAll('select')].map((select) => select.name).join(' ');
   if (shown === filters.map((filter) => filter.name).join(' ')) return;
   box.replaceChildren(
     ...filters.flatMap(({ name, values }) => {
       const select = el(
         'select',
-        { id: `pets-filter-${name}`, name },
+        { id: `items-filter-${name}`, name },
         el('option', { value: '' }, 'any'),
         ...values.map((value) => el('option', { value: String(value) }, String(value))),
       );
-      select.addEventListener('change', () => void showPets().catch(failed));
+      select.addEventListener('change', () => void showItems().catch(failed));
       return [el('label', { for: select.id }, name), ' ', select, ' '];
     }),
   );
@@ -164,7 +181,7 @@ function renderFilters(filters: StoredItems['filters']): void {
 
 /** One header cell per field, made again only when the fields change. */
 function renderColumns(fields: readonly string[]): void {
-  const row = byId('pets-columns');
+  const row = byId('items-columns');
   if ([...row.children].map((cell) => cell.textContent).join(' ') === fields.join(' ')) return;
   row.replaceChildren(...fields.map((field) => el('th', { scope: 'col' }, field)));
 }
@@ -175,27 +192,35 @@ function cellText(value: unknown): string {
   return typeof value === 'string' ? value : typeof value === 'bigint' ? value.toString() : JSON.stringify(value);
 }
 
-function renderPets({ fields, filters, items, size }: StoredItems): void {
+function renderItems({ resource, fields, filters, items, size }: StoredItems): void {
   renderFilters(filters);
   renderColumns(fields);
-  byId('pets-size').textContent = String(size);
+  byId('items-size').textContent = `${size} ${resource}`;
   // Ids beyond 2^53 arrive as bigints (see api()) and are shown with every digit.
   fillTable(
-    byId<HTMLTableSectionElement>('pets-rows'),
+    byId<HTMLTableSectionElement>('items-rows'),
     items.map((item) => fields.map((field) => cellText(item[field]))),
-    'No pets.',
+    `No ${resource}.`,
   );
 }
 
-async function showPets(): Promise<void> {
-  renderPets(await loadPets());
+async function showItems(): Promise<void> {
+  renderItems(await loadItems());
 }
 
-/** The scenario's name and its pets, read first and shown together, so that the page never shows one without the other. */
-async function showScenarioAndPets(): Promise<void> {
-  const [scenarios, pets] = await Promise.all([api<Scenarios>('/__admin/scenarios'), loadPets()]);
+/**
+ * The scenario's name and the chosen collection's items, read together, so
+ * that the page never shows one without the other. The collections come
+ * first (from the sessions' list, which counts each), so that a document of
+ * several collections is read one named collection at a time.
+ */
+async function showScenarioAndItems(): Promise<void> {
+  // A mock's collections never change: asked for once.
+  collectionsRead ??= (await api<{ collections: string[] }>('/__admin/sessions')).collections;
+  renderCollections(collectionsRead);
+  const [scenarios, items] = await Promise.all([api<Scenarios>('/__admin/scenarios'), loadItems()]);
   renderScenario(scenarios);
-  renderPets(pets);
+  renderItems(items);
 }
 
 // ------------------------------------------------------------------------------------------------ journal
@@ -236,13 +261,14 @@ async function showJournal(): Promise<void> {
 
 // ------------------------------------------------------------------------------------------------ sessions
 
+/** A session as `GET /__admin/sessions` lists it, with a count of each collection's items under its name. */
 interface SessionRow {
   name: string;
   scenario: string;
-  pets: number;
   copied: boolean;
   requests: number;
   faults: number;
+  [collection: string]: unknown;
 }
 
 function useSession(name: string): void {
@@ -253,7 +279,9 @@ function useSession(name: string): void {
 }
 
 async function showSessions(): Promise<void> {
-  const { sessions, max } = await api<{ sessions: SessionRow[]; max: number }>('/__admin/sessions');
+  const { sessions, max, collections } = await api<{ sessions: SessionRow[]; max: number; collections: string[] }>(
+    '/__admin/sessions',
+  );
   byId('sessions-max').textContent = String(max);
   const rows = sessions.map((session) => {
     const use = el('button', { type: 'button' }, 'Use');
@@ -261,7 +289,7 @@ async function showSessions(): Promise<void> {
     const cells: Array<Node | string> = [
       session.name,
       session.scenario,
-      String(session.pets),
+      collections.map((name) => `${String(session[name])} ${name}`).join(', '),
       session.copied ? 'own copy' : 'shared',
       String(session.requests),
       String(session.faults),
@@ -409,7 +437,7 @@ async function readRole(): Promise<'mock' | 'proxy' | undefined> {
 /** What a poll reads again: the same as a refresh (the proxy's violations too), without its messages. */
 async function poll(): Promise<void> {
   const violations = (await role) === 'proxy' ? showViolations() : undefined;
-  await Promise.all([showScenarioAndPets(), showJournal(), showSessions(), showFaults(), violations]);
+  await Promise.all([showScenarioAndItems(), showJournal(), showSessions(), showFaults(), violations]);
 }
 
 async function refresh(): Promise<void> {
@@ -481,9 +509,10 @@ function start(): void {
   });
   byId('reset').addEventListener('click', () =>
     api('/__admin/reset', { method: 'POST' })
-      .then(() => say('Back to the scenario’s pets.'))
+      .then(() => say('Back to the scenario’s items.'))
       .then(refresh, failed),
   );
+  byId('items-collection').addEventListener('change', () => void showItems().catch(failed));
   byId<HTMLFormElement>('fault-form').addEventListener('submit', (event) => void addFault(event).catch(failed));
   byId('faults-clear').addEventListener('click', () =>
     api('/__admin/faults', { method: 'DELETE' }).then(showFaults, failed),

@@ -2,6 +2,7 @@ import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { petstoreMiddleware } from '../../src/express.js';
 import { startServer, type RunningServer } from '../support/start-server.js';
+import { petsIn } from '../support/kit-model.js';
 
 const auth = { Authorization: 'Bearer test-key' };
 
@@ -36,7 +37,7 @@ describe('petstoreMiddleware inside an Express app', () => {
     });
     expect(created.status).toBe(201);
     expect(await created.text()).toBe('{"id":4,"name":"Rex","categoryId":9223372036854775807}');
-    expect(middleware.mock.store.size).toBe(4);
+    expect(petsIn(middleware.mock.store).size).toBe(4);
   });
 
   it('answers errors with the mock’s Error bodies, not the app’s', async () => {

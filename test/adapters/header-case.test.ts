@@ -4,6 +4,7 @@ import { toPlainRequest } from '../../src/adapters/fetch-adapter.js';
 import { foldHeaderNames } from '../../src/core/http/plain-http.js';
 import { createMock } from '../../src/create-mock.js';
 import { createMockHandlers } from '../../src/msw.js';
+import { petsIn } from '../support/kit-model.js';
 
 /**
  * A `Request` whose headers keep the case their names were set with, as
@@ -62,8 +63,8 @@ describe('header names reach the core in lower case, whatever case they were giv
       body: new TextEncoder().encode(json),
     });
     expect(response.status).toBe(201);
-    expect(mock.session('by-hand').store.size).toBe(4);
-    expect(mock.store.size).toBe(3);
+    expect(petsIn(mock.session('by-hand').store).size).toBe(4);
+    expect(petsIn(mock.store).size).toBe(3);
   });
 
   it('leaves names already in lower case as they are, without a copy (node:http gives them so)', () => {

@@ -1,6 +1,7 @@
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockHandlers } from '../../src/msw.js';
+import { petsIn } from '../support/kit-model.js';
 
 describe('two createMockHandlers() calls', () => {
   const first = createMockHandlers({ baseUrl: 'https://one.example.test/v1', scenario: 'empty' });
@@ -19,13 +20,13 @@ describe('two createMockHandlers() calls', () => {
     expect(created.status).toBe(201);
     expect(await (await fetch('https://one.example.test/v1/pets', { headers: auth })).json()).toHaveLength(1);
     expect(await (await fetch('https://two.example.test/v1/pets', { headers: auth })).json()).toEqual([]);
-    expect(first.mock.store.size).toBe(1);
-    expect(second.mock.store.size).toBe(0);
+    expect(petsIn(first.mock.store).size).toBe(1);
+    expect(petsIn(second.mock.store).size).toBe(0);
   });
 
   it('generates the default scenario on demand when no scenario is given', async () => {
     const handlers = createMockHandlers({ baseUrl: 'https://three.example.test/v1' });
     await handlers.mock.ready;
-    expect(handlers.mock.store.size).toBe(50);
+    expect(petsIn(handlers.mock.store).size).toBe(50);
   });
 });

@@ -1,6 +1,7 @@
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMockHandlers } from '../../src/msw.js';
+import { petsIn } from '../support/kit-model.js';
 
 const base = 'https://api.example.test/v1';
 const handlers = createMockHandlers({ baseUrl: base, keys: ['msw-key'], scenario: 'one-of-each-status' });
@@ -33,7 +34,7 @@ describe('createMockHandlers with setupServer', () => {
     expect(await created.text()).toBe('{"id":4,"name":"Zoë 🐶","categoryId":9223372036854775807,"status":"pending"}');
     const read = await fetch(`${base}/pets/4`, { headers: auth });
     expect(await read.text()).toBe('{"id":4,"name":"Zoë 🐶","categoryId":9223372036854775807,"status":"pending"}');
-    expect(handlers.mock.store.size).toBe(4);
+    expect(petsIn(handlers.mock.store).size).toBe(4);
   });
 
   it('answers 401 with an Error body and WWW-Authenticate without a key', async () => {
@@ -54,7 +55,7 @@ describe('createMockHandlers with setupServer', () => {
       code: 'invalid_body',
       message: "body field 'categoryId' must be integer (1.0 is written as a decimal)",
     });
-    expect(handlers.mock.store.size).toBe(3);
+    expect(petsIn(handlers.mock.store).size).toBe(3);
   });
 
   it('honours Prefer and sends the deprecation headers of getPet', async () => {

@@ -5,14 +5,15 @@ import type { PlainRequest, PlainResponse } from '../../src/core/http/plain-http
 import { silentLogger, type MockLogger } from '../../src/core/support/mock-logger.js';
 import { DocumentError } from '../../src/core/openapi/document-error.js';
 import { FixtureError } from '../../src/core/scenarios/fixture.js';
-import type { GeneratePets } from '../../src/core/seed/generate-pets.js';
-import { generatePets } from '../../src/core/seed/generate-pets.js';
+import type { GenerateItems } from '../../src/core/seed/generate-items.js';
+import { generateItems } from '../../src/core/seed/generate-items.js';
 import { ItemListError } from '../../src/core/store/check-item-list.js';
 import { defaultDocument } from '../../src/generated/default-document.js';
 import { defaultFixtures } from '../../src/generated/default-fixtures.js';
+import { petsIn } from '../support/kit-model.js';
 
 const core = (options: Partial<MockCoreOptions> = {}) =>
-  createMockCore({ document: defaultDocument, fixtures: defaultFixtures, generatePets, ...options });
+  createMockCore({ document: defaultDocument, fixtures: defaultFixtures, generateItems, ...options });
 
 const get = (path: string, headers: PlainRequest['headers'] = { authorization: 'Bearer dev-key' }): PlainRequest => {
   const [pathname = '', query = ''] = path.split('?');
@@ -73,7 +74,7 @@ describe('createMockCore', () => {
       'one-of-each-status',
     ]);
     expect(mock.scenario).toBe('empty');
-    expect(mock.store.size).toBe(0);
+    expect(petsIn(mock.store).size).toBe(0);
   });
 
   it('starts from a scenario given as an object, checked like any fixture', async () => {
@@ -92,7 +93,11 @@ describe('createMockCore', () => {
       scenario: 'one-of-each-status',
       saved: { items: { pets: [{ id: 40, name: 'Saved', categoryId: 1 }] }, source: 'state.json' },
     });
-    expect(mock.store.all().map((pet) => pet.id)).toEqual([40]);
+    expect(
+      petsIn(mock.store)
+        .all()
+        .map((pet) => pet.id),
+    ).toEqual([40]);
     expect(mock.reset()).toEqual({ scenario: 'one-of-each-status', pets: 3 });
   });
 
@@ -216,12 +221,12 @@ describe('createMockCore on a document or fixture it cannot serve', () => {
 
 describe('createMockCore with pets generated on demand (a browser)', () => {
   /** A generator that answers when `release` is called. */
-  function deferred(): { generatePets: GeneratePets; release(): void; fail(error: Error): void } {
+  function deferred(): { generateItems: GenerateItems; release(): void; fail(error: Error): void } {
     let settle: { resolve(): void; reject(error: Error): void } | undefined;
     return {
-      generatePets: (options) =>
+      generateItems: (options) =>
         new Promise((resolve, reject) => {
-          settle = { resolve: () => resolve(generatePets(options)), reject };
+          settle = { resolve: () => resolve(generateItems(options)), reject };
         }),
       release: () => settle?.resolve(),
       fail: (error) => settle?.reject(error),
@@ -230,7 +235,7 @@ describe('createMockCore with pets generated on demand (a browser)', () => {
 
   it('holds requests until the first scenario is ready, then answers them from it', async () => {
     const generator = deferred();
-    const mock = core({ generatePets: generator.generatePets, pets: 3 });
+    const mock = core({ generateItems: generator.generateItems, pets: 3 });
     expect(() => mock.store).toThrow('the mock is not ready yet: await mock.ready first');
     let answered = false;
     const pending = mock.handle(get('/v1/pets')).then((response) => ((answered = true), response));
@@ -241,13 +246,13 @@ describe('createMockCore with pets generated on demand (a browser)', () => {
     const response = await pending;
     expect(response.status).toBe(200);
     expect(json(response)).toHaveLength(3);
-    expect(mock.store.size).toBe(3);
+    expect(petsIn(mock.store).size).toBe(3);
   });
 
   it('answers 500 mock_failed, naming the scenario, when its pets cannot be generated', async () => {
     const generator = deferred();
     const logger = memoryLogger('error');
-    const mock = core({ generatePets: generator.generatePets, logger });
+    const mock = core({ generateItems: generator.generateItems, logger });
     const pending = mock.handle(get('/v1/pets'));
     generator.fail(new Error('the Faker chunk could not be loaded'));
     await expect(mock.ready).rejects.toMatchObject({ code: 'mock_failed' });
@@ -263,8 +268,8 @@ describe('createMockCore with pets generated on demand (a browser)', () => {
 
   it('is ready at once for a scenario of literal pets', async () => {
     const generator = deferred();
-    const mock = core({ generatePets: generator.generatePets, scenario: 'one-of-each-status' });
-    expect(mock.store.size).toBe(3);
+    const mock = core({ generateItems: generator.generateItems, scenario: 'one-of-each-status' });
+    expect(petsIn(mock.store).size).toBe(3);
     await expect(mock.ready).resolves.toBeUndefined();
   });
 });

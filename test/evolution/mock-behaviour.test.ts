@@ -11,16 +11,6 @@ import { answerOf, type DocumentName, documents, fetching, headers, lifecycles }
 // for the kit's document, one with PUT and DELETE on an animal, one without getPet, one with a second resource
 // (categories) and PATCH and DELETE on an animal, and one with the animals' collection renamed.
 
-/**
- * What does not pass yet, by document, in the issue's words. With the kit's scenarios, whose items are `pets`,
- * no mock starts for a document renamed to /animals ("fixture field 'pets' is not allowed here"): issue 37
- * item 3, "a rename cannot lose data: fixtures are checked against the document they are served with (or
- * mapped explicitly), and a fixture naming no resource of the document stops start-up with a clear error,
- * never an empty store; every built-in scenario either serves the renamed resource or is refused with a clear
- * error". The default scenario, generated, fits any document: once that holds, these pass.
- */
-const notYet: Partial<Record<DocumentName, string>> = { 'renamed-to-animals': 'issue 37 item 3' };
-
 afterEach(() => killRunningClis());
 
 describe('through MSW', () => {
@@ -29,26 +19,20 @@ describe('through MSW', () => {
   afterAll(() => server.close());
 
   describe.each(Object.keys(documents) as DocumentName[])('the mock serving the %s document', (name) => {
-    const act = notYet[name] ? it.fails : it;
-    act(
-      `acts the lifecycle out through setupServer${notYet[name] ? ` (fails until ${notYet[name]})` : ''}`,
-      async () => {
-        const baseUrl = `https://${name}.api.example.test/v1`;
-        const handlers = createMockHandlers({ baseUrl, document: loadDocument(documents[name]) });
-        server.use(...handlers);
-        await handlers.mock.ready;
-        await lifecycles[name](fetching(baseUrl));
-      },
-    );
+    it('acts the lifecycle out through setupServer', async () => {
+      const baseUrl = `https://${name}.api.example.test/v1`;
+      const handlers = createMockHandlers({ baseUrl, document: loadDocument(documents[name]) });
+      server.use(...handlers);
+      await handlers.mock.ready;
+      await lifecycles[name](fetching(baseUrl));
+    });
   });
 });
 
 describe.each(Object.keys(documents) as DocumentName[])('the mock serving the %s document', (name) => {
   const path = documents[name];
-  const act = notYet[name] ? it.fails : it;
-  const until = notYet[name] ? ` (fails until ${notYet[name]})` : '';
 
-  act(`acts the lifecycle out through mock.fetch${until}`, async () => {
+  it('acts the lifecycle out through mock.fetch', async () => {
     const mock = createMock({ document: loadDocument(path) });
     await mock.ready;
     await lifecycles[name](async (method, target, body) =>
@@ -64,7 +48,7 @@ describe.each(Object.keys(documents) as DocumentName[])('the mock serving the %s
     );
   });
 
-  act(`acts the lifecycle out through the CLI, started with --document${until}`, async () => {
+  it('acts the lifecycle out through the CLI, started with --document', async () => {
     const cli = startCli(['--port', '0', '--document', path, '--log-level', 'warn']);
     const base = await waitForBanner(cli);
     expect(cli.stdout()).toContain(`mocked from ${path}`);

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FixtureError } from '../../src/core/scenarios/fixture.js';
 import { createNodeMock } from '../../src/node/create-node-mock.js';
 import { isScenarioPath, readFixtureFile, readFixturesDir } from '../../src/node/read-fixtures.js';
+import { petsIn } from '../support/kit-model.js';
 
 let tempRoot: string;
 let dirCount = 0;
@@ -98,7 +99,7 @@ describe('a scenario file given to the Node mock', () => {
     });
     const mock = createNodeMock({ scenario: join(dir, 'mine.yaml') });
     expect(mock.scenario).toBe('mine');
-    expect(mock.store.all()).toEqual([{ id: 5, name: 'Solo', categoryId: 2, status: 'sold' }]);
+    expect(petsIn(mock.store).all()).toEqual([{ id: 5, name: 'Solo', categoryId: 2, status: 'sold' }]);
   });
 
   it('may not take the name of one of the kit’s scenarios', () => {

@@ -21,7 +21,7 @@ import type { MockLogger } from '../../src/core/support/mock-logger.js';
 import { MemoryStore } from '../../src/core/store/memory-store.js';
 import { createRevisionCounter } from '../../src/core/store/revision-counter.js';
 import { createScenario } from '../../src/core/store/scenario.js';
-import { petShape } from '../support/kit-model.js';
+import { petShape, petsIn } from '../support/kit-model.js';
 import type { ExactPet } from '../../src/core/types/api-types.js';
 import { StateFile, StateFileError, stateFormat } from '../../src/persistence/state-file.js';
 
@@ -187,7 +187,7 @@ describe('a state file changed while the mock runs', () => {
     file.watch(store);
     const edited = validState.replace('Bella', 'Edited by hand');
     writeFileSync(path, edited);
-    store.create({ name: 'Rex', categoryId: 2 });
+    petsIn(store).create({ name: 'Rex', categoryId: 2 });
     await file.flush();
     const kept = readdirSync(dir).filter((name) => name.startsWith('state.json.edited-'));
     expect(kept).toHaveLength(1);
@@ -200,7 +200,7 @@ describe('a state file changed while the mock runs', () => {
       `the state file was changed by another program while the mock ran: that version is kept as ${join(dir, kept[0] as string)}, and the mock's pets are written to ${path}; stop the mock before editing the file, then start it on the file you want`,
     ]);
     // The mock's own writes are not taken for edits.
-    store.create({ name: 'Max', categoryId: 2 });
+    petsIn(store).create({ name: 'Max', categoryId: 2 });
     await file.flush();
     expect(readdirSync(dir).filter((name) => name.startsWith('state.json.edited-'))).toHaveLength(1);
   });
@@ -215,7 +215,7 @@ describe('a state file changed while the mock runs', () => {
     // Same length, saved as editors do: a new file renamed over the old one.
     writeFileSync(join(dir, 'swap'), validState.replace('Bella', 'Bello'));
     renameSync(join(dir, 'swap'), path);
-    store.create({ name: 'Rex', categoryId: 2 });
+    petsIn(store).create({ name: 'Rex', categoryId: 2 });
     await file.flush();
     expect(readdirSync(dir).filter((name) => name.startsWith('state.json.edited-'))).toHaveLength(1);
     expect(logger.warnings).toHaveLength(1);
@@ -227,7 +227,7 @@ describe('a state file changed while the mock runs', () => {
     file = new StateFile(path, { debounceMs: 5, logger });
     file.watch(store);
     rmSync(path);
-    store.create({ name: 'Rex', categoryId: 2 });
+    petsIn(store).create({ name: 'Rex', categoryId: 2 });
     await file.flush();
     expect(existsSync(path)).toBe(true);
     expect(logger.warnings).toEqual(['the state file was removed while the mock ran; it is written again']);

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MemoryStore } from '../../src/core/store/memory-store.js';
 import { createRevisionCounter } from '../../src/core/store/revision-counter.js';
 import { createScenario } from '../../src/core/store/scenario.js';
-import { petShape } from '../support/kit-model.js';
+import { petShape, petsIn } from '../support/kit-model.js';
 import type { ExactPet } from '../../src/core/types/api-types.js';
 import { createNodeMock } from '../../src/node/create-node-mock.js';
 import { HttpError } from '../../src/core/errors/http-error.js';
@@ -153,7 +153,7 @@ describe('StateFile', () => {
         `{"format":"${stateFormat}","version":1,"scenario":"one-of-each-status","pets":[{"id":9223372036854775807,"name":"Big","categoryId":9007199254740993}]}`,
       );
       const mock = createNodeMock({ scenario: 'one-of-each-status', stateFile: stateFile() });
-      expect(mock.store.get(9223372036854775807n)).toEqual({
+      expect(petsIn(mock.store).get(9223372036854775807n)).toEqual({
         id: 9223372036854775807n,
         name: 'Big',
         categoryId: 9007199254740993n,
@@ -170,7 +170,7 @@ describe('StateFile', () => {
       const store = storeWith([{ id: 9223372036854775806n, name: 'Big', categoryId: 1 }]);
       const file = stateFile(10);
       file.watch(store);
-      store.create({ name: 'Bigger', categoryId: -9223372036854775808n });
+      petsIn(store).create({ name: 'Bigger', categoryId: -9223372036854775808n });
       await file.flush();
       expect(readFileSync(path, 'utf8')).toContain(
         '"pets":[{"id":9223372036854775806,"name":"Big","categoryId":1},{"id":9223372036854775807,"name":"Bigger","categoryId":-9223372036854775808}]',
@@ -193,7 +193,7 @@ describe('StateFile', () => {
       file.watch(store);
       await sleep(50);
       expect(readFileSync(path, 'utf8')).toBe(content);
-      store.create({ name: 'Rex', categoryId: 3 });
+      petsIn(store).create({ name: 'Rex', categoryId: 3 });
       await vi.waitFor(() => expect(saved().pets).toHaveLength(3), { timeout: 5_000 });
     });
 
@@ -202,7 +202,7 @@ describe('StateFile', () => {
       const file = stateFile(50);
       file.watch(store);
       const before = file.writes;
-      for (let index = 0; index < 20; index++) store.create({ name: `pet ${index}`, categoryId: 1 });
+      for (let index = 0; index < 20; index++) petsIn(store).create({ name: `pet ${index}`, categoryId: 1 });
       expect(saved().pets).toHaveLength(2);
       await vi.waitFor(() => expect(saved().pets).toHaveLength(22), { timeout: 5_000 });
       await sleep(100);
@@ -213,7 +213,7 @@ describe('StateFile', () => {
       const store = storeWith();
       const file = stateFile(50);
       file.watch(store);
-      const ticker = setInterval(() => store.create({ name: 'tick', categoryId: 1 }), 10);
+      const ticker = setInterval(() => petsIn(store).create({ name: 'tick', categoryId: 1 }), 10);
       // A timer pushed back by each change would never fire while the changes go on: wait for four writes.
       await vi
         .waitFor(() => expect(file.writes).toBeGreaterThanOrEqual(4), { timeout: 5_000, interval: 20 })
@@ -225,7 +225,7 @@ describe('StateFile', () => {
       const store = storeWith();
       const file = stateFile(10);
       file.watch(store);
-      store.create({ name: 'Rex', categoryId: 3 });
+      petsIn(store).create({ name: 'Rex', categoryId: 3 });
       await file.flush();
       expect(saved().pets).toHaveLength(3);
       store.reset();
@@ -240,13 +240,13 @@ describe('StateFile', () => {
       const store = storeWith();
       const file = stateFile(60_000);
       file.watch(store);
-      store.create({ name: 'Rex', categoryId: 3 });
+      petsIn(store).create({ name: 'Rex', categoryId: 3 });
       await file.flush();
       expect(saved().pets).toHaveLength(3);
-      store.create({ name: 'Max', categoryId: 3 });
+      petsIn(store).create({ name: 'Max', categoryId: 3 });
       await file.close();
       expect(saved().pets).toHaveLength(4);
-      store.create({ name: 'after close', categoryId: 3 });
+      petsIn(store).create({ name: 'after close', categoryId: 3 });
       await sleep(20);
       expect(saved().pets).toHaveLength(4);
     });
@@ -257,7 +257,7 @@ describe('StateFile', () => {
       file.watch(store);
       const flushes: Promise<void>[] = [];
       for (let index = 0; index < 30; index++) {
-        store.create({ name: `pet ${index}`, categoryId: 1 });
+        petsIn(store).create({ name: `pet ${index}`, categoryId: 1 });
         flushes.push(file.flush());
       }
       await Promise.all(flushes);
@@ -291,7 +291,7 @@ describe('StateFile', () => {
       };
       reader();
       for (let index = 0; index < 20; index++) {
-        store.create({ name: `new ${index}`, categoryId: 2 });
+        petsIn(store).create({ name: `new ${index}`, categoryId: 2 });
         await file.flush();
       }
       reading = false;
@@ -326,7 +326,7 @@ describe('StateFile', () => {
       const file = stateFile(10);
       file.watch(store);
       rmSync(dir, { recursive: true });
-      store.create({ name: 'Rex', categoryId: 3 });
+      petsIn(store).create({ name: 'Rex', categoryId: 3 });
       await expect(file.flush()).rejects.toThrow(/ENOENT/);
       mkdirSync(dir);
       await file.flush();
@@ -402,13 +402,13 @@ describe('StateFile', () => {
       const file = watched({ writer });
       file.watch(store);
       setFailing(true);
-      store.create({ name: 'Acknowledged before the failure was known', categoryId: 1 });
+      petsIn(store).create({ name: 'Acknowledged before the failure was known', categoryId: 1 });
       await expect(file.flush()).rejects.toThrow(/ENOSPC/);
       expect(file.failure).toBeInstanceOf(HttpError);
       expect(store.writeProblem).toBe(file.failure);
       let refused: unknown;
       try {
-        store.create({ name: 'Refused', categoryId: 1 });
+        petsIn(store).create({ name: 'Refused', categoryId: 1 });
       } catch (error) {
         refused = error;
       }
@@ -419,12 +419,12 @@ describe('StateFile', () => {
         ),
       );
       expect(() => store.reset()).toThrow(/ENOSPC/);
-      expect(store.size).toBe(3);
+      expect(petsIn(store).size).toBe(3);
       // The disk has room again: the refused change asked for a write at once, which saves the pet acknowledged before.
       setFailing(false);
       await vi.waitFor(() => expect(file.failure).toBeUndefined(), { timeout: 3_000 });
       expect(saved().pets.map((pet) => pet.name)).toContain('Acknowledged before the failure was known');
-      expect(store.create({ name: 'Accepted again', categoryId: 1 }).name).toBe('Accepted again');
+      expect(petsIn(store).create({ name: 'Accepted again', categoryId: 1 }).name).toBe('Accepted again');
       await file.flush();
       expect(saved().pets).toHaveLength(4);
     });

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MemoryStore } from '../../src/core/store/memory-store.js';
 import { createRevisionCounter } from '../../src/core/store/revision-counter.js';
 import { createScenario } from '../../src/core/store/scenario.js';
-import { petShape } from '../support/kit-model.js';
+import { petShape, petsIn } from '../support/kit-model.js';
 import { StateFile } from '../../src/persistence/state-file.js';
 import { lockStateFile, processFacts, staleAfterMs, type LockOwner } from '../../src/persistence/state-lock.js';
 
@@ -147,7 +147,7 @@ describe('the lock of a state file', () => {
     rmSync(`${path}.lock`);
     writeFileSync(`${path}.lock`, JSON.stringify({ pid: 1, host: 'elsewhere', since: 'now' }));
     await vi.waitFor(() => expect(file.failure?.code).toBe('store_unavailable'), { timeout: 3_000 });
-    expect(() => store.create({ name: 'Refused', categoryId: 1 })).toThrow(/is no longer this mock's/);
+    expect(() => petsIn(store).create({ name: 'Refused', categoryId: 1 })).toThrow(/is no longer this mock's/);
     // Its lock is not removed when this mock stops.
     await file.close();
     expect(existsSync(`${path}.lock`)).toBe(true);

@@ -11,6 +11,7 @@ import { createNodeListener } from '../../src/node/node-listener.js';
 import { createProxy, type Proxy } from '../../src/proxy/create-proxy.js';
 import { startReferenceServer, type Breakage } from '../contract/support/reference-server.js';
 import { startMock, startServer, type RunningServer } from '../support/start-server.js';
+import { petsIn } from '../support/kit-model.js';
 
 const key = 'proxy-secret-key-93a1';
 const auth = { Authorization: `Bearer ${key}` };
@@ -372,9 +373,12 @@ describe('recording (--record)', () => {
       const summary = proxy.recording?.save();
       expect(summary).toMatchObject({ file, recorded: 13, notRecorded: [] });
       const served = createNodeMock({ scenario: file });
-      expect(served.store.size).toBe(13);
-      expect(served.store.get(9007199254740000)?.name).toBe('Big Id');
-      expect(served.store.get(9007199254740001)).toMatchObject({ name: 'Recorded', categoryId: -9223372036854775808n });
+      expect(petsIn(served.store).size).toBe(13);
+      expect(petsIn(served.store).get(9007199254740000)?.name).toBe('Big Id');
+      expect(petsIn(served.store).get(9007199254740001)).toMatchObject({
+        name: 'Recorded',
+        categoryId: -9223372036854775808n,
+      });
     } finally {
       await server.close();
       await upstream.close();

@@ -191,7 +191,7 @@ describe.skipIf(noRedisServer !== undefined)('a session’s store in Redis', () 
         kind: 'create',
         collection: 'animals',
         fields: { name: 'Kept', keeper: 'k9' },
-        requires: [{ collection: 'keepers', id: 'k9', field: 'keeper' }],
+        requires: [{ collection: 'keepers', id: 'k9', field: 'keeper', itemName: 'keeper' }],
       },
       session,
     );
@@ -202,7 +202,7 @@ describe.skipIf(noRedisServer !== undefined)('a session’s store in Redis', () 
         kind: 'create',
         collection: 'animals',
         fields: { name: 'Kept', keeper: 'k1' },
-        requires: [{ collection: 'keepers', id: 'k1', field: 'keeper' }],
+        requires: [{ collection: 'keepers', id: 'k1', field: 'keeper', itemName: 'keeper' }],
       },
       session,
     );

@@ -102,10 +102,12 @@ describe.skipIf(noRedisServer !== undefined)('a mock on a Redis store, in-proces
     const mock = await sharedMock();
     await call(mock, '/v1/pets', { method: 'POST', body: { name: 'Rex', categoryId: 1, status: 'sold' } });
     await mock.scheduleFault({ status: 500 });
-    const view = await mock.items({ limit: 2, filters: { status: 'sold' } });
+    const view = await mock.items('pets', { limit: 2, filters: { status: 'sold' } });
     expect(view.size).toBe(51);
     expect(view.items.every((item) => item.status === 'sold')).toBe(true);
     expect(await mock.faults()).toHaveLength(1);
+    // Every collection by its name, none by default: a name the document does not have is refused, naming them.
+    await expect(mock.items('owners')).rejects.toThrow("the store has no collection 'owners' (collections: pets)");
     const journal = await mock.journal();
     expect(journal.requests).toHaveLength(1);
     expect(journal.requests[0]).toMatchObject({ method: 'POST', status: 201 });

@@ -8,7 +8,7 @@ import { loadDocument } from '../../src/node/load-document.js';
 import { loadWebPages } from '../../src/node/web-pages.js';
 import { defaultDocumentPath } from '../../src/package-root.js';
 import { documentFacts, type DocumentFacts, type ResourceFacts } from './document-facts.js';
-import { kitCollection, kitFixturesAs, kitScenario, type Item } from './kit-scenarios.js';
+import { kitCollection, kitScenario, type Item } from './kit-scenarios.js';
 import { noRedisServer, startRedisServer, type RedisServer } from './redis-server.js';
 import { inProcessMock, request, startServer, type JsonResponse } from './start-server.js';
 
@@ -25,12 +25,16 @@ export interface DocumentUnderTest {
   facts: DocumentFacts;
   /**
    * The collection the kit's scenarios fill in this document: `pets`, or,
-   * where the document has none, its first resource, which the scenarios'
-   * pets are given to (see `fixtures`).
+   * where the document has none, the one collection of a renamed document,
+   * which the scenarios' pets are mapped onto (see `fixtureCollections`).
    */
   scenarioCollection: string;
-  /** The fixtures it is served with where the kit's own name a collection it does not have: theirs, mapped. */
-  fixtures: Record<string, Record<string, unknown>> | undefined;
+  /**
+   * The explicit mapping it is served with where the kit's scenarios name a
+   * collection it does not have (`{ pets: 'animals' }`: `fixtureCollections`,
+   * `--fixture-collection pets=animals`).
+   */
+  fixtureCollections: Record<string, string> | undefined;
   /**
    * The moment every mock of the tests starts at unless a test sets its own:
    * the day before the earliest removal date (`x-sunset`) the document
@@ -43,8 +47,11 @@ export function documentUnderTest(name: string, path: string, title = name): Doc
   const document = loadDocument(path);
   const facts = documentFacts(document, path);
   const kit = path === defaultDocumentPath;
-  const first = facts.resources[0];
-  const mapped = !facts.resources.some((resource) => resource.name === kitCollection) && first !== undefined;
+  // A document without the kit's collection, renamed: its one collection takes the kit's scenarios' items.
+  const [only, ...others] = facts.resources;
+  const mapped = !facts.resources.some((resource) => resource.name === kitCollection) && only !== undefined;
+  if (mapped && others.length > 0)
+    throw new Error(`${path}: which collection the kit's ${kitCollection} are cannot be told`);
   const sunsets = facts.deprecated
     .map((operation) => operation.sunset)
     .filter((sunset) => sunset !== undefined)
@@ -57,8 +64,8 @@ export function documentUnderTest(name: string, path: string, title = name): Doc
     kit,
     document,
     facts,
-    scenarioCollection: mapped ? first.name : kitCollection,
-    fixtures: mapped ? kitFixturesAs(first.name) : undefined,
+    scenarioCollection: mapped ? only.name : kitCollection,
+    fixtureCollections: mapped ? { [kitCollection]: only.name } : undefined,
     moment:
       earliest === undefined
         ? '2027-01-01T00:00:00.000Z'
@@ -69,6 +76,18 @@ export function documentUnderTest(name: string, path: string, title = name): Doc
 /** The kit's own openapi.yaml. */
 export const kitDocument = documentUnderTest('kit', defaultDocumentPath, 'the kit’s openapi.yaml');
 
+/** A scenario of a test's own: items of one collection (the subject's; default the one the kit's scenarios fill). */
+export interface OwnFixture {
+  description: string;
+  items: readonly Item[];
+  collection?: string;
+}
+
+/** A fixture of the test's own as the mock reads it: its items under their collection's name. */
+export function ownFixture(document: DocumentUnderTest, { description, items, collection }: OwnFixture) {
+  return { description, [collection ?? document.scenarioCollection]: items };
+}
+
 /** What a test asks of the mock it starts; every transport turns these into its own options or flags. */
 export interface StartOptions {
   /** A scenario of the kit's (fixtures/), or of `fixtures`, by name. */
@@ -76,7 +95,7 @@ export interface StartOptions {
   /** A fixture file to start with (`--scenario ./my-shop.yaml`); the scenario is named after the file. */
   scenarioFile?: string;
   /** Scenarios of the test's own, by name: items of the collection the kit's scenarios fill. */
-  fixtures?: Readonly<Record<string, { description: string; items: readonly Item[] }>>;
+  fixtures?: Readonly<Record<string, OwnFixture>>;
   /** The accepted keys. Default `test-key`. */
   keys?: readonly string[];
   seed?: number;
@@ -115,10 +134,6 @@ export interface Needs extends StartOptions {
   withoutPages?: boolean;
   /** A request body over the body limit, answered 413. */
   bodyOverLimit?: boolean;
-  /** Items of the resource in the kit's scenarios, literal or generated, and limits that count only them. */
-  seeded?: boolean;
-  /** What the mock offers for its first resource only: the admin store's view, the store's shortcuts. */
-  first?: boolean;
 }
 
 export interface RawAnswer {
@@ -164,16 +179,13 @@ export function mockOptions(document: DocumentUnderTest, options: StartOptions):
   const { scenario, scenarioFile, keys, origins, allowedHosts, pages, now, frozenAt, fixtures, ...limits } = options;
   const allKeys = keys ?? ['test-key'];
   const own = Object.fromEntries(
-    Object.entries(fixtures ?? {}).map(([name, { description, items }]) => [
-      name,
-      { description, [document.scenarioCollection]: items },
-    ]),
+    Object.entries(fixtures ?? {}).map(([name, given]) => [name, ownFixture(document, given)]),
   );
   return {
     ...limits,
     ...(document.kit ? {} : { document: document.path }),
-    ...(document.fixtures ? { kitFixtures: false } : {}),
-    ...(document.fixtures || fixtures ? { fixtures: { ...document.fixtures, ...own } } : {}),
+    ...(document.fixtureCollections ? { fixtureCollections: document.fixtureCollections } : {}),
+    ...(fixtures ? { fixtures: own } : {}),
     ...(scenario === undefined ? {} : { scenario }),
     ...(scenarioFile === undefined ? {} : { scenario: scenarioFile }),
     keys: allKeys,
@@ -331,6 +343,39 @@ export interface Subject {
 /** The default count of a generated scenario (`--pets`), and of the default scenario in particular. */
 const defaultPets = 50;
 
+/** The id one above an item list's highest. */
+function nextIdOf(items: readonly Item[], idField: string): number | bigint {
+  const highest = items.reduce<number | bigint>((max, item) => {
+    const id = item[idField] as number | bigint;
+    return id > max ? id : max;
+  }, 0);
+  return typeof highest === 'bigint' ? highest + 1n : highest + 1;
+}
+
+/**
+ * What a scenario of the kit's holds of a collection its fixtures do not
+ * write (an animal's categories): the items the kit makes of it, generated
+ * with the scenario's, or those the scenario's other items refer to, read
+ * from a mock of the document in the test's process (their values are the
+ * generator's; the behaviour tests compare with them, generation has its own
+ * tests). A generated scenario's are counted, not listed, as the kit's are.
+ */
+function madeBy(
+  document: DocumentUnderTest,
+  resource: ResourceFacts,
+  name: string,
+  options: StartOptions,
+): ScenarioFacts {
+  const mock = createNodeMock(mockOptions(document, { ...options, scenario: name }));
+  const all = mock.store.collection(resource.name).all();
+  return {
+    name,
+    items: kitScenario(name).generate ? [] : all,
+    size: all.length,
+    nextId: nextIdOf(all, resource.idField),
+  };
+}
+
 export function subjectOf(
   document: DocumentUnderTest,
   transport: Transport,
@@ -342,22 +387,30 @@ export function subjectOf(
     facts: document.facts,
     resource,
     transport,
-    start: (options = {}) => transport.start(document, options),
+    // A scenario of the test's own holds items of the subject's collection.
+    start: (options = {}) =>
+      transport.start(document, {
+        ...options,
+        ...(options.fixtures
+          ? {
+              fixtures: Object.fromEntries(
+                Object.entries(options.fixtures).map(([name, own]) => [
+                  name,
+                  { ...own, collection: own.collection ?? resource.name },
+                ]),
+              ),
+            }
+          : {}),
+      }),
     cannot(needs) {
-      if (needs.seeded && resource.name !== document.scenarioCollection) {
-        return `the kit's scenarios hold no ${resource.name} (generated data for every resource is issue 37 item 1)`;
-      }
-      if (needs.first && resource !== document.facts.resources[0]) {
-        return `the mock shows its first resource only there (every resource equal is issue 37 item 1)`;
-      }
       const why = transport.cannot(needs, document);
       return why === undefined ? undefined : `through ${transport.name}, ${why}`;
     },
     scenario(name, options = {}) {
       const kit = kitScenario(name);
-      const filled = resource.name === document.scenarioCollection;
-      const items = filled ? kit.items : [];
-      const generated = filled && kit.generate ? (kit.generate.count ?? options.pets ?? defaultPets) : 0;
+      if (resource.name !== document.scenarioCollection) return madeBy(document, resource, name, options);
+      const items = kit.items;
+      const generated = kit.generate ? (kit.generate.count ?? options.pets ?? defaultPets) : 0;
       const highest = items.reduce<number | bigint>((max, item) => {
         const id = item[resource.idField] as number | bigint;
         return id > max ? id : max;

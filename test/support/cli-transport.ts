@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import { stringify } from 'lossless-json';
 import { killRunningClis, startCli, waitForBanner, type Cli } from '../cli/start-cli.js';
 import {
+  ownFixture,
   rawSender,
   type DocumentUnderTest,
   type StartOptions,
   type Target,
   type Transport,
 } from './behaviour-subject.js';
-import { kitCollection } from './kit-scenarios.js';
 
 /** The flags of `petstore-mock` for a test's options; undefined for an option it has no flag for. */
 function flags(document: DocumentUnderTest, options: StartOptions): string[] {
@@ -18,6 +18,9 @@ function flags(document: DocumentUnderTest, options: StartOptions): string[] {
   const own = scenario === undefined ? undefined : options.fixtures?.[scenario];
   const args = ['--port', '0', '--log-level', 'warn', '--now', now ?? document.moment];
   if (!document.kit) args.push('--document', document.path);
+  for (const [key, collection] of Object.entries(document.fixtureCollections ?? {})) {
+    args.push('--fixture-collection', `${key}=${collection}`);
+  }
   for (const key of keys ?? ['test-key']) args.push('--token', key);
   const numbers = { '--seed': seed, '--pets': pets, '--max-pets': maxPets, '--max-sessions': maxSessions };
   for (const [flag, value] of Object.entries(numbers)) if (value !== undefined) args.push(flag, String(value));
@@ -29,7 +32,7 @@ function flags(document: DocumentUnderTest, options: StartOptions): string[] {
   if (own) {
     // A scenario of the test's own is a fixture file, named after it (JSON is YAML; ints beyond 2^53 kept exact).
     const file = join(mkdtempSync(join(tmpdir(), 'petstore-cli-fixture-')), `${scenario}.yaml`);
-    writeFileSync(file, stringify({ description: own.description, [document.scenarioCollection]: own.items }) ?? '');
+    writeFileSync(file, stringify(ownFixture(document, own)) ?? '');
     args.push('--scenario', file);
   } else if (options.scenarioFile !== undefined) {
     args.push('--scenario', options.scenarioFile);
@@ -81,10 +84,7 @@ async function putBack(running: RunningCli): Promise<void> {
  */
 export const asTheCli: Transport = {
   name: 'the CLI',
-  cannot(needs, document) {
-    if (document.fixtures) {
-      return `it serves the kit's scenarios, whose items are '${kitCollection}', with any --document, and takes no others (issue 37 item 3: fixtures checked against the document they are served with)`;
-    }
+  cannot(needs) {
     if (needs.journalSize !== undefined) return 'it has no flag for the journal’s size';
     if (needs.maxInflatedBytes !== undefined) return 'it has no flag for the bytes inflated bodies share';
     if (needs.origins === 'any') return 'it answers loopback origins and Host names only';

@@ -175,7 +175,7 @@ export const flagsIn = (text: string): string[] => [
 export interface KitFacts {
   /** package.json's scripts. */
   scripts: Record<string, string>;
-  /** The `--help` text of a program of the kit, by name (`mock`, `proxy`, `contract`, `dredd`, `fuzz`, `soak`). */
+  /** The `--help` text of a program of the kit, by name (`mock`, `proxy`, `contract`, `precompile`, `dredd`, `fuzz`, `soak`). */
   help(program: string): string;
   /** Whether a file exists in the checkout. */
   exists(path: string): boolean;
@@ -191,6 +191,7 @@ const kitPrograms: Record<string, string> = {
   'petstore-kit mock': 'mock',
   'petstore-kit proxy': 'proxy',
   'petstore-kit contract': 'contract',
+  'petstore-kit precompile': 'precompile',
   'petstore-kit': 'kit',
 };
 /** npm scripts whose program takes flags after `--`, to that program. */

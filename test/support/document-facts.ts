@@ -82,8 +82,14 @@ export interface ResourceFacts {
   required: FieldFacts[];
   /** The first required writable text (a name). */
   text: FieldFacts | undefined;
-  /** The first required writable integer (`categoryId` in the kit's document). */
+  /** The first required writable integer that refers to no item (`categoryId` in the kit's document). */
   integer: FieldFacts | undefined;
+  /**
+   * The writable fields that refer to an item of a collection (an animal's
+   * `categoryId` where the document has `/categories`): a new item names one
+   * that every scenario of the kit's holds, the first (`referredId`).
+   */
+  references: Array<FieldFacts & { collection: string }>;
   /** The first writable enumeration (a state, `status`), with its values. */
   state: (FieldFacts & { values: string[] }) | undefined;
   /** The methods the collection path and the item path take, as a 405's Allow lists them. */
@@ -148,6 +154,14 @@ function fieldFacts(resource: Resource, name: string): FieldFacts {
   };
 }
 
+/**
+ * The id a new item's reference names: 1, the first id of every generated
+ * collection, and one the kit's literal scenarios refer to (the items they
+ * refer to are generated with them); a test of a scenario with no such item
+ * (`empty`) makes one first.
+ */
+export const referredId = 1;
+
 /** A value of the field's type for a new item: the first of an enumeration, `Rex` for a text, 1 for a number. */
 function sampleValue(field: FieldFacts): unknown {
   if (field.values) return field.values[0];
@@ -169,6 +183,10 @@ function resourceFacts(api: ApiModel, resource: Resource): ResourceFacts {
   const writable = resource.writable.map((name) => fieldFacts(resource, name));
   const required = writable.filter((field) => resource.required.includes(field.name));
   const states = writable.filter((field) => field.values !== undefined);
+  const references = resource.references.flatMap((reference) => {
+    const field = writable.find((each) => each.name === reference.field);
+    return field ? [{ ...field, collection: reference.collection }] : [];
+  });
   const filters = (list?.filters ?? [])
     .map((name) => ({ name, values: fieldFacts(resource, name).values }))
     .filter((filter): filter is { name: string; values: string[] } => filter.values !== undefined);
@@ -199,7 +217,10 @@ function resourceFacts(api: ApiModel, resource: Resource): ResourceFacts {
     writable,
     required,
     text: required.find((field) => field.type === 'string' && field.values === undefined),
-    integer: required.find((field) => field.type === 'integer'),
+    integer: required.find(
+      (field) => field.type === 'integer' && !resource.references.some((reference) => reference.field === field.name),
+    ),
+    references,
     state: states[0] as (FieldFacts & { values: string[] }) | undefined,
     collectionMethods: methodsAt(document, resource.collectionPath),
     itemMethods: methodsAt(document, itemPathTemplate),
@@ -210,6 +231,7 @@ function resourceFacts(api: ApiModel, resource: Resource): ResourceFacts {
     }),
     newItem: (extra = {}) => ({
       ...Object.fromEntries(required.map((field) => [field.name, sampleValue(field)])),
+      ...Object.fromEntries(references.map((field) => [field.name, referredId])),
       ...extra,
     }),
   };

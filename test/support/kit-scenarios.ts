@@ -77,17 +77,3 @@ export function kitScenario(name: string): KitScenario {
     throw new Error(`fixtures/ holds no scenario '${name}' (it holds ${[...kitScenarios.keys()].join(', ')})`);
   return found;
 }
-
-/**
- * The kit's scenarios written for a document whose items live under another
- * collection name: each fixture's items given to `collection` instead, the
- * rest as it is. The explicit mapping a renamed document is served with.
- */
-export function kitFixturesAs(collection: string): Record<string, Record<string, unknown>> {
-  return Object.fromEntries(
-    [...kitScenarios.values()].map(({ name, fixture }) => {
-      const { [kitCollection]: items, ...rest } = fixture;
-      return [name, items === undefined ? rest : { ...rest, [collection]: items }];
-    }),
-  );
-}

@@ -365,6 +365,7 @@ export function kitFacts(): KitFacts {
       contract: [builtPrograms.contract, '--help'],
       dredd: [builtPrograms.dredd, '--help'],
       kit: [join(packageRoot, 'bin/petstore-kit.js'), '--help'],
+      precompile: [join(packageRoot, 'bin/petstore-kit.js'), 'precompile', '--help'],
       // The bench scripts print their usage for an option they do not know.
       fuzz: [tsx, join(packageRoot, 'bench/fuzz.ts'), '--help'],
       soak: [tsx, join(packageRoot, 'bench/soak.ts'), '--help'],

@@ -10,6 +10,7 @@ import { launchChromium } from '../support/browser.js';
 import { browserSuite, skipWithoutBrowser } from '../support/browser-skip.js';
 import { serveFiles } from '../support/serve-files.js';
 import { startServer, type RunningServer } from '../support/start-server.js';
+import { petsIn } from '../support/kit-model.js';
 
 /** What the mock answered, as its socket saw it: whether a refusal happened on the server, not only in the browser. */
 interface Seen {
@@ -52,10 +53,13 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('other origins and rebinding na
 
   beforeAll(async () => {
     // The mock exactly as `petstore-mock --port 0` configures it: the CLI's options, its policy, its pages.
-    mock = createNodeMock({
+    const built = createNodeMock({
       ...toAppOptions(parseOptions(['--port', '0', '--scenario', 'one-of-each-status', '--log-level', 'silent'], {})),
       publicFiles: loadWebPages({ defaultKey: 'dev-key' }),
     });
+    // The CLI's default store is the process's memory: a mock whose calls answer at once.
+    if ('shared' in built) throw new Error('expected the memory store, the CLI default');
+    mock = built;
     const listener = createNodeListener(mock);
     server = await startServer((request: IncomingMessage, response: ServerResponse) => {
       response.on('finish', () =>
@@ -148,8 +152,12 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('other origins and rebinding na
         .toBeGreaterThanOrEqual(2);
       const posts = seen.filter((entry) => entry.method === 'POST' && entry.origin === evilOrigin);
       expect(posts.map((entry) => entry.status)).toEqual(posts.map(() => 403));
-      expect(mock.store.list({ limit: 100 }).map((pet) => pet.name)).not.toContain('Evil');
-      expect(mock.store.list({ limit: 100 })).toHaveLength(3);
+      expect(
+        petsIn(mock.store)
+          .list({ limit: 100 })
+          .map((pet) => pet.name),
+      ).not.toContain('Evil');
+      expect(petsIn(mock.store).list({ limit: 100 })).toHaveLength(3);
     });
 
     it('cannot schedule faults, set latency, switch the scenario or empty the journal', async () => {
@@ -209,7 +217,7 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('other origins and rebinding na
       }
       // The page itself, and every call of its script.
       expect(seen.filter((entry) => entry.host === new URL(reboundOrigin).host).length).toBeGreaterThanOrEqual(7);
-      expect(mock.store.list({ limit: 100 })).toHaveLength(3);
+      expect(petsIn(mock.store).list({ limit: 100 })).toHaveLength(3);
       expect(await admin('/faults')).toEqual({ faults: [] });
       expect(await admin('/latency')).toEqual({ min: 0, max: 0 });
       expect(mock.scenario).toBe('one-of-each-status');
@@ -234,7 +242,11 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('other origins and rebinding na
       });
       expect(created).toMatchObject({ status: 201 });
       expect(JSON.parse((created as { body: string }).body)).toMatchObject({ name: 'Friend' });
-      expect(mock.store.list({ limit: 100 }).map((pet) => pet.name)).toContain('Friend');
+      expect(
+        petsIn(mock.store)
+          .list({ limit: 100 })
+          .map((pet) => pet.name),
+      ).toContain('Friend');
     });
   });
 });

@@ -47,6 +47,11 @@ export function bodyShapes(api: ContractSession, write: OperationSemantics, gene
       for (const p of generators.properties) if (p.schema.type === 'integer') body[p.name] = 1 + (seed % 997);
       base = body;
     }
+    // A reference names an item the run showed exists (read at each call: the run learns more as it goes).
+    for (const [field, pool] of generators.references) {
+      const [existing] = pool();
+      if (existing !== undefined) base[field] = existing;
+    }
     const body = { ...base };
     for (const p of generators.properties) {
       const values = p.schema.enum;
@@ -60,7 +65,9 @@ export function bodyShapes(api: ContractSession, write: OperationSemantics, gene
   };
   const probe = (field: string, value: unknown): Record<string, unknown> => {
     const body: Record<string, unknown> = { ...full(), ...(text ? { [text]: `${namePrefix}probe` } : {}) };
-    for (const p of generators.properties) if (p.schema.type === 'integer') body[p.name] = 1;
+    for (const p of generators.properties) {
+      if (p.schema.type === 'integer' && !generators.references.has(p.name)) body[p.name] = 1;
+    }
     return { ...body, [field]: value };
   };
   return { full, probe, text };

@@ -49,7 +49,7 @@ export function deleteChecks(api: ContractSession, checks: CheckList, remove: Op
     const response = await api.call(operation, at(deleted));
     if (response.status >= 200 && response.status < 300) {
       api.verify(
-        'unknown-pet-404',
+        'unknown-item-404',
         false,
         `${name} answered ${response.status} to a second delete of ${resource.itemName} ${idText(deleted)}: the document names 404 once it is gone`,
       );

@@ -43,7 +43,7 @@ export function listChecks(api: ContractSession, checks: CheckList, list: Operat
 
   const fallback = page?.default;
   add(
-    `answers 200 with valid ${schemaName(resource)}s of unique ids${fallback === undefined ? '' : `, at most ${count(fallback)} on the default page`}`,
+    `answers 200 with valid ${resource.name} (each a ${schemaName(resource)}) of unique ids${fallback === undefined ? '' : `, at most ${count(fallback)} on the default page`}`,
     async () => {
       const response = await api.call(operation, { query: {} });
       api.expectStatus(response, 200, 'the default page');

@@ -85,7 +85,7 @@ export function readChecks(
         ({ field }) => !resource.states.includes(field),
       );
       api.verify(
-        'requested-pet',
+        'requested-item',
         changed.length === 0,
         `wrong ${resource.itemName}: ${name} ${idText(item.id)} differs from the listed ${resource.itemName}: ${changed.map((c) => c.text).join('; ')}`,
       );
@@ -103,7 +103,7 @@ export function readChecks(
       answers.push(idText(id));
     }
     api.verify(
-      'unknown-pet-404',
+      'unknown-item-404',
       false,
       `200 for unknown ids: ${name} answered 200 for every ${resource.idField} tried far from the listed ones (${answers.join(', ')})`,
     );

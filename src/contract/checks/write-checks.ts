@@ -54,7 +54,7 @@ export async function expectUnknown(
   const name = semantics.operation.operationId;
   if (response.status >= 200 && response.status < 300) {
     api.verify(
-      'unknown-pet-404',
+      'unknown-item-404',
       false,
       `${name} answered ${response.status} for ${resource.idField} ${idText(id)}, which no ${resource.itemName} has: the document names 404`,
     );

@@ -344,7 +344,7 @@ export class ExplorationModel {
   /**
    * A read answered 200 for an id the sequence never saw, far from every id
    * it saw. Once several did, "an id no item has answers 404" is proven
-   * broken: a finding of `unknown-pet-404`.
+   * broken: a finding of `unknown-item-404`.
    */
   unknownAnswered(read: OperationSemantics, id: ItemId): Finding | undefined {
     const name = read.operation.operationId;
@@ -354,7 +354,7 @@ export class ExplorationModel {
     if (answered.size < unknownIdsToProve) return undefined;
     const ids = [...answered];
     return finding(
-      'unknown-pet-404',
+      'unknown-item-404',
       `200 for unknown ids: ${name} answered 200 for ${ids.length} ids this sequence never saw, each far from every id it saw (${ids.join(', ')})`,
     );
   }

@@ -114,9 +114,28 @@ function wrongValues(schema: OpenAPIV3.SchemaObject): Array<{ value: unknown; wh
   return wrong;
 }
 
-function objectArbitrary(properties: PropertyFacts[], prefix: string): fc.Arbitrary<Record<string, unknown>> {
+/** Ids of existing items a reference field draws from, by field (asked again at every draw: the run learns more). */
+export type ReferencePools = ReadonlyMap<string, () => readonly unknown[]>;
+
+/** A reference field's values: an item the run showed exists, or, while it knows none, any valid value. */
+function referenceValue(schema: OpenAPIV3.SchemaObject, prefix: string, pool: () => readonly unknown[]) {
+  const anyValue = validValue(schema, prefix);
+  return fc.constant(null).chain(() => {
+    const ids = pool();
+    return ids.length > 0 ? fc.constantFrom(...ids) : anyValue;
+  });
+}
+
+function objectArbitrary(
+  properties: PropertyFacts[],
+  prefix: string,
+  references: ReferencePools,
+): fc.Arbitrary<Record<string, unknown>> {
   const record: Record<string, fc.Arbitrary<unknown>> = {};
-  for (const p of properties) record[p.name] = validValue(p.schema, prefix);
+  for (const p of properties) {
+    const pool = references.get(p.name);
+    record[p.name] = pool ? referenceValue(p.schema, prefix, pool) : validValue(p.schema, prefix);
+  }
   const requiredKeys = properties.filter((p) => p.required).map((p) => p.name);
   return fc.record(record, { requiredKeys }) as fc.Arbitrary<Record<string, unknown>>;
 }
@@ -132,9 +151,14 @@ export function createBodyGenerators(
   schema: OpenAPIV3.SchemaObject,
   validate: ValidateFunction,
   prefix: string,
+  /** The fields that refer to items of a collection (`categoryId`), and where their existing ids come from. */
+  references: ReferencePools = new Map(),
 ) {
   const properties = propertiesOf(compiled, schema);
-  const valid = objectArbitrary(properties, prefix);
+  const referring: ReferencePools = new Map(
+    [...references].filter(([field]) => properties.some((property) => property.name === field)),
+  );
+  const valid = objectArbitrary(properties, prefix, referring);
   const required = properties.filter((p) => p.required);
 
   const mutations: Array<fc.Arbitrary<GeneratedBody>> = [];
@@ -164,10 +188,12 @@ export function createBodyGenerators(
   );
   const invalid = fc.oneof(...mutations).filter((generated) => !validate(generated.body));
 
-  const minimal = objectArbitrary(required, prefix);
+  const minimal = objectArbitrary(required, prefix, referring);
 
   return {
     properties,
+    /** The fields that refer to items of a collection, and the ids of existing ones (see `ReferencePools`). */
+    references: referring,
     valid: valid.filter((body) => validate(body)),
     /** Valid bodies with the required properties only. */
     minimal: minimal.filter((body) => validate(body)),

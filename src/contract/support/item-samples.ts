@@ -73,9 +73,10 @@ export function unknownIds(api: ContractSession, resource: Resource, known: Iter
   return resource.idType === 'string' ? unknownTextIds(known, api.settings.namePrefix) : unknownIdCandidates(known);
 }
 
-/** The ids the run knows of a resource: listed, read or written. */
+/** The ids the run knows of a resource: listed, read or written (not those only answered 404). */
 export function knownIds(api: ContractSession, resource: Resource): ItemId[] {
   return api.model.items(resource).flatMap((item) => {
+    if (!item.exists && item.writtenBy === undefined) return [];
     const id = idOf({ [resource.idField]: item.id }, resource);
     return id === undefined ? [] : [id];
   });

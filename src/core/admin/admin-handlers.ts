@@ -1,11 +1,11 @@
 import { HttpError } from '../errors/http-error.js';
 import type { HandlerTable } from '../handlers/handler-types.js';
-import { describeApi } from '../model/describe-api.js';
+import { describeApi, type Resource } from '../model/describe-api.js';
 import type { CompiledDocument } from '../openapi/compile-document.js';
 import type { ScenarioCatalogue } from '../scenarios/scenario-catalogue.js';
 import { momentOf } from '../state/moment-of.js';
 import type { FaultRequest, Latency, SessionRef, StateStore } from '../state/state-store.js';
-import { storeFields, storeFilters } from './store-filters.js';
+import { resourceFilters, storeFields } from './store-filters.js';
 
 /** What the admin operations work with: the caller's session, the shared state, the scenarios, the API's document. */
 export interface AdminContext {
@@ -33,6 +33,29 @@ export function checkFault(request: FaultRequest, api: CompiledDocument): FaultR
     );
   }
   return request;
+}
+
+/**
+ * The collection `GET /__admin/store` reads: the one `?resource=` names, or,
+ * left out, the document's only collection. A document of several
+ * collections has no default one: the request must name it.
+ */
+function storedResource(api: CompiledDocument, named: string | undefined): Resource {
+  const { resources } = describeApi(api);
+  const names = resources.map((resource) => resource.name).join(', ');
+  if (named === undefined) {
+    const [only, ...others] = resources;
+    if (only && others.length === 0) return only;
+    throw new HttpError(
+      'invalid_parameter',
+      `name the collection to read with ?resource= (${names}): the document has ${resources.length === 0 ? 'none' : 'several'}`,
+      { details: [{ location: 'query', field: 'resource', message: `is required: one of ${names}` }] },
+    );
+  }
+  // The admin document's enum already refused any other name.
+  const found = resources.find((resource) => resource.name === named);
+  if (!found) throw new HttpError('invalid_parameter', `no collection of the document is '${named}' (${names})`);
+  return found;
 }
 
 /** The admin operations, by operationId (see admin-api.yaml). Every change goes through the state port. */
@@ -69,12 +92,13 @@ export const adminHandlers: HandlerTable<AdminContext> = {
     status: 200,
     body: { cleared: await state.clearJournal(session) },
   }),
-  listSessions: async (_request, { state }) => {
+  listSessions: async (_request, { state, api }) => {
     const { max, sessions } = await state.sessions();
     return {
       status: 200,
       body: {
         max,
+        collections: describeApi(api).resources.map((resource) => resource.name),
         sessions: sessions.map((each) => ({
           name: each.name,
           scenario: each.scenario,
@@ -120,20 +144,36 @@ export const adminHandlers: HandlerTable<AdminContext> = {
     status: 200,
     body: await state.setClock(session, undefined),
   }),
-  // The dashboard's view of a session's data: read straight from the store, so that it uses no fault, goes into
-  // no journal (an admin GET) and changes nothing it observes.
+  // The dashboard's view of a session's data, one collection at a time: read straight from the store, so that it
+  // uses no fault, goes into no journal (an admin GET) and changes nothing it observes.
   readStore: async (request, { session, state, api }) => {
-    const { limit = 100, ...chosen } = request.query as { limit?: number } & Record<string, unknown>;
-    // The document's first collection, as the store's shortcuts have it.
-    const [first] = describeApi(api).resources;
-    const view = await state.readStore(session, first?.name ?? '', { limit, filters: chosen });
+    const {
+      limit = 100,
+      resource: named,
+      ...chosen
+    } = request.query as {
+      limit?: number;
+      resource?: string;
+    } & Record<string, unknown>;
+    const resource = storedResource(api, named);
+    const filters = resourceFilters(api, resource);
+    const foreign = Object.keys(chosen).filter((name) => !filters.some((filter) => filter.name === name));
+    if (foreign.length > 0) {
+      throw new HttpError(
+        'invalid_parameter',
+        `query parameter '${foreign[0]}' filters no ${resource.itemName}: ${resource.name} ${filters.length === 0 ? 'take no filter' : `take ${filters.map((filter) => filter.name).join(', ')}`}`,
+        { details: [{ location: 'query', field: foreign[0] as string, message: `is no filter of ${resource.name}` }] },
+      );
+    }
+    const view = await state.readStore(session, resource.name, { limit, filters: chosen });
     return {
       status: 200,
       body: {
         scenario: view.scenario,
+        resource: resource.name,
         size: view.size,
-        fields: storeFields(api),
-        filters: storeFilters(api).map(({ name, values }) => ({ name, values })),
+        fields: storeFields(resource),
+        filters: filters.map(({ name, values }) => ({ name, values })),
         items: view.items,
       },
     };

@@ -8,8 +8,9 @@ type Schema = OpenAPIV3.SchemaObject & Record<string, unknown>;
  * API's schemas beside the admin's own (named `Admin…`, so that they never
  * clash; the admin API's Error is the API's), a count of each collection's
  * items wherever a store's state is told (`x-petstore-collection-counts`),
- * and the API's list filters as `GET /store`'s query parameters
- * (`x-petstore-store-filters`).
+ * the collections' names where a collection is named
+ * (`x-petstore-collection-names`), and the API's list filters as `GET
+ * /store`'s query parameters (`x-petstore-store-filters`).
  */
 export function fillAdminDocument(
   /** The admin API's document as admin-api.yaml writes it. */
@@ -37,7 +38,17 @@ export function fillAdminDocument(
       ...properties.slice(after),
     ]);
   }
+  const named = (schema: Schema | undefined): void => {
+    if (!schema?.['x-petstore-collection-names']) throw new Error('admin-api.yaml lost a collection name');
+    delete schema['x-petstore-collection-names'];
+    schema.enum = [...collections];
+  };
   const store = document.paths['/store']?.get as OpenAPIV3.OperationObject & Record<string, unknown>;
+  const resource = (store.parameters ?? []).find(
+    (parameter) => (parameter as OpenAPIV3.ParameterObject).name === 'resource',
+  ) as OpenAPIV3.ParameterObject | undefined;
+  named(resource?.schema as Schema | undefined);
+  named(schemas.AdminStoredItems?.properties?.resource as Schema | undefined);
   if (!store['x-petstore-store-filters']) throw new Error('admin-api.yaml lost the store filters');
   delete store['x-petstore-store-filters'];
   store.parameters = [

@@ -1,5 +1,5 @@
 import type { OpenAPIV3 } from 'openapi-types';
-import { describeApi } from '../model/describe-api.js';
+import { describeApi, type Resource } from '../model/describe-api.js';
 import type { CompiledDocument } from '../openapi/compile-document.js';
 import { resolveRef } from '../openapi/resolve-ref.js';
 
@@ -12,31 +12,32 @@ export interface StoreFilter {
   values: unknown[];
 }
 
-const filtersOf = new WeakMap<CompiledDocument, StoreFilter[]>();
+const filtersOf = new WeakMap<CompiledDocument, Map<string, StoreFilter[]>>();
 
-/** The fields of the store's first collection, its id first, as the document names them (the dashboard's columns). */
-export function storeFields(api: CompiledDocument): string[] {
-  const [first] = describeApi(api).resources;
-  if (!first) return [];
-  return [first.idField, ...first.fields.filter((field) => field !== first.idField)];
+/** The fields of a collection's items, its id first, as the document names them (the dashboard's columns). */
+export function storeFields(resource: Resource): string[] {
+  return [resource.idField, ...resource.fields.filter((field) => field !== resource.idField)];
 }
 
 /**
- * The filters the admin API's `GET /__admin/store` takes, derived from the
- * API's document by its model: the filters of the list operations of its
- * first collection (the items the store's shortcuts list), once by name, in
- * the document's order. For openapi.yaml that is listPets' `status`; no
+ * The filters of one collection's items that the admin API's `GET
+ * /__admin/store?resource=…` takes, derived from the API's document by its
+ * model: the filters of the collection's list operations, once by name, in the
+ * document's order. For openapi.yaml's pets that is listPets' `status`; no
  * parameter is named here.
  */
-export function storeFilters(api: CompiledDocument): StoreFilter[] {
-  let filters = filtersOf.get(api);
+export function resourceFilters(api: CompiledDocument, resource: Resource): StoreFilter[] {
+  let byResource = filtersOf.get(api);
+  if (!byResource) {
+    byResource = new Map();
+    filtersOf.set(api, byResource);
+  }
+  let filters = byResource.get(resource.name);
   if (filters) return filters;
   filters = [];
-  const model = describeApi(api);
-  const [first] = model.resources;
   const seen = new Set<string>();
-  for (const each of model.operations) {
-    if (each.kind !== 'list' || each.resource !== first) continue;
+  for (const each of describeApi(api).operations) {
+    if (each.kind !== 'list' || each.resource !== resource) continue;
     const { operation } = each;
     const path = api.document.paths[operation.pathTemplate];
     // The operation's own parameters first: one of them overrides the path's of the same name.
@@ -49,6 +50,23 @@ export function storeFilters(api: CompiledDocument): StoreFilter[] {
       filters.push({ name: parameter.name, schema: parameter.schema, values: [...(schema.enum ?? [])] });
     }
   }
-  filtersOf.set(api, filters);
+  byResource.set(resource.name, filters);
+  return filters;
+}
+
+/**
+ * Every filter `GET /__admin/store` takes as a query parameter, whichever
+ * collection it reads: each collection's filters (see `resourceFilters`),
+ * once by name (where two collections filter by the same name, the first
+ * collection's schema types it; the handler keeps each filter to its own
+ * collection).
+ */
+export function storeFilters(api: CompiledDocument): StoreFilter[] {
+  const filters: StoreFilter[] = [];
+  for (const resource of describeApi(api).resources) {
+    for (const filter of resourceFilters(api, resource)) {
+      if (!filters.some((each) => each.name === filter.name)) filters.push(filter);
+    }
+  }
   return filters;
 }

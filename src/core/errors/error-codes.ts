@@ -15,6 +15,10 @@ export const errorCodes = {
   malformed_request: 400,
   invalid_session: 400,
   invalid_fault: 400,
+  /** Admin API: a scenario that cannot serve the document (one of the kit's, whose items name no collection of it). */
+  invalid_scenario: 400,
+  /** A write whose body refers to an item that does not exist (`categoryId` naming no category). */
+  invalid_reference: 400,
   host_required: 400,
   /** Proxy: a path with a dot-segment or an encoded slash, which an upstream could resolve outside the API's base. */
   path_not_forwarded: 400,

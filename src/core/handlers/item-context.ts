@@ -2,6 +2,7 @@ import { HttpError } from '../errors/http-error.js';
 import { notFoundCode } from '../errors/error-codes.js';
 import type { OperationSemantics, Resource } from '../model/describe-api.js';
 import type { CompiledOperation } from '../openapi/compile-document.js';
+import type { RequiredReference } from '../state/state-store.js';
 import type { ItemId } from '../store/item-snapshot.js';
 import type { ValidRequest } from '../types/valid-request.js';
 
@@ -29,4 +30,24 @@ export function documentedStatus(operation: CompiledOperation, ...statuses: numb
 /** Whether the operation documents a body for this status. */
 export function answersWithBody(operation: CompiledOperation, status: number): boolean {
   return (operation.responses.get(String(status))?.validators.size ?? 0) > 0;
+}
+
+/**
+ * The items a write's values refer to (see `Resource.references`), which the
+ * store checks in the same call as the write: each reference field the values
+ * set, to anything but null. Undefined when there is none, so that a write
+ * without references carries nothing more.
+ */
+export function referencesOf(
+  resource: Resource,
+  values: Readonly<Record<string, unknown>>,
+): RequiredReference[] | undefined {
+  let required: RequiredReference[] | undefined;
+  for (const { field, collection, itemName } of resource.references) {
+    if (!Object.hasOwn(values, field)) continue;
+    const id = values[field];
+    if (id === null || id === undefined) continue;
+    (required ??= []).push({ collection, id: id as ItemId, field, itemName });
+  }
+  return required;
 }

@@ -45,6 +45,31 @@ export interface Resource {
   states: string[];
   /** The operations acting on the resource, by kind (the first of each kind, in document order). */
   operations: Partial<Record<ServableKind, CompiledOperation>>;
+  /**
+   * The fields whose value is the id of an item of a collection of the
+   * document (see `Reference`): an animal's `categoryId`, where the document
+   * has `/categories`.
+   */
+  references: Reference[];
+}
+
+/**
+ * A field of an item that refers to an item of a collection of the document:
+ * by json-server's convention, a field `xId` (or `x_id`) where the document
+ * has a collection `xs` (named after the plural of `x`, or whose item schema
+ * is named `x`), of the same id type; or the collection the property's
+ * `x-petstore-references` names (`false` there says the field refers to
+ * nothing, whatever its name).
+ */
+export interface Reference {
+  /** The field of the item that holds the other item's id (`categoryId`). */
+  field: string;
+  /** The collection it refers to an item of (`categories`). */
+  collection: string;
+  /** One item of that collection, for messages (`category`). */
+  itemName: string;
+  /** Whether `x-petstore-references` names it, rather than the field's name. */
+  declared: boolean;
 }
 
 /** A list operation's page-size parameter, with what the document says of it. */
@@ -93,6 +118,9 @@ export const kindExtension = 'x-petstore-kind';
 export const idExtension = 'x-petstore-id';
 /** The extension that names a list's page-size parameter (set on the parameter: `x-petstore-page-size: true`). */
 export const pageSizeExtension = 'x-petstore-page-size';
+
+/** The extension that says which collection a property refers to an item of (`x-petstore-references: categories`). */
+export const referencesExtension = 'x-petstore-references';
 
 /** A JSON schema of a request body or a response, when the document gives one. */
 function jsonSchema(document: OpenAPIV3.Document, content: Record<string, OpenAPIV3.MediaTypeObject> | undefined) {
@@ -322,6 +350,56 @@ export function parameterSchema(
   return schema === undefined ? undefined : resolveSchema(compiled.document, schema).value;
 }
 
+/** `category`: the word a field `categoryId` (or `category_id`) names, or undefined for another field. */
+function referredWord(field: string): string | undefined {
+  const match = /^(.+?)(?:Id|_id)$/.exec(field);
+  return match?.[1]?.toLowerCase();
+}
+
+/** Whether a collection is the one `word` names: its item schema's name, or a plural of the word. */
+function namedBy(resource: Resource, word: string): boolean {
+  const name = resource.name.toLowerCase();
+  const plurals = [`${word}s`, `${word}es`, /[^aeiou]y$/.test(word) ? `${word.slice(0, -1)}ies` : undefined];
+  return resource.itemName.toLowerCase() === word || plurals.includes(name);
+}
+
+/** Whether a property's type can hold an id of the resource. */
+function holdsIdOf(schema: OpenAPIV3.SchemaObject, resource: Resource): boolean {
+  return schema.type === resource.idType;
+}
+
+/** The fields of a resource's items that refer to items of a collection of the document (see `Reference`). */
+function referencesOf(compiled: CompiledDocument, resource: Resource, resources: readonly Resource[]): Reference[] {
+  const references: Reference[] = [];
+  const where = `${resource.itemSchema.split('/').at(-1) ?? resource.name}`;
+  for (const [field, schema] of resource.properties) {
+    if (field === resource.idField) continue;
+    const declared = (schema as Record<string, unknown>)[referencesExtension];
+    if (declared === false) continue;
+    if (declared !== undefined) {
+      const target = resources.find((each) => each.name === declared);
+      if (!target) {
+        throw new DocumentError(
+          `${compiled.source}: ${referencesExtension} on ${where}.${field} must name a collection of the document (${resources.map((each) => each.name).join(', ')}) or be false, found ${JSON.stringify(declared)}`,
+        );
+      }
+      if (!holdsIdOf(schema, target)) {
+        throw new DocumentError(
+          `${compiled.source}: ${where}.${field} refers to ${target.name} (${referencesExtension}), whose ids are of type ${target.idType}, but it is of type ${String(schema.type)}`,
+        );
+      }
+      references.push({ field, collection: target.name, itemName: target.itemName, declared: true });
+      continue;
+    }
+    const word = referredWord(field);
+    const target = word === undefined ? undefined : resources.find((each) => namedBy(each, word));
+    if (target && holdsIdOf(schema, target)) {
+      references.push({ field, collection: target.name, itemName: target.itemName, declared: false });
+    }
+  }
+  return references;
+}
+
 /** The name a collection path gives its items: its last literal segment. */
 function resourceName(collection: string): string {
   const segments = collection.split('/').filter((segment) => segment !== '' && !segment.startsWith('{'));
@@ -400,6 +478,7 @@ function buildModel(compiled: CompiledDocument): ApiModel {
       writable: [...writableSet],
       states: [...item.properties].filter(([, schema]) => Array.isArray(schema.enum)).map(([name]) => name),
       operations,
+      references: [],
     };
     resources.push(resource);
     for (const candidate of placed) {
@@ -430,6 +509,7 @@ function buildModel(compiled: CompiledDocument): ApiModel {
     }
     names.add(resource.name);
   }
+  for (const resource of resources) resource.references = referencesOf(compiled, resource, resources);
   const operations = compiled.operations.map(
     (operation): OperationSemantics =>
       semantics.get(operation) ?? {

@@ -1,4 +1,5 @@
-import type { Resource } from './describe-api.js';
+import { setOwnField } from '../support/own-field.js';
+import type { Reference, Resource } from './describe-api.js';
 
 /** Whose own field this is (a body parsed from JSON may hold `__proto__` as a plain key). */
 function own(value: Readonly<Record<string, unknown>>, field: string): boolean {
@@ -16,7 +17,7 @@ export function writtenValues(resource: Resource, body: unknown): Record<string,
   const values: Record<string, unknown> = {};
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return values;
   const sent = body as Record<string, unknown>;
-  for (const field of resource.writable) if (own(sent, field)) values[field] = sent[field];
+  for (const field of resource.writable) if (own(sent, field)) setOwnField(values, field, sent[field]);
   return values;
 }
 
@@ -29,7 +30,7 @@ export function patchValues(resource: Resource, body: unknown): Record<string, u
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return values;
   const sent = body as Record<string, unknown>;
   for (const field of resource.writable)
-    if (Object.hasOwn(sent, field) && sent[field] !== undefined) values[field] = sent[field];
+    if (Object.hasOwn(sent, field) && sent[field] !== undefined) setOwnField(values, field, sent[field]);
   return values;
 }
 
@@ -41,7 +42,24 @@ export function mergePatch(
   const merged: Record<string, unknown> = { ...current };
   for (const [field, value] of Object.entries(patch)) {
     if (value === null) delete merged[field];
-    else merged[field] = value;
+    else setOwnField(merged, field, value);
   }
   return merged;
+}
+
+/**
+ * The items a write refers to (see `Resource.references`): each reference
+ * field its values (`writtenValues`, `patchValues`) set, to anything but null.
+ */
+export function referencedItems(
+  resource: Resource,
+  values: Readonly<Record<string, unknown>>,
+): Array<{ reference: Reference; id: unknown }> {
+  const found: Array<{ reference: Reference; id: unknown }> = [];
+  for (const reference of resource.references) {
+    if (!Object.hasOwn(values, reference.field)) continue;
+    const id = values[reference.field];
+    if (id !== null && id !== undefined) found.push({ reference, id });
+  }
+  return found;
 }

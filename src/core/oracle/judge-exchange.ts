@@ -6,7 +6,7 @@ import { canonicallyEquivalent } from './canonically-equivalent.js';
 import { type Finding, finding, shownPair, shownValue } from './finding.js';
 import { judgeReceivedResponse, type ReceivedResponse } from './judge-response.js';
 import { describeApi, type OperationSemantics } from '../model/describe-api.js';
-import { patchValues, writtenValues } from '../model/written-values.js';
+import { patchValues, referencedItems, writtenValues } from '../model/written-values.js';
 import type { RuleId } from './rule-catalogue.js';
 import { isPastSunset } from '../model/is-past-sunset.js';
 
@@ -127,7 +127,10 @@ function judgeSuccess(compiled: CompiledDocument, request: ClassifiedRequest, bo
     const got = (body as Record<string, unknown>)[resource.idField];
     if (asked !== undefined && got !== undefined && String(asked) !== stringifyJson(got)) {
       found.push(
-        at('requested-pet', `${id} ${String(asked)} answered the item whose ${resource.idField} is ${shownValue(got)}`),
+        at(
+          'requested-item',
+          `${id} ${String(asked)} answered the item whose ${resource.idField} is ${shownValue(got)}`,
+        ),
       );
       return found;
     }
@@ -201,6 +204,16 @@ function judgeSuccess(compiled: CompiledDocument, request: ClassifiedRequest, bo
     }
   }
   return found;
+}
+
+/** Whether a write's body refers to items (`categoryId`): whether they exist is known across exchanges only. */
+function refersToItems(compiled: CompiledDocument, request: ClassifiedRequest): boolean {
+  const { kind, resource } = describeApi(compiled).of(request.operation);
+  if (!resource || resource.references.length === 0 || !request.valid) return false;
+  if (kind !== 'create' && kind !== 'replace' && kind !== 'update') return false;
+  const values =
+    kind === 'update' ? patchValues(resource, request.valid.body) : writtenValues(resource, request.valid.body);
+  return referencedItems(resource, values).length > 0;
 }
 
 export interface JudgeExchangeOptions {
@@ -351,7 +364,9 @@ function judgeWithRequest(
   const success = status >= 200 && status < 300;
   switch (request.validity) {
     case 'valid':
-      if (!documented) {
+      if (status === 400 && refersToItems(compiled, request)) {
+        // A body that refers to other items is the reference model's to judge: it knows which of them exist.
+      } else if (!documented) {
         findings.push(
           at(
             'documented-status',

@@ -6,7 +6,7 @@ import { type Finding, finding, shownPair } from './finding.js';
 import type { RuleId } from './rule-catalogue.js';
 import { type ApiModel, describeApi, type OperationSemantics, type Resource } from '../model/describe-api.js';
 import { type ExchangeFacts, ValidatorMemory, type WritesSeen } from './validator-memory.js';
-import { mergePatch, patchValues, writtenValues } from '../model/written-values.js';
+import { mergePatch, patchValues, referencedItems, writtenValues } from '../model/written-values.js';
 
 /** An id as the key the model keeps it under: its exact decimal text (an integer), or its JSON. */
 export function idKey(id: unknown): string {
@@ -61,6 +61,12 @@ const pastTense: Record<WriteKind, string> = {
 /** What a judgement that shows nothing returns: one frozen array, shared rather than a new one per item. */
 export const none: readonly Finding[] = Object.freeze([]);
 
+/** The Error code of a body, for messages. */
+function codeOf(body: unknown): string {
+  const code = (body as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? ` (code ${code})` : '';
+}
+
 function same(a: unknown, b: unknown): boolean {
   return a !== undefined && b !== undefined && stringifyJson(a) === stringifyJson(b);
 }
@@ -91,7 +97,14 @@ function asObject(body: unknown): Record<string, unknown> | undefined {
  *   (`write-kept`, `read-back-values`), a deleted one is gone (`write-kept`);
  *   within the window, an older answer is only observed (`settle-time`);
  * - a state (an enumeration whose transitions the document does not show)
- *   read back with another value is observed (`status-changed`), never failed.
+ *   read back with another value is observed (`status-changed`), never failed;
+ * - a write whose fields refer to items of a collection (`categoryId`, see
+ *   `Resource.references`) is judged by what the traffic showed of those
+ *   items: refused with 400 although every one exists (listed, read, or
+ *   written past the settle window), a warning (`valid-value-refused`);
+ *   naming one the traffic showed does not exist (deleted, or answered
+ *   404), refused or accepted, observed (`missing-reference`): the document
+ *   says what a reference names, not that a write naming nothing is refused.
  *
  * Items the traffic wrote are taken to be its own: another client changing
  * them is not expected (partition shared deployments, see the proxy's
@@ -245,7 +258,11 @@ export class ReferenceModel implements WritesSeen {
     const semantics = this.api.of(request.operation);
     const { resource } = semantics;
     if (!resource || semantics.kind === 'other') return none;
-    const found = this.#observe(semantics, resource, request, status, body, now, facts?.sentAt);
+    // Judged before the exchange changes what the model knows (a category may refer to another category).
+    const referred =
+      resource.references.length > 0 ? this.#references(semantics, resource, request, status, body, now) : none;
+    const observed = this.#observe(semantics, resource, request, status, body, now, facts?.sentAt);
+    const found = referred.length === 0 ? observed : [...referred, ...observed];
     if (facts === undefined || (semantics.kind !== 'list' && semantics.kind !== 'read')) return found;
     const conditional = this.#validators.observe(semantics, request, status, body, now, facts, this);
     return conditional.length === 0 ? found : [...found, ...conditional];
@@ -269,6 +286,89 @@ export class ReferenceModel implements WritesSeen {
       default:
         return this.#onItem(semantics, resource, request, status, body, now, sentAt);
     }
+  }
+
+  /**
+   * What the traffic showed of the item of `target` with that id: it exists
+   * (listed or read, where nothing else may delete it; or written by the
+   * traffic past the settle window), it does not (deleted past the window, or
+   * answered 404), or it cannot be told; and how it was shown.
+   */
+  #existence(target: Resource, id: unknown, now: number): { state: 'exists' | 'missing' | 'unknown'; how: string } {
+    const known = this.item(target, id);
+    if (!known) return { state: 'unknown', how: '' };
+    const age = (at: number | undefined) => Math.round(now - (at ?? now));
+    if (known.exists) {
+      if (known.writtenAt !== undefined && known.seenAt !== undefined && known.seenAt >= known.writtenAt) {
+        return { state: 'exists', how: `read back ${age(known.seenAt)} ms earlier` };
+      }
+      if (known.writtenAt !== undefined) {
+        return age(known.writtenAt) > this.settleMs
+          ? { state: 'exists', how: `${pastTense[known.writtenBy ?? 'create']} ${age(known.writtenAt)} ms earlier` }
+          : { state: 'unknown', how: '' };
+      }
+      // Only seen: another client may have deleted it since, where the document lets items be deleted.
+      return known.seenAt !== undefined && !target.operations.delete
+        ? { state: 'exists', how: `listed or read ${age(known.seenAt)} ms earlier` }
+        : { state: 'unknown', how: '' };
+    }
+    if (known.writtenBy === 'delete') {
+      return age(known.writtenAt) > this.settleMs
+        ? { state: 'missing', how: `deleted ${age(known.writtenAt)} ms earlier` }
+        : { state: 'unknown', how: '' };
+    }
+    return { state: 'missing', how: `answered 404 ${age(known.seenAt)} ms earlier` };
+  }
+
+  /** A write that refers to items, judged by what the traffic showed of them (see the class). */
+  #references(
+    semantics: OperationSemantics,
+    resource: Resource,
+    request: ClassifiedRequest,
+    status: number,
+    body: unknown,
+    now: number,
+  ): readonly Finding[] {
+    const { kind, operation } = semantics;
+    const { valid } = request;
+    if ((kind !== 'create' && kind !== 'replace' && kind !== 'update') || !valid || request.validity !== 'valid') {
+      return none;
+    }
+    const success = status >= 200 && status < 300;
+    if (!success && status !== 400) return none;
+    const values = kind === 'update' ? patchValues(resource, valid.body) : writtenValues(resource, valid.body);
+    const shown = referencedItems(resource, values).flatMap(({ reference, id }) => {
+      const target = this.api.resource(reference.collection);
+      return target ? [{ reference, id, target, ...this.#existence(target, id, now) }] : [];
+    });
+    if (shown.length === 0) return none;
+    const name = operation.operationId;
+    const missing = shown.find((each) => each.state === 'missing');
+    if (missing) {
+      const named = `'${missing.reference.field}' ${idKey(missing.id)}, which names no ${missing.target.itemName} by what the traffic showed (${missing.how})`;
+      return [
+        this.#finding(
+          'missing-reference',
+          success ? `${name} accepted ${named}` : `${name} refused ${named}, with 400${codeOf(body)}`,
+        ),
+      ];
+    }
+    if (success || !shown.every((each) => each.state === 'exists')) return none;
+    const existing = shown
+      .map((each) => `${each.reference.field} ${idKey(each.id)}: ${each.target.itemName} ${each.how}`)
+      .join('; ');
+    const message = (body as { message?: unknown } | undefined)?.message;
+    return [
+      operation.responses.has('400')
+        ? this.#finding(
+            'valid-value-refused',
+            `${name} refused a body valid by the document with 400${codeOf(body)}, though every item it refers to exists by what the traffic showed (${existing})${typeof message === 'string' ? `: ${message}` : ''}`,
+          )
+        : this.#finding(
+            'documented-status',
+            `${name} answered 400${codeOf(body)} to a valid request whose every reference exists by what the traffic showed (${existing}); documented: ${[...operation.responses.keys()].join(', ')}`,
+          ),
+    ];
   }
 
   #list(semantics: OperationSemantics, resource: Resource, body: unknown[], now: number): readonly Finding[] {
@@ -340,7 +440,12 @@ export class ReferenceModel implements WritesSeen {
     const id = valid.path[semantics.idParameter];
     const earlier = this.item(resource, id);
     const where = `${semantics.operation.operationId} ${idKey(id)}`;
-    if (status === 404) return earlier ? this.#missing(earlier, where, now) : none;
+    if (status === 404) {
+      if (earlier) return this.#missing(earlier, where, now);
+      // An id the traffic showed no item has: what a write naming it refers to (see `#existence`).
+      this.#touch({ ...this.#known(resource, id), exists: false, seenAt: now });
+      return none;
+    }
     if (status < 200 || status >= 300) return none;
     const answered = asObject(body);
     switch (semantics.kind) {
@@ -414,6 +519,11 @@ export class ReferenceModel implements WritesSeen {
       return none;
     }
     if (known.writtenAt === undefined) {
+      if (!known.exists) {
+        // Answered 404 earlier, shown now: it exists after all (created by someone else meanwhile).
+        this.#touch({ ...known, exists: true, seen: item, seenAt: now });
+        return none;
+      }
       known.seen = item;
       known.seenAt = now;
       return none;

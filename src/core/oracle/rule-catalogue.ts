@@ -127,6 +127,18 @@ function stateFields(api: ApiModel): string {
     .join(', ');
 }
 
+/** `Pet.categoryId refers to /categories (its name)`: the references between the document's items. */
+function referenceClauses(api: ApiModel): string {
+  const clauses = api.resources.flatMap((resource) =>
+    resource.references.map((reference) => {
+      const target = api.resource(reference.collection);
+      const how = reference.declared ? 'x-petstore-references' : 'by its name';
+      return `${resource.itemSchema.split('/').at(-1) ?? resource.name}.${reference.field} refers to ${target?.collectionPath ?? reference.collection} (${how})`;
+    }),
+  );
+  return clauses.join('; ') || 'no field refers to another collection';
+}
+
 /** The writes of the document, by route. */
 const writeKinds: readonly OperationKind[] = ['create', 'replace', 'update', 'delete'];
 
@@ -247,9 +259,17 @@ export const ruleCatalogue = {
     level: 'warn',
     side: 'response',
     basis: (api) =>
-      `openapi.yaml: ${statusClause(api, '400')}; ${spec} Limits: field lengths not shown; the category record is not shown`,
+      `openapi.yaml: ${statusClause(api, '400')}; ${spec} Limits: field lengths not shown; the category record is not shown; ${referenceClauses(api)}`,
     checks:
-      'a body valid by the document is accepted (a clean 400 Error for a value the deployment cannot hold is allowed)',
+      'a body valid by the document, every item it refers to existing by what the traffic showed, is accepted (a clean 400 Error for a value the deployment cannot hold is allowed)',
+  },
+  'missing-reference': {
+    level: 'observed',
+    side: 'response',
+    basis: (api) =>
+      `openapi.yaml: ${referenceClauses(api)}; the document does not say that a write naming an item that does not exist is refused, nor with which status`,
+    checks:
+      'what a write answers when a field refers to an item the traffic showed does not exist (deleted, or answered 404): refused, or accepted',
   },
   'open-input': {
     level: 'observed',
@@ -285,14 +305,14 @@ export const ruleCatalogue = {
     basis: (api) => `openapi.yaml ${idFields(api)}: the "unique identifier assigned by the service on creation"`,
     checks: 'no page lists the same id twice',
   },
-  'requested-pet': {
+  'requested-item': {
     level: 'fail',
     side: 'response',
     basis: (api) =>
       `openapi.yaml ${routes(api, ['read', 'replace', 'update', 'delete'])}: the path names the item acted on`,
     checks: 'an answer about the item a path names is that item (its id and the values it is listed with)',
   },
-  'unknown-pet-404': {
+  'unknown-item-404': {
     level: 'fail',
     side: 'response',
     basis: (api) => `openapi.yaml: ${statusClause(api, '404', ['read', 'replace', 'update', 'delete'])}`,

@@ -1,6 +1,7 @@
 import { HttpError } from '../errors/http-error.js';
 import type { Exchange } from '../journal/request-journal.js';
 import type { ScenarioCatalogue } from '../scenarios/scenario-catalogue.js';
+import { missingReference } from '../state/missing-reference.js';
 import { latestMoment } from '../state/moment-of.js';
 import type {
   ActionResult,
@@ -186,9 +187,18 @@ export class MemoryStateStore implements StateStore {
   }
 }
 
-/** A handler's store action on a session's store, at once. */
+/**
+ * A handler's store action on a session's store, at once: a write whose
+ * references (`requires`) name an item the store does not hold is refused
+ * first, nothing changed, as the Redis engine does in its one call.
+ */
 function perform(store: MemoryStore, action: StoreAction): ActionResult {
   const revision = store.revision;
+  if (action.op !== 'list' && action.op !== 'get' && action.op !== 'delete' && action.requires) {
+    for (const reference of action.requires) {
+      if (store.collection(reference.collection).get(reference.id) === undefined) throw missingReference(reference);
+    }
+  }
   const collection = store.collection(action.collection);
   switch (action.op) {
     case 'list':

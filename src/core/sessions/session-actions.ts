@@ -1,4 +1,5 @@
 import { HttpError } from '../errors/http-error.js';
+import { FixtureError } from '../scenarios/fixture.js';
 import type { ScenarioCatalogue } from '../scenarios/scenario-catalogue.js';
 import type { StoreState } from '../state/state-store.js';
 import type { Session } from './session.js';
@@ -6,8 +7,10 @@ import type { Session } from './session.js';
 /**
  * Loads a known scenario into the session's store. Shared by the admin API
  * and the in-process API, so both answer the same. An unknown name is a
- * `404 scenario_not_found`; a scenario larger than the store may hold is a
- * `507 store_full` and the store keeps what it had.
+ * `404 scenario_not_found`; one of the kit's scenarios that cannot serve the
+ * document (its items name no collection of it) a `400 invalid_scenario`
+ * naming what it lacks; a scenario larger than the store may hold is a `507
+ * store_full`. The store keeps what it had.
  */
 export async function switchScenario(
   session: Session,
@@ -17,7 +20,14 @@ export async function switchScenario(
   if (!catalogue.has(name)) {
     throw new HttpError('scenario_not_found', `no scenario is named '${name}' (scenarios: ${catalogue.names()})`);
   }
-  session.store.load(await catalogue.load(name));
+  let scenario;
+  try {
+    scenario = await catalogue.load(name);
+  } catch (error) {
+    if (error instanceof FixtureError) throw new HttpError('invalid_scenario', error.message);
+    throw error;
+  }
+  session.store.load(scenario);
   return session.state;
 }
 

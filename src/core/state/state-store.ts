@@ -124,14 +124,19 @@ export interface SettledRequest {
 }
 
 /**
- * A reference the written item must hold, checked inside the same atomic
- * call: the item `id` of `collection` must exist, or the write is refused
- * naming `field` (not checked yet: references come with a later issue).
+ * An item a write refers to (see `Reference` in describe-api.ts), checked
+ * inside the same atomic call as the write: the item `id` of `collection`
+ * must exist in the session's store, or the write is refused, nothing
+ * changed, with `missingReference(reference)` (400 `invalid_reference`,
+ * naming `field`).
  */
 export interface RequiredReference {
   collection: string;
   id: ItemId;
+  /** The field of the written item that holds the reference (`categoryId`). */
   field: string;
+  /** One item of `collection`, for the message (`category`). */
+  itemName: string;
 }
 
 /** What a handler asks of the store, planned from the valid request (see src/core/handlers/). */

@@ -1,20 +1,27 @@
 import type { HttpError } from '../errors/http-error.js';
 import { int64Max, normaliseInt64 } from '../json/exact-json.js';
+import { setOwnField } from '../support/own-field.js';
 import { ItemCollection, type ListQuery } from './item-collection.js';
 import { buildSnapshot, type CollectionShape, type Item, type ItemId, jsonBytes } from './item-snapshot.js';
-import type { ResourceStore, StoreChange, StoredCollection, WriteGate } from './resource-store.js';
+import type { ResourceStore, StoreChange, WriteGate } from './resource-store.js';
 import { createRevisionCounter, type RevisionCounter } from './revision-counter.js';
 import { type Scenario, createScenario } from './scenario.js';
 import { IdSpaceExhaustedError, StoreBytesFullError, StoreFullError } from './store-errors.js';
 
-/** A collection of the memory store, as `collection()` gives it: every call answers at once. */
-export interface MemoryCollection extends StoredCollection {
-  list(query: ListQuery): Item[];
-  get(id: ItemId): Item | undefined;
-  all(): Item[];
-  create(fields: Readonly<Record<string, unknown>>): Item;
-  replace(id: ItemId, fields: Readonly<Record<string, unknown>>): Item | undefined;
-  update(id: ItemId, patch: Readonly<Record<string, unknown>>): Item | undefined;
+/**
+ * A collection of the memory store, as `collection()` gives it: every call
+ * answers at once. `T` is the items' type where the caller knows it
+ * (`store.collection<ExactPet>('pets')`); the store holds them as they are.
+ */
+export interface MemoryCollection<T extends object = Item> {
+  readonly name: string;
+  readonly size: number;
+  list(query: ListQuery): T[];
+  get(id: ItemId): T | undefined;
+  all(): T[];
+  create(fields: Readonly<Record<string, unknown>>): T;
+  replace(id: ItemId, fields: Readonly<Record<string, unknown>>): T | undefined;
+  update(id: ItemId, patch: Readonly<Record<string, unknown>>): T | undefined;
   delete(id: ItemId): boolean;
 }
 
@@ -29,9 +36,9 @@ export interface StoreBudget {
 }
 
 export interface MemoryStoreOptions {
-  /** The document's collections (see collection-shapes.ts); the first is the one the shortcuts use. */
+  /** The document's collections (see collection-shapes.ts), every one equal. */
   shapes: readonly CollectionShape[];
-  /** The most items a collection holds; a create beyond it throws `StoreFullError`. Default: no limit. */
+  /** The most items each collection holds; a create beyond it throws `StoreFullError`. Default: no limit. */
   maxItems?: number;
   /** The most bytes of items (as JSON) the store holds; beyond it `StoreBytesFullError`. Default: no limit. */
   maxBytes?: number;
@@ -49,18 +56,17 @@ export interface MemoryStoreOptions {
  * that write, whatever the scenario's size. Items are frozen: callers never
  * get a way to change one in place.
  *
- * Reads answer at once; the shortcuts `list`, `get`, `create`, `all` and
- * `size` act on the document's first collection (the pets of the kit's
- * document), for tests and in-process use.
+ * Reads and writes answer at once, through one collection at a time
+ * (`store.collection('pets').list({ limit: 20 })`): the store knows no first
+ * or main collection.
  */
-export class MemoryStore<Primary extends object = Item> implements ResourceStore {
+export class MemoryStore implements ResourceStore {
   readonly maxItems: number;
   readonly maxBytes: number;
   readonly #budget: StoreBudget | undefined;
   readonly #revisions: RevisionCounter;
   readonly #collections = new Map<string, ItemCollection>();
   readonly #views = new Map<string, MemoryCollection>();
-  readonly #primary: string;
   #gate: WriteGate | undefined;
   #scenario: Scenario;
   /** Whether the content was restored (a state file): its snapshots are this store's own. */
@@ -69,9 +75,7 @@ export class MemoryStore<Primary extends object = Item> implements ResourceStore
   #listeners: Array<(change: StoreChange) => void> = [];
 
   constructor(options: MemoryStoreOptions) {
-    const [first] = options.shapes;
-    if (!first) throw new Error('a store needs at least one collection');
-    this.#primary = first.name;
+    if (options.shapes.length === 0) throw new Error('a store needs at least one collection');
     this.maxItems = options.maxItems ?? Number.POSITIVE_INFINITY;
     this.maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
     this.#budget = options.budget;
@@ -81,7 +85,7 @@ export class MemoryStore<Primary extends object = Item> implements ResourceStore
     this.#revision = this.#scenario.revision;
   }
 
-  /** The names of the collections, the first being the one the shortcuts use. */
+  /** The names of the collections, in the document's order. */
   get collectionNames(): string[] {
     return [...this.#collections.keys()];
   }
@@ -93,8 +97,14 @@ export class MemoryStore<Primary extends object = Item> implements ResourceStore
     return found;
   }
 
-  /** One collection, as the handlers use it: reads, and writes checked against the limits and the write gate. */
-  collection(name: string = this.#primary): MemoryCollection {
+  /**
+   * One collection, by its name in the document (`pets`), as the handlers use
+   * it: reads, and writes checked against the limits and the write gate. An
+   * unknown name throws, naming the collections there are.
+   */
+  collection(name: string): MemoryCollection;
+  collection<T extends object>(name: string): MemoryCollection<T>;
+  collection(name: string): MemoryCollection {
     let view = this.#views.get(name);
     if (!view) {
       const items = this.#collection(name);
@@ -124,7 +134,7 @@ export class MemoryStore<Primary extends object = Item> implements ResourceStore
     for (const [name, snapshot] of scenario.snapshots) {
       this.#checkFits(snapshot.all.length, `scenario '${scenario.name}'`, name);
     }
-    this.#checkBytes(scenario.bytes, `scenario '${scenario.name}'`, false, this.#primary);
+    this.#checkBytes(scenario.bytes, `scenario '${scenario.name}'`, false, this.#everyCollection());
     this.#gate?.check('load');
     this.#scenario = scenario;
     this.#share(scenario);
@@ -154,7 +164,7 @@ export class MemoryStore<Primary extends object = Item> implements ResourceStore
       bytes += snapshot.bytes;
       snapshots.set(name, snapshot);
     }
-    this.#checkBytes(bytes, what, true, this.#primary, bytes - this.chargedBytes);
+    this.#checkBytes(bytes, what, true, this.#everyCollection(), bytes - this.chargedBytes);
     for (const [name, snapshot] of snapshots) this.#collection(name).share(snapshot, true);
     this.#restored = true;
     this.#revision = this.#revisions.next();
@@ -223,30 +233,10 @@ export class MemoryStore<Primary extends object = Item> implements ResourceStore
     return this.#gate?.problem();
   }
 
-  // The first collection's shortcuts.
-
-  get size(): number {
-    return this.#collection(this.#primary).size;
-  }
-
-  /** The first `limit` items of the first collection in ascending id order; any other key filters by that field. */
-  list(query: { limit: number } & Record<string, unknown>): Primary[] {
-    const { limit, ...filters } = query;
-    return this.#collection(this.#primary).list({ limit, filters }) as Primary[];
-  }
-
-  get(id: ItemId): Primary | undefined {
-    return this.#collection(this.#primary).get(id) as Primary | undefined;
-  }
-
-  /** Stores a new item of the first collection with the next id, and returns it. */
-  create(fields: Readonly<Record<string, unknown>>): Primary {
-    return this.#create(this.#collection(this.#primary), fields) as Primary;
-  }
-
-  /** Every item of the first collection, in ascending id order (a copy). */
-  all(): Primary[] {
-    return this.#collection(this.#primary).all() as Primary[];
+  /** The collections' names for a message about all of them: `pets and categories`. */
+  #everyCollection(): string {
+    const names = this.collectionNames;
+    return names.length === 1 ? (names[0] as string) : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
   }
 
   #singular(items: ItemCollection): string {
@@ -276,7 +266,7 @@ export class MemoryStore<Primary extends object = Item> implements ResourceStore
     item[idField] = id;
     Object.freeze(item);
     const bytes = jsonBytes(item);
-    this.#checkBytes(this.bytes + bytes, what, true, items.shape.name, bytes);
+    this.#checkBytes(this.bytes + bytes, what, true, this.#everyCollection(), bytes);
     this.#gate?.check('create');
     items.add(item, bytes);
     this.#revision = this.#revisions.next();
@@ -303,7 +293,7 @@ export class MemoryStore<Primary extends object = Item> implements ResourceStore
       this.bytes + grows,
       `the new values of ${items.shape.itemName} ${String(id)}`,
       true,
-      items.shape.name,
+      this.#everyCollection(),
       Math.max(0, grows),
     );
     this.#gate?.check(change);
@@ -317,10 +307,11 @@ export class MemoryStore<Primary extends object = Item> implements ResourceStore
   #update(items: ItemCollection, id: ItemId, patch: Readonly<Record<string, unknown>>): Item | undefined {
     const existing = items.get(id);
     if (!existing) return undefined;
+    // An own field whatever its name: a patch field named `__proto__` is a field like any other (RFC 7396).
     const merged: Record<string, unknown> = { ...existing };
     for (const [field, value] of Object.entries(patch)) {
       if (value === null) delete merged[field];
-      else merged[field] = value;
+      else setOwnField(merged, field, value);
     }
     return this.#replace(items, id, merged, 'update');
   }
@@ -339,16 +330,17 @@ export class MemoryStore<Primary extends object = Item> implements ResourceStore
   }
 
   /**
-   * Checks that the store may hold `bytes` of items: against its own maximum,
-   * and, when `owned` (the bytes are the store's own), against the mock's
-   * budget, which grows by `added`.
+   * Checks that the store may hold `bytes` of items (every collection's: the
+   * limits are the whole store's, `collections` names them): against its own
+   * maximum, and, when `owned` (the bytes are the store's own), against the
+   * mock's budget, which grows by `added`.
    */
-  #checkBytes(bytes: number, what: string, owned: boolean, collection: string, added = bytes): void {
-    if (bytes > this.maxBytes) throw new StoreBytesFullError(this.maxBytes, bytes, what, 'store', collection);
+  #checkBytes(bytes: number, what: string, owned: boolean, collections: string, added = bytes): void {
+    if (bytes > this.maxBytes) throw new StoreBytesFullError(this.maxBytes, bytes, what, 'store', collections);
     if (!owned || !this.#budget) return;
     const total = this.#budget.charged() + added;
     if (total > this.#budget.maxBytes) {
-      throw new StoreBytesFullError(this.#budget.maxBytes, total, what, 'mock', collection);
+      throw new StoreBytesFullError(this.#budget.maxBytes, total, what, 'mock', collections);
     }
   }
 

@@ -47,7 +47,7 @@ export class StoreBytesFullError extends HttpError {
     readonly what: string,
     /** Which budget: one session's store, or every session's together. */
     readonly scope: 'store' | 'mock',
-    /** The collection's name (`pets`). */
+    /** The collections the budget holds, every one of the store (`pets`, `pets and categories`). */
     readonly collection: string,
   ) {
     super(

@@ -12,8 +12,6 @@ export function adminApiSuite(subject: Subject): void {
   const start = subject.scenario('one-of-each-status');
   const large = subject.scenario('large');
   const everything = r.page ? `?${r.page.name}=${r.page.maximum}` : '';
-  /** Tests that compare with what the scenarios hold of the resource. */
-  const seeded = testsFor(subject, { seeded: true });
   /** Another operation of the document than the list, for a fault that must not hit the list. */
   const someOperation = (r.read ?? r.create ?? r.list)?.operationId as string;
 
@@ -58,32 +56,29 @@ export function adminApiSuite(subject: Subject): void {
       expect(response.body.scenarios.every((s) => s.description.length > 0)).toBe(true);
     });
 
-    seeded('switches the store to another scenario', async () => {
+    it('switches the store to another scenario', async () => {
       const switched = await switchTo('large');
       expect(switched.status).toBe(200);
       expectState(switched.body, 'large', large.size);
       expect(await listed()).toHaveLength(Math.min(large.size, r.page?.maximum ?? large.size));
     });
 
-    seeded('answers 404 scenario_not_found for an unknown scenario and keeps the store as it was', async () => {
+    it('answers 404 scenario_not_found for an unknown scenario and keeps the store as it was', async () => {
       const response = await switchTo('nope');
       expect(response.status).toBe(404);
       expect(response.body).toMatchObject({ code: 'scenario_not_found', status: 404 });
       expect(await listed()).toEqual(start.items);
     });
 
-    seeded(
-      `answers 507 store_full, not 500, when a scenario holds more ${r.name} than --max-pets, and keeps the store`,
-      async () => {
-        await target.close();
-        await startWith({ maxPets: large.size - 1 });
-        const response = await switchTo('large');
-        expect(response.status).toBe(507);
-        expect(response.body).toMatchObject({ code: 'store_full', status: 507 });
-        expect(String(response.body.message)).toContain('--max-pets');
-        expect(await listed()).toEqual(start.items);
-      },
-    );
+    it(`answers 507 store_full, not 500, when a scenario holds more ${r.name} than --max-pets, and keeps the store`, async () => {
+      await target.close();
+      await startWith({ maxPets: large.size - 1 });
+      const response = await switchTo('large');
+      expect(response.status).toBe(507);
+      expect(response.body).toMatchObject({ code: 'store_full', status: 507 });
+      expect(String(response.body.message)).toContain('--max-pets');
+      expect(await listed()).toEqual(start.items);
+    });
 
     it('answers 400 invalid_prefer, not 500, to a Prefer code on an admin operation without examples', async () => {
       const response = await request<{ code: string }>(`${admin}/reset`, {
@@ -100,7 +95,7 @@ export function adminApiSuite(subject: Subject): void {
       expect(response.body).toMatchObject({ status: 400 });
     });
 
-    seeded(`resets the store to the initial ${r.name} of the current scenario`, async () => {
+    it(`resets the store to the initial ${r.name} of the current scenario`, async () => {
       expect((await create()).status).toBe(201);
       expect(await listed()).toHaveLength(start.size + 1);
       const reset = await request<Record<string, unknown>>(`${admin}/reset`, { method: 'POST', headers: auth });
@@ -109,34 +104,31 @@ export function adminApiSuite(subject: Subject): void {
       expect((await create()).body[r.idField]).toBe(start.nextId);
     });
 
-    seeded(
-      `resets the whole session to its start: scenario, ${r.name}, faults (used or not), latency, journal`,
-      async () => {
-        await switchTo('large');
-        await create();
-        const send = (path: string, method: string, body: unknown) =>
-          request(`${admin}${path}`, { method, headers: jsonAuth, body: JSON.stringify(body) });
-        await send('/faults', 'POST', { operationId: someOperation, status: 503 });
-        await send('/faults', 'POST', { fault: 'timeout', probability: 0.5 });
-        await send('/latency', 'PUT', { min: 40, max: 40 });
-        const reset = await request<Record<string, unknown>>(`${admin}/reset`, { method: 'POST', headers: auth });
-        expectState(reset.body, 'one-of-each-status', start.size);
-        expect((await request<{ current: string }>(`${admin}/scenarios`, { headers: auth })).body.current).toBe(
-          'one-of-each-status',
-        );
-        expect((await request(`${admin}/faults`, { headers: auth })).body).toEqual({ faults: [] });
-        expect((await request(`${admin}/latency`, { headers: auth })).body).toEqual({ min: 0, max: 0 });
-        // The reset is not itself kept: the journal reads empty.
-        expect((await request(`${admin}/requests`, { headers: auth })).body).toMatchObject({
-          dropped: 0,
-          requests: [],
-        });
-        // As in a new session: the next fault is number 1 again, and the next item gets the scenario's next id.
-        expect((await send('/faults', 'POST', { status: 500 })).body).toMatchObject({ id: 1 });
-        await request(`${admin}/faults`, { method: 'DELETE', headers: auth });
-        expect((await create()).body[r.idField]).toBe(start.nextId);
-      },
-    );
+    it(`resets the whole session to its start: scenario, ${r.name}, faults (used or not), latency, journal`, async () => {
+      await switchTo('large');
+      await create();
+      const send = (path: string, method: string, body: unknown) =>
+        request(`${admin}${path}`, { method, headers: jsonAuth, body: JSON.stringify(body) });
+      await send('/faults', 'POST', { operationId: someOperation, status: 503 });
+      await send('/faults', 'POST', { fault: 'timeout', probability: 0.5 });
+      await send('/latency', 'PUT', { min: 40, max: 40 });
+      const reset = await request<Record<string, unknown>>(`${admin}/reset`, { method: 'POST', headers: auth });
+      expectState(reset.body, 'one-of-each-status', start.size);
+      expect((await request<{ current: string }>(`${admin}/scenarios`, { headers: auth })).body.current).toBe(
+        'one-of-each-status',
+      );
+      expect((await request(`${admin}/faults`, { headers: auth })).body).toEqual({ faults: [] });
+      expect((await request(`${admin}/latency`, { headers: auth })).body).toEqual({ min: 0, max: 0 });
+      // The reset is not itself kept: the journal reads empty.
+      expect((await request(`${admin}/requests`, { headers: auth })).body).toMatchObject({
+        dropped: 0,
+        requests: [],
+      });
+      // As in a new session: the next fault is number 1 again, and the next item gets the scenario's next id.
+      expect((await send('/faults', 'POST', { status: 500 })).body).toMatchObject({ id: 1 });
+      await request(`${admin}/faults`, { method: 'DELETE', headers: auth });
+      expect((await create()).body[r.idField]).toBe(start.nextId);
+    });
 
     it('resets only the session the request names', async () => {
       const named = { ...jsonAuth, 'Petstore-Session': 'worker-1' };
@@ -174,7 +166,7 @@ export function adminApiSuite(subject: Subject): void {
       expect(empty.body.requests).toEqual([]);
     });
 
-    seeded('journals each response’s body, and admin changes marked as such (but not its own reads)', async () => {
+    it('journals each response’s body, and admin changes marked as such (but not its own reads)', async () => {
       const first = start.items[0] as Item;
       // One item's read where the document has one; else the list's first page.
       const read = r.read

@@ -10,6 +10,7 @@ const exactNumber = (text: string) =>
   /^-?\d+$/.test(text) && !Number.isSafeInteger(Number(text)) ? BigInt(text) : Number(text);
 interface StoreView {
   scenario: string;
+  resource: string;
   size: number;
   fields: string[];
   filters: Array<{ name: string; values: string[] }>;
@@ -17,15 +18,16 @@ interface StoreView {
 }
 
 /**
- * `GET /__admin/store`: a session's data, read without going through the
- * API. It shows the items the kit's scenarios fill (the document's first
- * resource); showing each resource is issue 37's (`?resource=`).
+ * `GET /__admin/store?resource=…`: a session's data, one collection at a
+ * time, read without going through the API: every resource of the document
+ * alike.
  */
 export function adminStoreSuite(subject: Subject): void {
   const r = subject.resource;
   const scenario = subject.scenario('one-of-each-status');
+  /** The store view of the subject's collection, with more of the query (`&limit=2`). */
   const store = (target: Target, query = '', session?: string) =>
-    request<StoreView>(`${target.origin}/__admin/store${query}`, {
+    request<StoreView>(`${target.origin}/__admin/store?resource=${r.name}${query}`, {
       headers: session ? { ...auth, 'Petstore-Session': session } : auth,
     });
   const withTarget = async (run: (target: Target) => Promise<void>, scenarioName = 'one-of-each-status') => {
@@ -37,15 +39,16 @@ export function adminStoreSuite(subject: Subject): void {
     }
   };
 
-  const it = testsFor(subject, { first: true, seeded: true });
+  const it = testsFor(subject, {});
 
   describe('GET /__admin/store: a session’s data, read without going through the API', () => {
     it('answers the scenario, the store’s size, the filters the document gives, and the first items', () =>
       withTarget(async (target) => {
-        const response = await store(target, '?limit=2');
+        const response = await store(target, '&limit=2');
         expect(response.status).toBe(200);
         expect(response.body).toEqual({
           scenario: 'one-of-each-status',
+          resource: r.name,
           size: scenario.size,
           // The id first, then the item schema's other properties in its order.
           fields: [r.idField, ...r.resource.fields.filter((field) => field !== r.idField)],
@@ -58,16 +61,17 @@ export function adminStoreSuite(subject: Subject): void {
       withTarget(async (target) => {
         for (const filter of r.filters) {
           const value = filter.values.at(-1) as string;
-          expect((await store(target, `?${filter.name}=${value}`)).body.items).toEqual(
+          expect((await store(target, `&${filter.name}=${value}`)).body.items).toEqual(
             scenario.items.filter((item) => item[filter.name] === value),
           );
         }
         const unfiltered = r.resource.fields.find((field) => !r.filters.some((filter) => filter.name === field));
         const refusals = [
-          ...r.filters.map((filter) => [`?${filter.name}=lost`, filter.name]),
-          ['?limit=0', 'limit'],
-          ['?limit=1001', 'limit'],
-          ...(unfiltered ? [[`?${unfiltered}=Luna`, unfiltered]] : []),
+          ...r.filters.map((filter) => [`&${filter.name}=lost`, filter.name]),
+          ['&limit=0', 'limit'],
+          ['&limit=1001', 'limit'],
+          ...(unfiltered ? [[`&${unfiltered}=Luna`, unfiltered]] : []),
+          ['&resource=nothing', 'resource'],
         ];
         for (const [query, field] of refusals) {
           const refused = await store(target, query);
@@ -76,21 +80,19 @@ export function adminStoreSuite(subject: Subject): void {
         }
       }));
 
-    testsFor(subject, { mock: true, first: true, seeded: true })(
-      'uses no fault scheduled for the session, and goes into no journal',
-      () =>
-        withTarget(async (target) => {
-          const qa = target.mock?.session('w2');
-          if (!qa) throw new Error('the transport holds no mock in this process');
-          qa.scheduleFault({ status: 503 });
-          for (let read = 0; read < 3; read++) expect((await store(target, '', 'w2')).status).toBe(200);
-          expect(qa.faults()).toMatchObject([{ status: 503, times: 1 }]);
-          expect(qa.journal.size).toBe(0);
-          const worker = await request(`${target.baseUrl}${r.collectionPath}`, {
-            headers: { ...auth, 'Petstore-Session': 'w2' },
-          });
-          expect(worker.status).toBe(503);
-        }),
+    testsFor(subject, { mock: true })('uses no fault scheduled for the session, and goes into no journal', () =>
+      withTarget(async (target) => {
+        const qa = target.mock?.session('w2');
+        if (!qa) throw new Error('the transport holds no mock in this process');
+        qa.scheduleFault({ status: 503 });
+        for (let read = 0; read < 3; read++) expect((await store(target, '', 'w2')).status).toBe(200);
+        expect(qa.faults()).toMatchObject([{ status: 503, times: 1 }]);
+        expect(qa.journal.size).toBe(0);
+        const worker = await request(`${target.baseUrl}${r.collectionPath}`, {
+          headers: { ...auth, 'Petstore-Session': 'w2' },
+        });
+        expect(worker.status).toBe(503);
+      }),
     );
 
     it(`reads the session the request names, each with its own ${r.name}`, () =>
@@ -122,6 +124,40 @@ export function adminStoreSuite(subject: Subject): void {
         await target.close();
       }
     });
+
+    const others = subject.facts.resources.filter((each) => each.name !== r.name);
+    it(
+      others.length === 0
+        ? `reads the document’s only collection, ${r.name}, when the request names none`
+        : `answers 400 naming the collections (${[r, ...others].map((each) => each.name).join(', ')}) when the request names none`,
+      () =>
+        withTarget(async (target) => {
+          const unnamed = await request<StoreView & { code: string; message: string }>(
+            `${target.origin}/__admin/store`,
+            { headers: auth },
+          );
+          if (others.length === 0) {
+            expect(unnamed.status).toBe(200);
+            expect(unnamed.body).toEqual((await store(target)).body);
+          } else {
+            expect(unnamed.status).toBe(400);
+            expect(unnamed.body).toMatchObject({ code: 'invalid_parameter', details: [{ field: 'resource' }] });
+            for (const each of subject.facts.resources) expect(unnamed.body.message).toContain(each.name);
+          }
+        }),
+    );
+
+    const foreign = others
+      .flatMap((each) => each.filters)
+      .find((filter) => !r.filters.some((own) => own.name === filter.name));
+    if (foreign) {
+      it(`refuses ${foreign.name}, a filter of another collection than ${r.name}`, () =>
+        withTarget(async (target) => {
+          const refused = await store(target, `&${foreign.name}=${foreign.values[0]}`);
+          expect(refused.status).toBe(400);
+          expect(refused.body).toMatchObject({ code: 'invalid_parameter', details: [{ field: foreign.name }] });
+        }));
+    }
 
     it('needs the key, as every admin operation but health does', () =>
       withTarget(async (target) => {

@@ -39,41 +39,35 @@ export function originsAndHostsSuite(subject: Subject): void {
         })
       ).body.requests.length;
 
-    testsFor(subject, { seeded: true })(
-      `lets a page on a loopback origin read and create ${r.name}, as a dev server on localhost:5173 needs`,
-      async () => {
-        const origin = { ...here, Origin: 'http://localhost:5173' };
-        const listed = await send(`${target.baseUrl}${r.collectionPath}`, { headers: { ...auth, ...origin } });
-        expect(listed.status).toBe(200);
-        expect(listed.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
-        expect(listed.headers.get('access-control-allow-credentials')).toBe('true');
-        const created = await send(`${target.baseUrl}${r.collectionPath}`, {
-          method: 'POST',
-          headers: { ...jsonAuth, ...origin },
-          body: write,
-        });
-        expect(created.status).toBe(201);
-        expect(await size()).toBe(start.size + 1);
-      },
-    );
+    it(`lets a page on a loopback origin read and create ${r.name}, as a dev server on localhost:5173 needs`, async () => {
+      const origin = { ...here, Origin: 'http://localhost:5173' };
+      const listed = await send(`${target.baseUrl}${r.collectionPath}`, { headers: { ...auth, ...origin } });
+      expect(listed.status).toBe(200);
+      expect(listed.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+      expect(listed.headers.get('access-control-allow-credentials')).toBe('true');
+      const created = await send(`${target.baseUrl}${r.collectionPath}`, {
+        method: 'POST',
+        headers: { ...jsonAuth, ...origin },
+        body: write,
+      });
+      expect(created.status).toBe(201);
+      expect(await size()).toBe(start.size + 1);
+    });
 
-    testsFor(subject, { seeded: true })(
-      'refuses a form POST from another origin with 403 origin_not_allowed and creates nothing',
-      async () => {
-        const before = await journalled();
-        const response = await send(`${target.baseUrl}${r.collectionPath}`, {
-          method: 'POST',
-          headers: { ...jsonAuth, ...evil, 'Content-Type': 'text/plain' },
-          body: write,
-        });
-        expect(response.status).toBe(403);
-        expect(response.body).toMatchObject({ code: 'origin_not_allowed', status: 403 });
-        expect(response.headers.get('access-control-allow-origin')).toBeNull();
-        expect(response.headers.get('x-request-id')).not.toBeNull();
-        expect(await journalled()).toBe(before);
-        expect(await size()).toBe(start.size);
-      },
-    );
+    it('refuses a form POST from another origin with 403 origin_not_allowed and creates nothing', async () => {
+      const before = await journalled();
+      const response = await send(`${target.baseUrl}${r.collectionPath}`, {
+        method: 'POST',
+        headers: { ...jsonAuth, ...evil, 'Content-Type': 'text/plain' },
+        body: write,
+      });
+      expect(response.status).toBe(403);
+      expect(response.body).toMatchObject({ code: 'origin_not_allowed', status: 403 });
+      expect(response.headers.get('access-control-allow-origin')).toBeNull();
+      expect(response.headers.get('x-request-id')).not.toBeNull();
+      expect(await journalled()).toBe(before);
+      expect(await size()).toBe(start.size);
+    });
 
     it('refuses the admin API and the dashboard to another origin: no fault, latency or scenario changes', async () => {
       const admin = (path: string, method: string, body?: unknown) =>
@@ -128,21 +122,18 @@ export function originsAndHostsSuite(subject: Subject): void {
       );
     });
 
-    testsFor(subject, { seeded: true })(
-      'refuses a request whose Host names another site (DNS rebinding) with 403 host_not_allowed, changing nothing',
-      async () => {
-        const response = await send(`${target.baseUrl}${r.collectionPath}`, {
-          method: 'POST',
-          headers: { ...jsonAuth, Host: 'rebind.test:4010' },
-          body: write,
-        });
-        expect(response.status).toBe(403);
-        expect(response.body).toMatchObject({ code: 'host_not_allowed', status: 403 });
-        expect(await size()).toBe(start.size);
-        const read = await send(`${target.origin}/__admin/requests`, { headers: { ...auth, Host: 'rebind.test' } });
-        expect(read.status).toBe(403);
-      },
-    );
+    it('refuses a request whose Host names another site (DNS rebinding) with 403 host_not_allowed, changing nothing', async () => {
+      const response = await send(`${target.baseUrl}${r.collectionPath}`, {
+        method: 'POST',
+        headers: { ...jsonAuth, Host: 'rebind.test:4010' },
+        body: write,
+      });
+      expect(response.status).toBe(403);
+      expect(response.body).toMatchObject({ code: 'host_not_allowed', status: 403 });
+      expect(await size()).toBe(start.size);
+      const read = await send(`${target.origin}/__admin/requests`, { headers: { ...auth, Host: 'rebind.test' } });
+      expect(read.status).toBe(403);
+    });
 
     testsFor(subject, { hostless: true })('refuses a request without Host with 400 host_required', async () => {
       const response = await send(`${target.baseUrl}${r.collectionPath}`, { headers: auth });

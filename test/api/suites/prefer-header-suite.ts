@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testsFor, nothingToRun, type Subject, type Target } from '../../support/behaviour-subject.js';
+import { nothingToRun, type Subject, type Target } from '../../support/behaviour-subject.js';
 import { withArticle } from '../../support/document-facts.js';
 import { auth, jsonAuth, request } from '../../support/start-server.js';
 
@@ -9,8 +9,6 @@ export function preferHeaderSuite(subject: Subject): void {
   const { list, create, read } = r;
   if (!list) return nothingToRun(`the document has no list of ${r.name}`);
   const start = subject.scenario('one-of-each-status');
-  /** Tests that compare with what the scenario holds of the resource. */
-  const seeded = testsFor(subject, { seeded: true });
   const example = (operation: NonNullable<typeof list>, status: number) => {
     const found = subject.facts.example(operation, status);
     if (found === undefined) throw new Error(`the document gives ${operation.operationId} no ${status} example`);
@@ -26,18 +24,15 @@ export function preferHeaderSuite(subject: Subject): void {
     const collection = () => `${target.baseUrl}${r.collectionPath}`;
 
     if (read?.statuses.includes(404)) {
-      seeded(
-        `answers the documented 404 example of ${read.operationId} for Prefer: code=404, even for ${withArticle(r.itemName)} that exists`,
-        async () => {
-          const existing = start.items[0]?.[r.idField];
-          const response = await request(`${target.baseUrl}${r.itemPath(String(existing))}`, {
-            headers: { ...auth, Prefer: 'code=404' },
-          });
-          expect(response.status).toBe(404);
-          expect(response.body).toEqual(example(read, 404));
-          expect(response.headers.get('preference-applied')).toBe('code=404');
-        },
-      );
+      it(`answers the documented 404 example of ${read.operationId} for Prefer: code=404, even for ${withArticle(r.itemName)} that exists`, async () => {
+        const existing = start.items[0]?.[r.idField];
+        const response = await request(`${target.baseUrl}${r.itemPath(String(existing))}`, {
+          headers: { ...auth, Prefer: 'code=404' },
+        });
+        expect(response.status).toBe(404);
+        expect(response.body).toEqual(example(read, 404));
+        expect(response.headers.get('preference-applied')).toBe('code=404');
+      });
     }
 
     it('answers the documented 401 example with a valid key', async () => {
@@ -49,7 +44,7 @@ export function preferHeaderSuite(subject: Subject): void {
     });
 
     if (create) {
-      seeded(`answers the documented 201 example for ${create.operationId} without storing anything`, async () => {
+      it(`answers the documented 201 example for ${create.operationId} without storing anything`, async () => {
         const response = await request(collection(), {
           method: 'POST',
           headers: { ...jsonAuth, Prefer: 'code=201' },
@@ -106,7 +101,7 @@ export function preferHeaderSuite(subject: Subject): void {
       expect(response.body.message).toContain(words);
     });
 
-    seeded('ignores preferences it does not know, as RFC 7240 asks', async () => {
+    it('ignores preferences it does not know, as RFC 7240 asks', async () => {
       const response = await request<unknown[]>(collection(), {
         headers: { ...auth, Prefer: 'respond-async, wait=5' },
       });

@@ -2,7 +2,7 @@ import { getHttpOperationsFromSpec } from '@stoplight/prism-http';
 import { validateOutput } from '@stoplight/prism-http/dist/validator/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDocument } from '../../../src/node/load-document.js';
-import { nothingToRun, testsFor, type Subject, type Target } from '../../support/behaviour-subject.js';
+import { nothingToRun, type Subject, type Target } from '../../support/behaviour-subject.js';
 import { auth, fetchAny, jsonAuth } from '../../support/start-server.js';
 
 type Operations = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>;
@@ -140,21 +140,18 @@ export function prismOracleSuite(subject: Subject): void {
     };
     const title = 'finds nothing wrong with $name ($status)';
     it.each(samples.filter((sample) => !sample.seeded))(title, check);
-    testsFor(subject, { seeded: true }).each(samples.filter((sample) => sample.seeded))(title, check);
+    it.each(samples.filter((sample) => sample.seeded))(title, check);
 
-    testsFor(subject, { seeded: true })(
-      'does catch a response that breaks the document, so its silence above means something',
-      async () => {
-        const shown = read ?? list;
-        const response = await fetchAny(`${target.baseUrl}${read ? r.itemPath(1) : r.collectionPath}`, {
-          headers: auth,
-        });
-        const body = (await response.json()) as Record<string, unknown> | Array<Record<string, unknown>>;
-        const one = Array.isArray(body) ? (body[0] as Record<string, unknown>) : body;
-        const broken = { ...one, [r.idField]: 'one', ...(state ? { [state.name]: 'lost' } : {}) };
-        const errors = prismErrors(operations, shown.operationId, 200, response.headers, read ? broken : [broken]);
-        expect(errors.length).toBeGreaterThan(0);
-      },
-    );
+    it('does catch a response that breaks the document, so its silence above means something', async () => {
+      const shown = read ?? list;
+      const response = await fetchAny(`${target.baseUrl}${read ? r.itemPath(1) : r.collectionPath}`, {
+        headers: auth,
+      });
+      const body = (await response.json()) as Record<string, unknown> | Array<Record<string, unknown>>;
+      const one = Array.isArray(body) ? (body[0] as Record<string, unknown>) : body;
+      const broken = { ...one, [r.idField]: 'one', ...(state ? { [state.name]: 'lost' } : {}) };
+      const errors = prismErrors(operations, shown.operationId, 200, response.headers, read ? broken : [broken]);
+      expect(errors.length).toBeGreaterThan(0);
+    });
   });
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testsFor, nothingToRun, type Subject, type Target } from '../../support/behaviour-subject.js';
+import { nothingToRun, type Subject, type Target } from '../../support/behaviour-subject.js';
 import { withArticle } from '../../support/document-facts.js';
 import { auth, request } from '../../support/start-server.js';
 
@@ -21,7 +21,7 @@ export function readItemSuite(subject: Subject): void {
     });
     afterAll(() => target.close());
 
-    testsFor(subject, { seeded: true })(`answers 200 with the ${r.itemName} of that ${r.idField}`, async () => {
+    it(`answers 200 with the ${r.itemName} of that ${r.idField}`, async () => {
       for (const expected of scenario.items.slice(0, 3)) {
         const response = await request(item(target, expected[r.idField]), { headers: auth });
         expect(response.status).toBe(200);
@@ -34,7 +34,7 @@ export function readItemSuite(subject: Subject): void {
       undefined,
     );
     if (int64 && largest && (largest[r.idField] as number) > 2 ** 52) {
-      testsFor(subject, { seeded: true })(`serves ${withArticle(r.idField)} near 2^53 exactly`, async () => {
+      it(`serves ${withArticle(r.idField)} near 2^53 exactly`, async () => {
         const id = String(largest[r.idField]);
         const response = await request(item(target, id), { headers: auth });
         expect(response.status).toBe(200);
@@ -66,10 +66,12 @@ export function readItemSuite(subject: Subject): void {
         expect(response.body.message).toContain(`'${idParameter}'`);
       });
 
+      // A negative id no item of the scenario has (its categories may hold -1: an edge-case animal refers to it).
+      const negative = -[1, 2, 3, 4].find((id) => !scenario.items.some((each) => each[r.idField] === -id))!;
       it(`answers 404, not 400, for a negative ${r.idField}, which is a well-formed int64`, async () => {
-        const response = await request(item(target, -1), { headers: auth });
+        const response = await request(item(target, negative), { headers: auth });
         expect(response.status).toBe(404);
-        expect(response.body).toEqual(r.notFound(-1));
+        expect(response.body).toEqual(r.notFound(negative));
       });
     }
   });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDocument } from '../../../src/node/load-document.js';
 import { nothingToRun, mockOptions, type DocumentUnderTest } from '../../support/behaviour-subject.js';
 import { auth, inProcessMock, jsonAuth, request, type InProcessMock } from '../../support/start-server.js';
+import { referredId } from '../../support/document-facts.js';
 
 /** The document with its items' schema asking for a `tag` no item has: every item the mock sends then breaks it. */
 function requiringTag(document: DocumentUnderTest, pointer: string, idField: string): OpenAPIV3.Document {
@@ -47,7 +48,19 @@ export function responseValidationSuite(document: DocumentUnderTest): void {
         ...mockOptions(document, {}),
         document: requiringTag(document, pointer, r.idField),
         kitFixtures: false,
-        fixtures: { empty: { description: 'nothing', [document.scenarioCollection]: [] } },
+        // No items but one of each collection the items refer to (the id a new item's reference names).
+        fixtures: {
+          empty: {
+            description: 'nothing',
+            [document.scenarioCollection]: [],
+            ...Object.fromEntries(
+              r.references.map(({ collection }) => {
+                const referred = document.facts.resource(collection);
+                return [collection, [{ ...referred.newItem(), [referred.idField]: referredId }]];
+              }),
+            ),
+          },
+        },
         scenario: 'empty',
         logger: pino({ level: 'error' }, sink),
       });

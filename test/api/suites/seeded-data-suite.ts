@@ -10,7 +10,7 @@ import { onTestClock, untilTimers, watched } from '../../support/test-clock.js';
 /** Generated data (--seed, --pets), scenarios from fixture files, and the latency asked for at start. */
 export function seededDataSuite(subject: Subject): void {
   const r = subject.resource;
-  const collection = subject.document.scenarioCollection;
+  const collection = r.name;
   const everything = r.page ? `?${r.page.name}=${r.page.maximum}` : '';
   const firstPage = async (options: StartOptions): Promise<string> => {
     const target = await subject.start(options);
@@ -26,7 +26,7 @@ export function seededDataSuite(subject: Subject): void {
     return file;
   };
 
-  const it = testsFor(subject, { seeded: true });
+  const it = testsFor(subject, {});
 
   describe('seeded data and scenarios', () => {
     it(`serves byte-identical ${r.name} across restarts with the same seed and count`, async () => {
@@ -46,23 +46,20 @@ export function seededDataSuite(subject: Subject): void {
 
     const state = r.state;
     const written = r.newItem({ [r.idField]: 10, ...(state ? { [state.name]: state.values.at(-1) } : {}) });
-    testsFor(subject, { scenarioFile: 'a file', seeded: true })(
-      'loads a scenario from a fixture file given by path',
-      async () => {
-        const target = await subject.start({ scenarioFile: fixtureFile('my-shop', [written]) });
-        try {
-          const listed = await request(`${target.baseUrl}${r.collectionPath}`, { headers: auth });
-          expect(listed.body).toEqual([written]);
-          const scenarios = await request<{ current: string }>(`${target.origin}/__admin/scenarios`, { headers: auth });
-          expect(scenarios.body.current).toBe('my-shop');
-        } finally {
-          await target.close();
-        }
-      },
-    );
+    testsFor(subject, { scenarioFile: 'a file' })('loads a scenario from a fixture file given by path', async () => {
+      const target = await subject.start({ scenarioFile: fixtureFile('my-shop', [written]) });
+      try {
+        const listed = await request(`${target.baseUrl}${r.collectionPath}`, { headers: auth });
+        expect(listed.body).toEqual([written]);
+        const scenarios = await request<{ current: string }>(`${target.origin}/__admin/scenarios`, { headers: auth });
+        expect(scenarios.body.current).toBe('my-shop');
+      } finally {
+        await target.close();
+      }
+    });
 
     if (state) {
-      testsFor(subject, { mock: true, seeded: true })(
+      testsFor(subject, { mock: true })(
         `refuses to start with a fixture that breaks the ${r.itemName}'s schema, naming the file and the field`,
         () => {
           const file = fixtureFile('broken', [{ ...written, [state.name]: 'lost' }]);
@@ -75,22 +72,20 @@ export function seededDataSuite(subject: Subject): void {
       );
     }
 
-    testsFor(subject, { timers: true, seeded: true })(
-      'adds the requested latency before answering, on the test’s clock',
-      () =>
-        onTestClock(async () => {
-          const target = await subject.start({ latency: { min: 150, max: 150 } });
-          try {
-            const answer = watched(request(`${target.baseUrl}${r.collectionPath}`, { headers: auth }));
-            await untilTimers(1);
-            await vi.advanceTimersByTimeAsync(149);
-            expect(await answer.settled()).toBe(false);
-            await vi.advanceTimersByTimeAsync(1);
-            expect((await answer.promise).status).toBe(200);
-          } finally {
-            await target.close();
-          }
-        }),
+    testsFor(subject, { timers: true })('adds the requested latency before answering, on the test’s clock', () =>
+      onTestClock(async () => {
+        const target = await subject.start({ latency: { min: 150, max: 150 } });
+        try {
+          const answer = watched(request(`${target.baseUrl}${r.collectionPath}`, { headers: auth }));
+          await untilTimers(1);
+          await vi.advanceTimersByTimeAsync(149);
+          expect(await answer.settled()).toBe(false);
+          await vi.advanceTimersByTimeAsync(1);
+          expect((await answer.promise).status).toBe(200);
+        } finally {
+          await target.close();
+        }
+      }),
     );
   });
 }

@@ -18,7 +18,7 @@ export function sessionsSuite(subject: Subject): void {
   const everything = r.page ? `?${r.page.name}=${r.page.maximum}` : '';
 
   // Every test reads what the scenario holds of the resource.
-  const it = testsFor(subject, { seeded: true });
+  const it = testsFor(subject, {});
 
   describe('sessions (Petstore-Session)', () => {
     let target: Target;
@@ -196,19 +196,21 @@ export function sessionsSuite(subject: Subject): void {
       expect(journal.requests.map((entry) => [entry.url, entry.status])).toEqual([[`/v1${nowhere}`, 404]]);
     });
 
-    testsFor(subject, { mock: true, seeded: true, first: true })(
-      'is reachable in-process too, as mock.session(name)',
-      async () => {
-        await create('typed', 'Through HTTP');
-        const mock = target.mock;
-        if (!mock) throw new Error('the transport holds no mock in this process');
-        const session = mock.session('typed');
-        expect(session.store.all().map((item) => (item as Item)[text])).toContain('Through HTTP');
-        await session.switchScenario('empty');
-        expect(await names('typed')).toEqual([]);
-        expect(mock.store.size).toBe(start.size);
-      },
-    );
+    testsFor(subject, { mock: true })('is reachable in-process too, as mock.session(name)', async () => {
+      await create('typed', 'Through HTTP');
+      const mock = target.mock;
+      if (!mock) throw new Error('the transport holds no mock in this process');
+      const session = mock.session('typed');
+      expect(
+        session.store
+          .collection(r.name)
+          .all()
+          .map((item) => item[text]),
+      ).toContain('Through HTTP');
+      await session.switchScenario('empty');
+      expect(await names('typed')).toEqual([]);
+      expect(mock.store.collection(r.name).size).toBe(start.size);
+    });
   });
 }
 

@@ -167,7 +167,7 @@ describe('the exploration model, on top of the reference model', () => {
     expect(run.model.unknownAnswered(read, 1_000_000_007)).toBeUndefined();
     expect(run.model.unknownAnswered(read, 987_654_321_001)).toBeUndefined();
     expect(run.model.unknownAnswered(read, 9223372036854771565n)).toMatchObject({
-      rule: 'unknown-pet-404',
+      rule: 'unknown-item-404',
       level: 'fail',
       message: expect.stringContaining('getPet answered 200 for 3 ids this sequence never saw'),
     });

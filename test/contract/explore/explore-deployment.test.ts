@@ -162,7 +162,7 @@ describe.concurrent('the stateful exploration', { timeout: 60_000 }, () => {
     const server = await reference({ breakage: 'unknown-id-200' });
     const { report } = await exploreAgainst(server.baseUrl, token, { budget: 150, settleMs: 300 });
     const failure = failureOf(report);
-    expect(failure.findings[0]?.rule).toBe('unknown-pet-404');
+    expect(failure.findings[0]?.rule).toBe('unknown-item-404');
     expect(requestsOf(failure.steps)).toHaveLength(3);
   });
 
@@ -301,7 +301,7 @@ describe.concurrent('the stateful exploration', { timeout: 60_000 }, () => {
 
     const broken = await reference({ breakage: 'get-wrong-pet' });
     const failing = await exploreAgainst(broken.baseUrl, token, { budget: 80, readOnly: true });
-    expect(failureOf(failing.report).findings[0]?.rule).toBe('requested-pet');
+    expect(failureOf(failing.report).findings[0]?.rule).toBe('requested-item');
     expect(broken.petCount()).toBe(30);
   });
 

@@ -240,7 +240,7 @@ export const brokenDeployments: Record<
   ),
   'unknown-id-200': broken(
     'unknown-id-200',
-    /\[fail\] unknown-pet-404: 200 for unknown ids: getPet answered 200 for every id tried/,
+    /\[fail\] unknown-item-404: 200 for unknown ids: getPet answered 200 for every id tried/,
     'fails',
     'proxy cannot know',
   ),
@@ -251,7 +251,7 @@ export const brokenDeployments: Record<
   ),
   'get-wrong-pet': broken(
     'get-wrong-pet',
-    /\[fail\] requested-pet: GET \/pets\/1 → 200: getPet 1 answered the item whose id is 2/,
+    /\[fail\] requested-item: GET \/pets\/1 → 200: getPet 1 answered the item whose id is 2/,
     'fails',
   ),
   'pet-id-int32-500': broken(

@@ -41,17 +41,25 @@ describe('the admin API’s document (src/core/admin/admin-api.yaml)', () => {
     expect(JSON.stringify(admin)).not.toContain('x-petstore-collection-counts');
   });
 
-  it('takes the API’s list filters as the store view’s query parameters', () => {
+  it('takes the collection to read, one of the API’s, and the API’s list filters as the store view’s query parameters', () => {
     const parameters = (admin.paths['/store']?.get?.parameters ?? []) as OpenAPIV3.ParameterObject[];
-    expect(parameters.map((parameter) => parameter.name)).toEqual(['limit', 'status']);
+    expect(parameters.map((parameter) => parameter.name)).toEqual(['resource', 'limit', 'status']);
+    expect(parameters[0]?.schema).toEqual({ type: 'string', enum: ['pets', 'orders'] });
+    expect((adminSchemas.AdminStoredItems?.properties?.resource as OpenAPIV3.SchemaObject).enum).toEqual([
+      'pets',
+      'orders',
+    ]);
+    expect(adminSchemas.AdminSessions?.required).toContain('collections');
     expect(JSON.stringify(admin)).not.toContain('x-petstore-store-filters');
+    expect(JSON.stringify(admin)).not.toContain('x-petstore-collection-names');
   });
 
   it('states the bounds the kit’s code holds: session names, store reads, latency, fault counts and kinds', () => {
     const drop = admin.paths['/sessions/{name}']?.delete?.parameters?.[0] as OpenAPIV3.ParameterObject;
     expect((drop.schema as OpenAPIV3.SchemaObject).pattern).toBe(sessionNamePattern);
-    const limit = (admin.paths['/store']?.get?.parameters?.[0] as OpenAPIV3.ParameterObject)
-      .schema as OpenAPIV3.SchemaObject;
+    const limit = ((admin.paths['/store']?.get?.parameters ?? []) as OpenAPIV3.ParameterObject[]).find(
+      (parameter) => parameter.name === 'limit',
+    )?.schema as OpenAPIV3.SchemaObject;
     expect(limit.maximum).toBe(maxStoreReadLimit);
     const latency = adminSchemas.AdminLatency?.properties as Record<string, OpenAPIV3.SchemaObject>;
     expect([latency.min?.maximum, latency.max?.maximum]).toEqual([maxLatencyMs, maxLatencyMs]);

@@ -211,10 +211,10 @@ describe('judgeExchange: what a success holds', () => {
   });
 
   it('fails getPet answering another pet, also for an id the document does not allow', () => {
-    expect(rulesOf(judge({ path: '/pets/7' }, 200, pet(8)))).toEqual(['fail requested-pet']);
+    expect(rulesOf(judge({ path: '/pets/7' }, 200, pet(8)))).toEqual(['fail requested-item']);
     expect(rulesOf(judge({ path: '/pets/not-an-id' }, 200, pet(8)))).toEqual([
       'observed open-input',
-      'fail requested-pet',
+      'fail requested-item',
     ]);
     expect(
       judge({ path: '/pets/9223372036854775807' }, 200, JSON.parse('{"id":1,"name":"x","categoryId":1}')),

@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { compileDocument } from '../../../src/core/openapi/compile-document.js';
 import { FixtureError } from '../../../src/core/scenarios/fixture.js';
 import { ScenarioCatalogue, type ScenarioCatalogueOptions } from '../../../src/core/scenarios/scenario-catalogue.js';
-import { generatePets } from '../../../src/core/seed/generate-pets.js';
+import { generateItems } from '../../../src/core/seed/generate-items.js';
 import { describeApi } from '../../../src/core/model/describe-api.js';
 import { collectionShapes } from '../../../src/core/store/collection-shapes.js';
 import { MemoryStore } from '../../../src/core/store/memory-store.js';
 import { createRevisionCounter } from '../../../src/core/store/revision-counter.js';
 import type { Scenario } from '../../../src/core/store/scenario.js';
-import { petFields } from '../../support/kit-model.js';
+import { petsAsked } from '../../support/kit-model.js';
 import type { ExactPet, PetStatus } from '../../../src/core/types/api-types.js';
 import { defaultDocument } from '../../../src/generated/default-document.js';
 import { defaultFixtures } from '../../../src/generated/default-fixtures.js';
@@ -31,7 +31,7 @@ function catalogueOf(
     revisions,
     pets: 50,
     seed: 1,
-    generatePets,
+    generateItems,
     ...overrides,
   });
   for (const [name, fixture] of Object.entries(fixtures)) catalogue.add(name, fixture, `fixtures/${name}.yaml`);
@@ -90,7 +90,7 @@ describe('ScenarioCatalogue over the kit’s fixtures', () => {
 
   it('generates the default scenario from the pets and seed options', () => {
     const pets = petsOf(catalogueOf(defaultFixtures, { pets: 7, seed: 3 }), 'default');
-    expect(pets).toEqual(generatePets({ fields: petFields, count: 7, seed: 3, statuses, firstId: 1 }));
+    expect(pets).toEqual(generateItems(petsAsked(7, 3, { firstId: 1 })));
     expect(petsOf(catalogueOf(defaultFixtures, { pets: 12, seed: 3 }), 'default')).toHaveLength(12);
     expect(petsOf(catalogueOf(defaultFixtures, { pets: 7, seed: 4 }), 'default')).not.toEqual(pets);
   });
@@ -148,7 +148,7 @@ describe('ScenarioCatalogue with Faker loaded on demand', () => {
   it('loads a generated scenario asynchronously, and a literal one at once', async () => {
     const catalogue = catalogueOf(defaultFixtures, {
       pets: 3,
-      generatePets: async (options) => generatePets(options),
+      generateItems: async (options) => generateItems(options),
     });
     const generated = catalogue.load('default');
     expect(generated).toBeInstanceOf(Promise);
@@ -203,7 +203,13 @@ describe('ScenarioCatalogue with bad fixtures', () => {
     {
       problem: 'an unknown top-level key',
       fixture: { description: 'typo', petz: [] },
-      message: "bad.yaml: fixture field 'petz' is not allowed here",
+      message:
+        "scenario 'bad' (bad.yaml) gives items of 'petz', which is no collection of openapi.yaml (its collections: pets): write them under a collection of the document, or map them onto one (--fixture-collection petz=pets",
+    },
+    {
+      problem: 'a count for a collection the document does not have',
+      fixture: { description: 'x', generate: { counts: { orders: 3 } } },
+      message: "bad.yaml: fixture field 'generate.counts.orders' is not allowed here",
     },
     { problem: 'no description', fixture: { pets: [] }, message: "bad.yaml: fixture field 'description' is required" },
     {
@@ -253,7 +259,7 @@ describe('ScenarioCatalogue with bad fixtures', () => {
     );
     const pets = petsOf(catalogue, 'mixed');
     expect(pets.map((pet) => pet.id)).toEqual([10, 11, 12, 13]);
-    expect(pets.slice(1)).toEqual(generatePets({ fields: petFields, count: 3, seed: 2, statuses, firstId: 11 }));
+    expect(pets.slice(1)).toEqual(generateItems(petsAsked(3, 2, { firstId: 11 })));
   });
 
   it('uses the categories of a generate block', () => {
@@ -274,21 +280,36 @@ describe("the kit's own fixtures, which a mock of the kit's document adds withou
       revisions,
       pets: 50,
       seed: 1,
-      generatePets,
+      generateItems,
     });
     for (const [name, fixture] of Object.entries(structuredClone(defaultFixtures))) {
       expect(() => catalogue.add(name, fixture, `fixtures/${name}.yaml`), name).not.toThrow();
     }
   });
 
-  it("are checked against a user's document, whose Pet they may not fit", async () => {
+  it("are checked against a user's document when asked for, and refused then if its Pet does not fit them", async () => {
     const { createMock } = await import('../../../src/create-mock.js');
     const document = structuredClone(defaultDocument);
     const pet = document.components?.schemas?.NewPet as { required: string[]; properties: Record<string, unknown> };
     pet.properties.nickname = { type: 'string' };
     pet.required.push('nickname');
-    expect(() => createMock({ document })).toThrow(
-      /fixtures\/edge-cases\.yaml: field 'pets\[0\]\.nickname' is required/,
+    // The default scenario is generated from the document: its pets have nicknames.
+    const mock = createMock({ document });
+    await mock.ready;
+    expect(
+      mock.store
+        .collection('pets')
+        .all()
+        .every((each) => typeof each.nickname === 'string'),
+    ).toBe(true);
+    expect(() => createMock({ document, scenario: 'edge-cases' })).toThrow(
+      /^scenario 'edge-cases' cannot serve document: fixtures\/edge-cases\.yaml: field 'pets\[0\]\.nickname' is required/,
     );
+    await expect(mock.switchScenario('edge-cases')).rejects.toMatchObject({
+      code: 'invalid_scenario',
+      status: 400,
+      message: expect.stringContaining("scenario 'edge-cases' cannot serve document"),
+    });
+    expect(mock.scenario).toBe('default');
   });
 });

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { compileDocument } from '../../../src/core/openapi/compile-document.js';
 import { ScenarioCatalogue } from '../../../src/core/scenarios/scenario-catalogue.js';
-import { generatePets } from '../../../src/core/seed/generate-pets.js';
+import { generateItems } from '../../../src/core/seed/generate-items.js';
 import { MemoryStateStore } from '../../../src/core/sessions/memory-state-store.js';
 import { Session } from '../../../src/core/sessions/session.js';
 import { SessionRegistry } from '../../../src/core/sessions/session-registry.js';
 import type { RequestCall } from '../../../src/core/state/state-store.js';
 import { createRevisionCounter } from '../../../src/core/store/revision-counter.js';
-import type { Scenario } from '../../../src/core/store/scenario.js';
+import { createScenario, type Scenario } from '../../../src/core/store/scenario.js';
 import { silentLogger } from '../../../src/core/support/mock-logger.js';
 import { defaultDocument } from '../../../src/generated/default-document.js';
 import { kitApi, petShape } from '../../support/kit-model.js';
@@ -20,7 +20,7 @@ const catalogue = new ScenarioCatalogue({
   revisions,
   pets: 50,
   seed: 1,
-  generatePets,
+  generateItems,
 });
 catalogue.add(
   'three',
@@ -133,5 +133,86 @@ describe('MemoryStateStore.settle, the one call of a request', () => {
     });
     expect(state.journal({ name: 'w1' }).requests.map((entry) => entry.id)).toEqual(['r1']);
     expect(state.journal({ name: 'default' }).requests).toEqual([]);
+  });
+});
+
+describe('MemoryStateStore.settle, a write that refers to other items', () => {
+  const keepers = { name: 'keepers', itemName: 'keeper', idField: 'id', idType: 'string', indexed: [] } as const;
+  const withKeepers = createScenario(
+    'kept',
+    {
+      pets: [{ id: 1, name: 'P1', categoryId: 1, keeper: 'k1' }],
+      keepers: [{ id: 'k1', name: 'Ann' }],
+    },
+    [petShape, keepers],
+    revisions,
+  );
+  const stateOf = () => {
+    const make = (name: string) =>
+      new Session({
+        name,
+        scenario: withKeepers,
+        shapes: [petShape, keepers],
+        maxPets: 10,
+        revisions,
+        journalSize: 5,
+        latency: undefined,
+        seed: 1,
+      });
+    const sessions = new SessionRegistry({
+      defaultSession: make('default'),
+      create: make,
+      max: 2,
+      logger: silentLogger,
+    });
+    return new MemoryStateStore({ sessions, scenarios: catalogue, clock: () => 0 });
+  };
+  const refersTo = (id: string) => [{ collection: 'keepers', id, field: 'keeper', itemName: 'keeper' }];
+
+  it.each([
+    ['a create', { op: 'create', collection: 'pets', fields: { name: 'New', categoryId: 1, keeper: 'k9' } }],
+    ['a replace', { op: 'replace', collection: 'pets', id: 1, fields: { name: 'New', categoryId: 1, keeper: 'k9' } }],
+    ['an update', { op: 'update', collection: 'pets', id: 1, patch: { keeper: 'k9' } }],
+  ] as const)(
+    'refuses %s naming an item that does not exist with 400 invalid_reference, naming the field, and changes nothing',
+    (_what, action) => {
+      const state = stateOf();
+      const settled = state.settle(call({ operationId: 'createPet', action: { ...action, requires: refersTo('k9') } }));
+      expect(settled.result).toBeUndefined();
+      expect(settled.failure).toMatchObject({
+        code: 'invalid_reference',
+        status: 400,
+        message: "body field 'keeper' refers to keeper k9, which does not exist (keepers holds no such item)",
+        details: [{ location: 'body', field: 'keeper' }],
+      });
+      expect(state.storeState({ name: 'default' })).toEqual({ scenario: 'kept', pets: 1, keepers: 1 });
+      const pet = state.settle(call({ action: { op: 'get', collection: 'pets', id: 1 } })).result?.item;
+      expect(pet).toEqual({ id: 1, name: 'P1', categoryId: 1, keeper: 'k1' });
+    },
+  );
+
+  it('performs a write whose references all exist, in the same call', () => {
+    const state = stateOf();
+    const settled = state.settle(
+      call({
+        operationId: 'createPet',
+        action: {
+          op: 'create',
+          collection: 'pets',
+          fields: { name: 'New', categoryId: 1, keeper: 'k1' },
+          requires: refersTo('k1'),
+        },
+      }),
+    );
+    expect(settled.failure).toBeUndefined();
+    expect(settled.result?.item).toEqual({ id: 2, name: 'New', categoryId: 1, keeper: 'k1' });
+  });
+
+  it('checks the references before the item: an update of a missing item naming a missing keeper is refused 400', () => {
+    const state = stateOf();
+    const settled = state.settle(
+      call({ action: { op: 'update', collection: 'pets', id: 42, patch: { keeper: 'k9' }, requires: refersTo('k9') } }),
+    );
+    expect(settled.failure?.code).toBe('invalid_reference');
   });
 });

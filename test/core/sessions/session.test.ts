@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { compileDocument } from '../../../src/core/openapi/compile-document.js';
 import { ScenarioCatalogue } from '../../../src/core/scenarios/scenario-catalogue.js';
-import { generatePets } from '../../../src/core/seed/generate-pets.js';
+import { generateItems } from '../../../src/core/seed/generate-items.js';
 import { Session } from '../../../src/core/sessions/session.js';
 import { resetSession, switchScenario } from '../../../src/core/sessions/session-actions.js';
 import { createRevisionCounter } from '../../../src/core/store/revision-counter.js';
 import type { Scenario } from '../../../src/core/store/scenario.js';
-import { kitApi, petShape } from '../../support/kit-model.js';
+import { kitApi, petShape, petsIn } from '../../support/kit-model.js';
 import { defaultDocument } from '../../../src/generated/default-document.js';
 import { journalEntry } from '../../support/journal-entry.js';
 
@@ -19,7 +19,7 @@ const catalogue = new ScenarioCatalogue({
   pets: 50,
   seed: 1,
   // Generated pets arrive later, as in a browser that loads Faker on demand.
-  generatePets: async (options) => generatePets(options),
+  generateItems: async (options) => generateItems(options),
 });
 catalogue.add(
   'three',
@@ -55,7 +55,7 @@ describe('Session', () => {
   it('keeps its own store: one session’s pets never show in another of the same scenario', () => {
     const first = session();
     const second = session();
-    first.store.create({ name: 'Mine', categoryId: 1 });
+    petsIn(first.store).create({ name: 'Mine', categoryId: 1 });
     expect(first.state.pets).toBe(4);
     expect(second.state.pets).toBe(3);
   });
@@ -93,7 +93,7 @@ describe('switchScenario', () => {
 describe('resetSession', () => {
   it("takes the store back to its scenario's pets and says what it holds", () => {
     const current = session();
-    current.store.create({ name: 'Gone soon', categoryId: 1 });
+    petsIn(current.store).create({ name: 'Gone soon', categoryId: 1 });
     expect(resetSession(current)).toEqual({ scenario: 'three', pets: 3 });
     expect(current.store.isCopied).toBe(false);
   });

@@ -1,12 +1,12 @@
 import type { RequestListener } from 'node:http';
 import express from 'express';
 import type { MemoryStore } from '../../../src/core/store/memory-store.js';
-import type { ExactPet } from '../../../src/core/types/api-types.js';
 
-type PetStore = MemoryStore<ExactPet>;
+type PetStore = MemoryStore;
 import { petstoreMiddleware } from '../../../src/adapters/express-middleware.js';
 import { createNodeMock, type NodeMockOptions } from '../../../src/node/create-node-mock.js';
 import { createNodeListener } from '../../../src/node/node-listener.js';
+import { petsIn } from '../../support/kit-model.js';
 
 /** A copy of the mock with one protection taken out, to prove that the fuzz properties notice. */
 export interface BrokenMock {
@@ -107,7 +107,9 @@ export const brokenMocks = {
     const { app: mock, store } = createMockApp(options);
     const app = express();
     app.get('/v1/pets', (req, res) => {
-      const pets = store.list({ limit: 20 }).map(({ name: _name, ...rest }) => rest);
+      const pets = petsIn(store)
+        .list({ limit: 20 })
+        .map(({ name: _name, ...rest }) => rest);
       res.type('application/json').send(JSON.stringify(pets));
     });
     app.use(mock);

@@ -1,7 +1,7 @@
 import type { MemoryStore } from '../../../src/core/store/memory-store.js';
-import type { ExactPet } from '../../../src/core/types/api-types.js';
+import { petsIn } from '../../support/kit-model.js';
 
-type PetStore = MemoryStore<ExactPet>;
+type PetStore = MemoryStore;
 
 export interface StoreInvariantOptions {
   /** Validates one pet against the document's Pet schema. */
@@ -20,27 +20,30 @@ export interface StoreInvariantOptions {
  */
 export function checkStoreInvariants(store: PetStore, options: StoreInvariantOptions): string[] {
   const problems: string[] = [];
-  const all = store.all();
-  if (store.size !== all.length) problems.push(`store.size is ${store.size} but it lists ${all.length} pets`);
+  const all = petsIn(store).all();
+  if (petsIn(store).size !== all.length)
+    problems.push(`petsIn(store).size is ${petsIn(store).size} but it lists ${all.length} pets`);
   for (let index = 0; index < all.length; index++) {
     const pet = all[index];
     if (!pet) continue;
     const previous = all[index - 1];
     if (!Number.isSafeInteger(pet.id)) problems.push(`pet id ${pet.id} is not a safe integer`);
     if (previous && previous.id >= pet.id) problems.push(`ids are not unique and ascending: ${previous.id}, ${pet.id}`);
-    if (store.get(pet.id) !== pet) problems.push(`store.get(${pet.id}) does not return the listed pet`);
+    if (petsIn(store).get(pet.id) !== pet) problems.push(`petsIn(store).get(${pet.id}) does not return the listed pet`);
     if (!Object.isFrozen(pet)) problems.push(`pet ${pet.id} is not frozen`);
     if (!options.validatePet(pet)) problems.push(`pet ${pet.id} breaks the Pet schema: ${JSON.stringify(pet)}`);
     const extra = Reflect.ownKeys(pet).filter((key) => typeof key !== 'string' || !options.petFields.includes(key));
     if (extra.length > 0) problems.push(`pet ${pet.id} holds fields the schema does not define: ${String(extra)}`);
     if (Object.getPrototypeOf(pet) !== Object.prototype) problems.push(`pet ${pet.id} has another prototype`);
   }
-  const firstPage = store.list({ limit: 100 }).map((pet) => pet.id);
+  const firstPage = petsIn(store)
+    .list({ limit: 100 })
+    .map((pet) => pet.id);
   const expected = all.slice(0, 100).map((pet) => pet.id);
   if (firstPage.join() !== expected.join()) problems.push(`a page of 100 lists ${firstPage} instead of ${expected}`);
   let partitioned = all.filter((pet) => pet.status === undefined).length;
   for (const status of options.statuses) {
-    const listed = store.list({ limit: all.length + 1, status: status as never });
+    const listed = petsIn(store).list({ limit: all.length + 1, filters: { status: status as never } });
     const wrong = listed.find((pet) => pet.status !== status);
     if (wrong) problems.push(`the '${status}' list holds pet ${wrong.id} with status ${wrong.status}`);
     const count = all.filter((pet) => pet.status === status).length;

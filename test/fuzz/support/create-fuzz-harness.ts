@@ -4,14 +4,14 @@ import { compileDocument } from '../../../src/core/openapi/compile-document.js';
 import { loadDocument } from '../../../src/node/load-document.js';
 import { defaultDocumentPath } from '../../../src/package-root.js';
 import type { MemoryStore } from '../../../src/core/store/memory-store.js';
-import type { ExactPet } from '../../../src/core/types/api-types.js';
 
-type PetStore = MemoryStore<ExactPet>;
+type PetStore = MemoryStore;
 import { capturePrototypes } from './capture-prototypes.js';
 import { checkStoreInvariants } from './check-store-invariants.js';
 import { createExchangeChecker } from './create-exchange-checker.js';
 import { fuzzBodyBytes, type FuzzRequest } from './fuzz-requests.js';
 import { createKeepAliveAgent, NoResponseError, sendRawRequest, type RawResponse } from './send-raw-request.js';
+import { petsIn } from '../../support/kit-model.js';
 
 export interface FuzzHarnessOptions {
   /** `http://127.0.0.1:PORT` of the mock under test. */
@@ -129,7 +129,9 @@ export function createFuzzHarness(options: FuzzHarnessOptions): FuzzHarness {
       try {
         const response = await expectJson('GET', '/v1/pets?limit=100');
         const listed = (JSON.parse(response.body.toString('utf8')) as Array<{ id: number }>).map((pet) => pet.id);
-        const stored = options.store.list({ limit: 100 }).map((pet) => pet.id);
+        const stored = petsIn(options.store)
+          .list({ limit: 100 })
+          .map((pet) => pet.id);
         return listed.join() === stored.join() ? [] : [`the API lists ${listed}, the store holds ${stored}`];
       } catch (error) {
         return [`the mock no longer answers: ${(error as Error).message}`];

@@ -5,7 +5,7 @@ import { createMockHandlers, type MockHandlers } from 'petstore-kit/msw';
 
 const mock: Mock = createMock({ scenario: 'empty', keys: ['k'] });
 // The store API holds ids exactly: a number up to 2^53−1, a bigint beyond.
-const stored: ExactPet[] = mock.store.list({ limit: 5 });
+const stored: ExactPet[] = mock.store.collection<ExactPet>('pets').list({ limit: 5 });
 const id: Int64 = stored[0]?.id ?? 0n;
 // What an app reads with response.json(): plain numbers, so arithmetic on ids compiles.
 const parsed = JSON.parse('[{"id":2,"name":"Rex","categoryId":1}]') as Pet[];

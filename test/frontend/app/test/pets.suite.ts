@@ -86,7 +86,7 @@ describe('the pets app against the mock', () => {
     const { data, response } = await client.POST('/pets', { body: { name: 'Rex', categoryId: 1 } });
     expect(response.status).toBe(201);
     expect(data).toEqual({ id: 4, name: 'Rex', categoryId: 1 });
-    expect(handlers.mock.store.size).toBe(4);
+    expect(handlers.mock.store.collection('pets').size).toBe(4);
   });
 
   it('answers 401 with an Error body without the key', async () => {
