@@ -247,13 +247,15 @@ export class RedisStateStore implements StateStore {
     this.#journalBatch.push({ session: session.name, exchange: kept });
     // What this turn of the event loop served goes to the server in one call, sent at the end of the turn
     // (where the Redis client writes anyway): the entries of concurrent requests share its cost.
-    if (this.#journalBatch.length === 1) setImmediate(this.#flushJournal);
+    if (this.#journalBatch.length === 1) setImmediate(() => void this.#flushJournal());
   }
 
-  readonly #flushJournal = (): void => {
+  /** Sends the entries gathered so far; resolves once the server has them, or once their failure is logged. */
+  readonly #flushJournal = (): Promise<void> => {
     const batch = this.#journalBatch;
+    if (batch.length === 0) return Promise.resolve();
     this.#journalBatch = [];
-    this.#engine.recordAll(batch).then(
+    return this.#engine.recordAll(batch).then(
       () => {
         this.#journalFailing = false;
       },
@@ -403,8 +405,10 @@ export class RedisStateStore implements StateStore {
     }
   }
 
-  close(): Promise<void> {
-    return this.#engine.close();
+  /** Sends the journal entries not sent yet (a replica told to stop has answered them), then closes. */
+  async close(): Promise<void> {
+    await this.#flushJournal();
+    await this.#engine.close();
   }
 }
 
