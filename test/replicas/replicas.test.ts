@@ -161,11 +161,15 @@ describe.each(variants)('$name, behind a round-robin balancer', ({ store, check,
       urls.push(url);
       expect((await send(`${balancer.origin}${url}`, { session: 'journal' })).status).toBe(200);
     }
+    // An entry is written just after its answer (not waited for): wait for that event on each replica, in order.
+    const journalOf = async (origin: string) =>
+      (
+        JSON.parse((await send(`${origin}/__admin/requests`, { session: 'journal' })).text) as {
+          requests: Array<{ url: string }>;
+        }
+      ).requests.map((entry) => entry.url);
     for (const origin of [replica(0), replica(1)]) {
-      const journal = JSON.parse((await send(`${origin}/__admin/requests`, { session: 'journal' })).text) as {
-        requests: Array<{ url: string }>;
-      };
-      expect(journal.requests.map((entry) => entry.url)).toEqual(urls);
+      await expect.poll(() => journalOf(origin), { timeout: 5_000, interval: 50 }).toEqual(urls);
     }
   });
 
