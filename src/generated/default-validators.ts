@@ -977,7 +977,7 @@ return exports;
     },
   },
   admin: {
-    hash: "ab33c3bd608f0869",
+    hash: "d7ade73bb1719528",
     build(load) {
 const exports = {};
 

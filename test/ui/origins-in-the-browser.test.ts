@@ -53,10 +53,13 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('other origins and rebinding na
 
   beforeAll(async () => {
     // The mock exactly as `petstore-mock --port 0` configures it: the CLI's options, its policy, its pages.
-    mock = createNodeMock({
+    const built = createNodeMock({
       ...toAppOptions(parseOptions(['--port', '0', '--scenario', 'one-of-each-status', '--log-level', 'silent'], {})),
       publicFiles: loadWebPages({ defaultKey: 'dev-key' }),
     });
+    // The CLI's default store is the process's memory: a mock whose calls answer at once.
+    if ('shared' in built) throw new Error('expected the memory store, the CLI default');
+    mock = built;
     const listener = createNodeListener(mock);
     server = await startServer((request: IncomingMessage, response: ServerResponse) => {
       response.on('finish', () =>
