@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import LongFilesFirst from './test/support/long-files-first.js';
 
 /**
  * The test files that start programs, browsers or servers of their own (the CLI, `npm pack` and
@@ -46,6 +47,8 @@ export default defineConfig({
     // The packed-package tests share one `npm pack` of the kit, made once per content (see the file).
     globalSetup: ['test/support/build-dist.ts', 'test/support/packed-tarball.ts'],
     maxWorkers,
+    // The files known to take longest start first, so that the run does not end waiting for one alone.
+    sequence: { sequencer: LongFilesFirst },
     // HTTP tests listen on ephemeral ports of 127.0.0.1 only; running files in parallel is safe.
     projects: [
       {
