@@ -1,13 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { kitDocument } from '../support/behaviour-subject.js';
 import { behindMsw } from '../support/msw-transport.js';
-import { documentsUnderTest } from './support/documents-under-test.js';
+import { documentsUnderTest, sampledDocuments, shapeOf } from './support/documents-under-test.js';
 import { runBehaviourSuites } from './support/run-behaviour-suites.js';
 
-// The kit's behaviour suites over each document the kit is tried against, through MSW 2's setupServer and the
-// kit's handlers (createMockHandlers): the universal mock, as a frontend's tests run it.
+// The kit's behaviour suites through MSW 2's setupServer and the kit's handlers (createMockHandlers): the
+// universal mock, as a frontend's tests run it. Over a sample of the documents the kit is tried against, one of
+// each shape of resource (sampledDocuments); mock.fetch runs every document.
 const msw = behindMsw();
-for (const document of documentsUnderTest) runBehaviourSuites(document, msw);
+for (const document of sampledDocuments) runBehaviourSuites(document, msw);
+
+describe('the sample of documents behind MSW', () => {
+  it('holds a resource of every shape the documents under test hold, the kit’s own document first', () => {
+    const shapes = (documents: typeof documentsUnderTest) =>
+      new Set(documents.flatMap((document) => document.facts.resources.map((resource) => shapeOf(resource))));
+    expect(sampledDocuments[0]?.kit).toBe(true);
+    expect(shapes(sampledDocuments)).toEqual(shapes(documentsUnderTest));
+    expect(sampledDocuments.length).toBeLessThan(documentsUnderTest.length);
+  });
+});
 
 describe('a body over the limit, through MSW', () => {
   // MSW keeps a clone of the request, so the handlers read one branch of a tee'd body; cancelling a branch settles

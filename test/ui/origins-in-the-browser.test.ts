@@ -78,7 +78,7 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('other origins and rebinding na
     devServer = await serveFiles({ '/': page('My app on a dev server') });
     browser = await launchChromium(['--host-resolver-rules=MAP evil.test 127.0.0.1, MAP rebind.test 127.0.0.1']);
     context = await browser.newContext();
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await browser?.close();
     await server?.close();

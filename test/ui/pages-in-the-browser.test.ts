@@ -62,7 +62,7 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('the web pages in headless Chro
       const url = new URL(request.url());
       if (url.protocol !== 'data:' && url.hostname !== '127.0.0.1') outside.push(request.url());
     });
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await browser?.close();
     await mock?.close();
@@ -73,8 +73,8 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('the web pages in headless Chro
     beforeAll(async () => {
       page = await context.newPage();
       await page.goto(mock.origin);
-      await page.waitForSelector('.opblock', { timeout: 20_000 });
-    }, 30_000);
+      await page.waitForSelector('.opblock', { timeout: 90_000 });
+    }, 180_000);
 
     it('shows the description of the API, but not the document’s note on what its source leaves out', async () => {
       const info = await page.locator('.information-container').textContent();
@@ -102,7 +102,7 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('the web pages in headless Chro
       await list.getByRole('button', { name: 'Try it out' }).click();
       await list.getByRole('button', { name: 'Execute' }).click();
       const status = list.locator('.live-responses-table tbody .response-col_status').first();
-      await status.waitFor({ timeout: 10_000 });
+      await status.waitFor({ timeout: 90_000 });
       expect((await status.textContent())?.trim()).toMatch(/^200/);
       expect(await list.locator('.live-responses-table .microlight').first().textContent()).toContain('Bella');
       await page.screenshot({ path: join(screenshots, 'reference.png'), fullPage: false });
@@ -163,7 +163,7 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('the web pages in headless Chro
       await page.waitForFunction(
         () => document.getElementById('journal-rows')?.textContent?.includes('/v1/pets?limit=2&status=sold'),
         undefined,
-        { timeout: 30_000 },
+        { timeout: 90_000 },
       );
       const row = page.locator('#journal-rows tr').filter({ hasText: '/v1/pets?limit=2&status=sold' }).first();
       await row.locator('summary').click();
@@ -171,7 +171,7 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('the web pages in headless Chro
       expect(details).toContain('Bearer [redacted]');
       expect(details).toContain('"Luna"');
       await other.close();
-    }, 45_000);
+    }, 180_000);
 
     it('sets a fault, and the next request fails with it', async () => {
       await page.locator('#fault-operation').selectOption('listPets');
@@ -263,7 +263,7 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('the web pages in headless Chro
   it('serves the reference under /__admin/docs too, as the Express/Vite middleware does', async () => {
     const page = await context.newPage();
     await page.goto(`${mock.origin}/__admin/docs`);
-    await page.waitForSelector('.opblock', { timeout: 20_000 });
+    await page.waitForSelector('.opblock', { timeout: 90_000 });
     expect(await page.locator('.opblock').count()).toBe(3);
     await page.close();
   });
