@@ -12,6 +12,7 @@ const processHeavy = [
   'test/node/**/*.test.ts',
   'test/project/**/*.test.ts',
   'test/redis/**/*.test.ts',
+  'test/replicas/**/*.test.ts',
   'test/ui/**/*.test.ts',
   'test/adapters/msw-in-the-browser.test.ts',
   'test/adapters/msw-reset-between-tests.test.ts',
