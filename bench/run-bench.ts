@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --rounds N --seconds S] [-- --baseline DIR] [-- --only proxy|mock]`:
+ * `npm run bench [-- --quick] [-- --rounds N --seconds S] [-- --baseline DIR] [-- --only proxy|mock|redis]`:
  * the performance harness (`-- --help` prints the options).
  *
  * Starts, on 127.0.0.1, raw node:http answering a precomputed body (the floor),
@@ -33,6 +33,8 @@ import type { ExactPet } from '../src/core/types/api-types.js';
 import { coldStartTable, measureColdStart } from './harness/measure-cold-start.js';
 import { measureInProcess, measureSessionCost } from './harness/measure-in-process.js';
 import { measureIdleSessions } from './harness/measure-sessions.js';
+import { measureRedis, redisTable, type RedisRoute } from './harness/measure-redis.js';
+import { noRedisServer } from '../test/support/redis-server.js';
 import { loadGenerator, measureLoad, median, type LoadRequest, type LoadResult } from './harness/measure-load.js';
 import { startServerProcess, type ServerProcess, type ServerSpec } from './harness/server-process.js';
 
@@ -58,6 +60,7 @@ if (flags.help === true) {
       '  --only proxy       the proxy section alone; nothing is written',
       '  --only mock        raw node:http, the floors, the mock and the --baseline build alone; nothing is written',
       '  --only scale       start-up and idle RSS with the default scenario and 1k, 100k and 1M pets; nothing is written',
+      '  --only redis       the Redis store: one and two replicas on a redis-server beside the memory store; nothing is written',
       '  --no-docs          do not rewrite the table in docs/performance.md',
       '',
     ].join('\n'),
@@ -512,6 +515,35 @@ async function contractRun() {
   return { medianMs: median(timings), runs: timings.length };
 }
 
+/**
+ * The Redis store beside the memory store (bench/harness/measure-redis.ts): reads and writes, one and two
+ * replicas, CPU of the mock and of redis-server, Redis commands per request, latency at 1,000 requests/s.
+ * Skipped, saying why, without a redis-server.
+ */
+async function redisStore() {
+  if (noRedisServer !== undefined) {
+    process.stdout.write(`  skipped: ${noRedisServer}\n`);
+    return undefined;
+  }
+  const redisRoutes: RedisRoute[] = routes
+    .filter((route) => route.name !== 'GET /pets?status=sold&limit=100')
+    .map((route) => ({
+      name: route.name,
+      request: route.request('/v1'),
+      ...(route.resetFirst ? { resetFirst: true } : {}),
+    }));
+  return measureRedis(
+    {
+      rounds,
+      seconds,
+      generator,
+      mockSpec: (extraArgs, name) => mockSpec(extraArgs, name),
+      log: (line) => process.stdout.write(`${line}\n`),
+    },
+    redisRoutes,
+  );
+}
+
 type Row = { requestsPerSecond: number; p50Ms: number; p99Ms: number; cpuMicros: number };
 
 /** The floor a route is held against: the parse-and-append server for a create, raw node:http for a read. */
@@ -639,6 +671,7 @@ function markdown(results: Awaited<ReturnType<typeof collect>>): string {
     '',
     `Over HTTP, a filtered page of 100 at ${last.pets.toLocaleString('en')} pets costs ${firstHttp && lastHttp ? ratio(firstHttp.requestsPerSecond, lastHttp.requestsPerSecond) : 'n/a'} its cost at ${first.pets.toLocaleString('en')} (inverse of req/s); in-process, the indexed page for the rare status costs ${ratio(last.indexedMicros, first.indexedMicros)} (a page of ${last.pageSize} against ${first.pageSize}), filter-then-slice ${ratio(last.naiveMicros, first.naiveMicros)}. The contract suite against the local mock takes ${fmt(results.contract.medianMs)} ms (median of ${results.contract.runs}).`,
   );
+  if (results.redis) lines.push('', ...redisTable(results.redis));
   return `${lines.join('\n')}\n`;
 }
 
@@ -699,6 +732,8 @@ async function collect() {
   const http = await httpScale();
   process.stdout.write('Contract suite\n');
   const contract = await contractRun();
+  process.stdout.write('The Redis store\n');
+  const redis = await redisStore();
   return {
     machine: {
       date: new Date().toISOString().slice(0, 10),
@@ -719,6 +754,7 @@ async function collect() {
     storeScale: scale,
     httpScale: http,
     contract,
+    redis,
   };
 }
 
@@ -780,12 +816,16 @@ async function startUpScale(): Promise<string[]> {
 }
 
 if (flags.only !== undefined) {
-  // `--only proxy`, `--only cold-start` or `--only scale`: one section alone, for more rounds than a whole run can spend on it;
+  // `--only proxy`, `--only redis`, `--only cold-start` or `--only scale`: one section alone, for more rounds than a whole run can spend on it;
   // nothing is written.
   let table: string;
   if (flags.only === 'proxy') {
     process.stdout.write(`Proxy: ${rounds} alternating round(s) × ${seconds} s per path\n`);
     table = proxyTable(await proxyCost()).join('\n');
+  } else if (flags.only === 'redis') {
+    process.stdout.write(`The Redis store: ${rounds} alternating round(s) × ${seconds} s per route and store\n`);
+    const redis = await redisStore();
+    table = redis ? redisTable(redis).join('\n') : '';
   } else if (flags.only === 'cold-start') {
     const options = coldStartOptions();
     process.stdout.write(
@@ -797,7 +837,7 @@ if (flags.only !== undefined) {
     table = (await startUpScale()).join('\n');
   } else {
     throw new Error(
-      `--only: the sections that run alone are 'mock', 'proxy', 'cold-start' and 'scale', got ${flags.only}`,
+      `--only: the sections that run alone are 'mock', 'proxy', 'redis', 'cold-start' and 'scale', got ${flags.only}`,
     );
   }
   process.stdout.write(`\n${await format(table, { parser: 'markdown', proseWrap: 'preserve' })}`);

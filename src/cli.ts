@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { basename, extname, join } from 'node:path';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import pretty from 'pino-pretty';
 import {
   adminBasePath,
@@ -10,9 +10,10 @@ import {
   defaultMaxStoreBytes,
   defaultMaxTotalStoreBytes,
 } from './core/create-mock-core.js';
-import type { Mock } from './create-mock.js';
+import type { Mock, SharedMock } from './create-mock.js';
 import { StoreBytesFullError, StoreFullError } from './core/store/store-errors.js';
 import { createNodeMock } from './node/create-node-mock.js';
+import type { StateHealth } from './core/state/state-store.js';
 import { createNodeListener } from './node/node-listener.js';
 import { createServer } from './node/create-server.js';
 import { isScenarioPath } from './node/read-fixtures.js';
@@ -43,7 +44,7 @@ function tryKey(options: CliOptions, env: NodeJS.ProcessEnv): { key: string; not
 }
 
 /** A request to try first: the first list of the document, a small page of it (`/pets?limit=5`), or its first read-only path. */
-function tryPath(mock: Mock): string {
+function tryPath(mock: Mock | SharedMock): string {
   const list = mock.api.operations.find((each) => each.kind === 'list');
   if (list) return `${list.operation.pathTemplate}${list.page ? `?${list.page.name}=5` : ''}`;
   const safe = mock.compiled.operations.find(
@@ -52,8 +53,40 @@ function tryPath(mock: Mock): string {
   return safe?.pathTemplate ?? '/';
 }
 
-function banner(options: CliOptions, address: AddressInfo, stateFile: StateFile | undefined, mock: Mock): string {
-  const scenario = mock.scenario;
+/**
+ * The banner's line on a shared store: where it is (never with a password),
+ * whether it answers, and what its server keeps across a restart.
+ */
+function storeLine(options: CliOptions, health: StateHealth | undefined): string[] {
+  const report = health?.store;
+  if (!report) return [];
+  const where = `${report.url} (prefix ${report.prefix})`;
+  if (!report.reachable) {
+    return [
+      `  Store      ${where}: not answering since ${report.since} (${report.reason ?? 'not connected'})`,
+      `             requests answer 503 store_unavailable until it answers; the mock keeps trying`,
+    ];
+  }
+  return [
+    `  Store      ${where}, shared by every replica started with it`,
+    ...(report.persistence ? [`             ${report.persistence}`] : []),
+  ];
+}
+
+function banner(
+  options: CliOptions,
+  address: AddressInfo,
+  stateFile: StateFile | undefined,
+  mock: Mock | SharedMock,
+  health: StateHealth | undefined,
+): string {
+  // A shared store's scenario is the server's to say, and it may not answer: the one the mock starts sessions on.
+  const scenario =
+    'shared' in mock
+      ? isScenarioPath(options.scenario)
+        ? basename(options.scenario, extname(options.scenario))
+        : options.scenario
+      : mock.scenario;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const origin = `http://${host}:${address.port}`;
   const defaultKeyOnly = options.keys.length === 1 && options.keys[0] === 'dev-key';
@@ -85,6 +118,7 @@ function banner(options: CliOptions, address: AddressInfo, stateFile: StateFile 
       : undefined;
     lines.push(`  State      ${stateFile.path} (${restored === undefined ? 'new' : `${restored} restored`})`);
   }
+  lines.push(...storeLine(options, health));
   if (options.now !== undefined) lines.push(`  Clock      starts at ${new Date(options.now).toISOString()}`);
   if (options.latency) {
     const { min, max } = options.latency;
@@ -141,7 +175,7 @@ function main(): void {
       : pino.destination({ dest: 1, sync: false }),
   );
   const stateFile = options.stateFile ? new StateFile(options.stateFile, { logger }) : undefined;
-  let mock: Mock;
+  let mock: Mock | SharedMock;
   try {
     const defaultKeyOnly = options.keys.length === 1 && options.keys[0] === 'dev-key';
     mock = createNodeMock({
@@ -151,17 +185,36 @@ function main(): void {
       ...(stateFile ? { stateFile } : {}),
     });
   } catch (error) {
-    const flag =
-      error instanceof StoreBytesFullError && error.scope === 'mock' ? '--max-total-store-bytes' : '--max-store-bytes';
-    const reason =
-      error instanceof StoreFullError
-        ? `${error.what} holds ${error.wanted} ${error.collection}, more than --max-pets allows (${error.maxItems}); raise --max-pets`
-        : error instanceof StoreBytesFullError
-          ? `${error.what} holds ${error.wanted} bytes of ${error.collection} (as JSON), more than ${flag} allows (${error.maxBytes}); raise ${flag}`
-          : (error as Error).message;
-    process.stderr.write(`petstore-mock: cannot start: ${reason}\n`);
-    process.exit(1);
+    cannotStart(error);
   }
+  if ('shared' in mock) {
+    // The store opens (the Redis client loaded, the server given one deadline to answer) before the mock listens.
+    const shared = mock;
+    shared.ready.then(
+      () => listen(options, logger, stateFile, shared),
+      (error: unknown) => cannotStart(error),
+    );
+  } else {
+    listen(options, logger, stateFile, mock);
+  }
+}
+
+/** Says why the mock cannot start, naming the flag to change where one would, and exits with 1. */
+function cannotStart(error: unknown): never {
+  const flag =
+    error instanceof StoreBytesFullError && error.scope === 'mock' ? '--max-total-store-bytes' : '--max-store-bytes';
+  const reason =
+    error instanceof StoreFullError
+      ? `${error.what} holds ${error.wanted} ${error.collection}, more than --max-pets allows (${error.maxItems}); raise --max-pets`
+      : error instanceof StoreBytesFullError
+        ? `${error.what} holds ${error.wanted} bytes of ${error.collection} (as JSON), more than ${flag} allows (${error.maxBytes}); raise ${flag}`
+        : (error as Error).message;
+  process.stderr.write(`petstore-mock: cannot start: ${reason}\n`);
+  process.exit(1);
+}
+
+/** Serves the mock, prints the banner once it listens, and stops it when told to. */
+function listen(options: CliOptions, logger: Logger, stateFile: StateFile | undefined, mock: Mock | SharedMock): void {
   // Each key and session (or, without a key, each address) has its share of the connections (issue 27).
   const server = createServer(createNodeListener(mock), { clientKeys: options.keys });
   server.listen(options.port, options.host);
@@ -172,9 +225,23 @@ function main(): void {
     process.exit(1);
   });
   server.on('listening', () => {
-    process.stdout.write(banner(options, server.address() as AddressInfo, stateFile, mock));
-    const warning = bindWarning(options);
-    if (warning) process.stderr.write(`petstore-mock: ${warning}\n`);
+    const health = 'shared' in mock ? mock.health() : Promise.resolve(undefined);
+    health.then(
+      (state) => {
+        process.stdout.write(banner(options, server.address() as AddressInfo, stateFile, mock, state));
+        const warning = bindWarning(options);
+        if (warning) process.stderr.write(`petstore-mock: ${warning}\n`);
+        if (state?.store?.reachable && /keeps nothing/.test(state.store.persistence ?? '')) {
+          process.stderr.write(
+            `petstore-mock: warning: ${state.store.persistence}; give the server snapshots (save) or an append-only file (appendonly yes) to keep them (docs/persistence.md)\n`,
+          );
+        }
+      },
+      (error: unknown) => {
+        process.stderr.write(`petstore-mock: cannot start: ${(error as Error).message}\n`);
+        process.exit(1);
+      },
+    );
   });
   let stopping = false;
   const stop = (reason: string): void => {
@@ -183,7 +250,7 @@ function main(): void {
     logger.info({ reason }, 'shutting down');
     // Requests in flight finish first, so that what they changed is in the final write of the state file.
     server.close(() => {
-      const flushed = stateFile ? stateFile.close() : Promise.resolve();
+      const flushed = stateFile ? stateFile.close() : 'shared' in mock ? mock.close() : Promise.resolve();
       flushed.then(
         () => {
           logger.flush();

@@ -1,6 +1,12 @@
 import type { OpenAPIV3 } from 'openapi-types';
 import { createFetchHandler } from './adapters/fetch-adapter.js';
-import { createMockCore, type MockCore, type MockCoreOptions } from './core/create-mock-core.js';
+import {
+  createMockCore,
+  createSharedMockCore,
+  type MockCore,
+  type MockCoreOptions,
+  type SharedMockCore,
+} from './core/create-mock-core.js';
 import { stringifyJson } from './core/json/exact-json.js';
 import { markDocumentChecked } from './core/openapi/compile-document.js';
 import { DocumentError } from './core/openapi/document-error.js';
@@ -13,6 +19,7 @@ import {
 } from './core/openapi/precompiled-validators.js';
 import { markFixtureChecked } from './core/scenarios/scenario-catalogue.js';
 import { rememberGeneratedItems } from './core/seed/keep-generated-items.js';
+import type { StateStoreFactory } from './core/state/state-store-factory.js';
 import { defaultDocument } from './generated/default-document.js';
 import { defaultFixtures } from './generated/default-fixtures.js';
 import { defaultScenarioItems } from './generated/default-scenario-items.js';
@@ -73,16 +80,23 @@ export interface Mock extends MockCore {
   fetch(request: Request): Promise<Response>;
 }
 
-/**
- * Creates the mock in-process, from objects only (no file system), so that it
- * runs the same in Node and in a browser. Every option has a default: the
- * kit's document and scenarios, the key `dev-key`, seed 1, 50 generated items of each collection.
- */
-export function createMock(options: MockOptions = {}): Mock {
-  const { validators, ...coreOptions } = options;
+/** The mock over a state its replicas share (a Redis or Valkey server): the core, plus a Fetch-standard `fetch`. */
+export interface SharedMock extends SharedMockCore {
+  /** Answers a Fetch `Request` with a `Response`, without a port. */
+  fetch(request: Request): Promise<Response>;
+}
+
+export interface SharedMockOptions extends MockOptions {
+  /** Builds the state replicas share (in Node: `createMock({ store: 'redis://…' })` builds it). */
+  state: StateStoreFactory;
+}
+
+/** The core's options for the mock's: the kit's document and scenarios unless others are given. */
+function coreOptions(options: MockOptions): MockCoreOptions {
+  const { validators, ...rest } = options;
   if (validators) useValidators(validators, options.document ?? defaultDocument);
-  const core = createMockCore({
-    ...coreOptions,
+  return {
+    ...rest,
     document: options.document ?? defaultDocument,
     documentSource: options.documentSource ?? (options.document ? 'document' : 'openapi.yaml'),
     fixtures: { ...(options.kitFixtures === false ? {} : defaultFixtures), ...options.fixtures },
@@ -90,6 +104,25 @@ export function createMock(options: MockOptions = {}): Mock {
       options.fixtureSource ??
       ((name) =>
         name in defaultFixtures && !options.fixtures?.[name] ? `fixtures/${name}.yaml` : `fixture '${name}'`),
-  });
+  };
+}
+
+/**
+ * Creates the mock in-process, from objects only (no file system), so that it
+ * runs the same in Node and in a browser. Every option has a default: the
+ * kit's document and scenarios, the key `dev-key`, seed 1, 50 generated items of each collection.
+ */
+export function createMock(options: MockOptions = {}): Mock {
+  const core = createMockCore(coreOptions(options));
+  return Object.assign(core, { fetch: createFetchHandler(core.handle) });
+}
+
+/**
+ * Creates the mock over a state shared by replicas: the same requests and
+ * answers as `createMock`'s, the in-process calls returning promises.
+ */
+export function createSharedMock(options: SharedMockOptions): SharedMock {
+  const { state, ...rest } = options;
+  const core = createSharedMockCore({ ...coreOptions(rest), state });
   return Object.assign(core, { fetch: createFetchHandler(core.handle) });
 }

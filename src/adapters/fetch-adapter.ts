@@ -18,7 +18,9 @@ function streamReader(stream: ReadableStream<Uint8Array>): BodyReader {
       if (next.done) break;
       size += next.value.length;
       if (size > limit) {
-        await reader.cancel().catch(() => undefined);
+        // Not awaited: the body may be one branch of a tee (MSW keeps a clone of the request), and a branch's cancel
+        // settles only once every branch is cancelled, so waiting on it would never answer the 413.
+        reader.cancel().catch(() => undefined);
         throw tooLarge(limit);
       }
       chunks.push(next.value);

@@ -1,4 +1,5 @@
-import type { NodeMockOptions } from '../node/create-node-mock.js';
+import { isSharedStore, type NodeMockOptions, type StoreOptions } from '../node/create-node-mock.js';
+import { redactedUrl } from '../redis/redacted-url.js';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { canonicalHostName, createHostCheck, isLoopbackName, type HostOptions } from '../core/pipeline/check-host.js';
@@ -38,6 +39,12 @@ export interface CliOptions {
   maxSessions: number;
   /** Where the store is kept across restarts; none by default. */
   stateFile: string | undefined;
+  /** Where the state lives: `memory` (the process's), or a Redis or Valkey URL its replicas share. */
+  store: string;
+  /** What every key of the kit starts with on that server. */
+  storePrefix: string;
+  /** How long a call to that server may take before a request answers 503, in ms. */
+  storeTimeout: number;
   /** Origins allowed besides loopback ones and the mock's own (`--cors-origin`), canonical; `*` for any. */
   corsOrigins: string[];
   /** Host names answered besides loopback ones and the bound address (`--allowed-host`); `all` for any. */
@@ -123,6 +130,21 @@ export const flags = {
     env: 'PETSTORE_STATE_FILE',
     default: '',
     help: 'JSON file that keeps the store across restarts (none by default)',
+  },
+  store: {
+    env: 'PETSTORE_STORE',
+    default: 'memory',
+    help: 'where the state lives: memory (this process), or redis://[:password@]host[:port][/db] (rediss:// for TLS), a Redis or Valkey server replicas share',
+  },
+  'store-prefix': {
+    env: 'PETSTORE_STORE_PREFIX',
+    default: 'petstore',
+    help: "what every key starts with on the store's server, so that two kits share one",
+  },
+  'store-timeout': {
+    env: 'PETSTORE_STORE_TIMEOUT',
+    default: '2000',
+    help: "ms a call to the store's server may take before the request answers 503 store_unavailable",
   },
   'cors-origin': {
     env: 'PETSTORE_CORS_ORIGIN',
@@ -323,6 +345,9 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv, st
     'max-journal-bytes': { type: 'string' },
     'max-sessions': { type: 'string' },
     'state-file': { type: 'string' },
+    store: { type: 'string' },
+    'store-prefix': { type: 'string' },
+    'store-timeout': { type: 'string' },
     'pid-file': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
     version: { type: 'boolean' },
@@ -361,6 +386,18 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv, st
     );
   }
   const pidFile = pick('pid-file');
+  const store = parseStore(given('store'));
+  if (isSharedStore(store) && stateFile !== '') {
+    throw new UsageError(
+      `${given('state-file').from} keeps one process's memory store in a file; with ${given('store').from} ${redactedUrl(store)} the Redis server keeps the state (its own persistence settings say what survives its restart): give one or the other (docs/persistence.md)`,
+    );
+  }
+  const storePrefix = given('store-prefix');
+  if (!/^[A-Za-z0-9._:-]{1,64}$/.test(storePrefix.text)) {
+    throw new UsageError(
+      `${storePrefix.from} must be 1-64 letters, digits, '.', '_', ':' or '-', got ${JSON.stringify(storePrefix.text.slice(0, 80))}`,
+    );
+  }
   const here = env.INIT_CWD ?? process.cwd();
   // `~/x` quoted, or after `=`, reaches us unexpanded by the shell.
   const path = (text: string): string => resolve(here, text.replace(/^~(?=$|[/\\])/, homedir()));
@@ -384,11 +421,47 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv, st
     maxJournalBytes: bytes(given('max-journal-bytes')),
     maxSessions: integer(given('max-sessions'), 1, 100_000),
     stateFile: stateFile === '' ? undefined : path(stateFile),
+    store,
+    storePrefix: storePrefix.text,
+    storeTimeout: integer(given('store-timeout'), 100, 60_000),
     ...access,
     pidFile: pidFile === '' ? undefined : path(pidFile),
     help: values.help === true,
     version: values.version === true,
   };
+}
+
+/**
+ * `--store`: `memory`, or a Redis URL with a host, an optional port and an
+ * optional database number. A refusal shows the URL without its password.
+ */
+function parseStore({ text, from }: Given): string {
+  if (text === 'memory') return text;
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(text)?.[1];
+  // Never the password: a Redis URL without it, another URL by its scheme, a bare word only when it holds no '@'.
+  const shown = isSharedStore(text)
+    ? redactedUrl(text)
+    : scheme !== undefined
+      ? `a ${scheme}: URL`
+      : text.includes('@')
+        ? 'a value not shown (it may hold a password)'
+        : JSON.stringify(text.slice(0, 80));
+  const refuse = (why: string): never => {
+    throw new UsageError(
+      `${from} must be memory or redis://[:password@]host[:port][/db] (rediss:// for TLS), got ${shown}: ${why}`,
+    );
+  };
+  if (!isSharedStore(text)) return refuse('not a store the kit knows');
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return refuse('not a URL');
+  }
+  if (url.hostname === '') refuse('no host');
+  if (!/^(\/(\d{1,5})?)?$/.test(url.pathname)) refuse('the path is a database number (/0 to /15 on a default server)');
+  if (url.search !== '' || url.hash !== '') refuse('no query or fragment');
+  return text;
 }
 
 /** An address to bind as a host name: a bare IPv6 address (`::`, `::1`) in the brackets a Host header carries. */
@@ -444,7 +517,10 @@ export function accessLines(options: Pick<CliOptions, 'host' | 'corsOrigins' | '
 export function toAppOptions(
   options: CliOptions,
 ): Pick<
-  NodeMockOptions,
+  NodeMockOptions & StoreOptions,
+  | 'store'
+  | 'storePrefix'
+  | 'storeTimeout'
   | 'keys'
   | 'seed'
   | 'pets'
@@ -460,7 +536,7 @@ export function toAppOptions(
   | 'maxSessions'
   | 'cors'
   | 'hosts'
-> {
+> & { store: string } {
   return {
     ...browserAccess(options),
     keys: options.keys,
@@ -473,6 +549,9 @@ export function toAppOptions(
     maxTotalStoreBytes: options.maxTotalStoreBytes,
     maxJournalBytes: options.maxJournalBytes,
     maxSessions: options.maxSessions,
+    store: options.store,
+    storePrefix: options.storePrefix,
+    storeTimeout: options.storeTimeout,
     ...(options.latency ? { latency: options.latency } : {}),
     ...(options.document === undefined ? {} : { document: options.document }),
     ...(options.now === undefined ? {} : { now: options.now }),

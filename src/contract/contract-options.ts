@@ -1,4 +1,5 @@
 import { parseFlags, UsageError } from '../config/usage-error.js';
+import { parseMoment } from '../core/state/moment-of.js';
 import { defaultBudget, defaultConcurrency, defaultSettleMs } from './contract-settings.js';
 
 export { UsageError };
@@ -198,11 +199,15 @@ export function parseContractOptions(
   const rawNow = values.now as string | undefined;
   let now: number | undefined;
   if (rawNow !== undefined) {
-    // A date alone is the start of that day in UTC, as x-sunset dates are read.
-    now = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(rawNow.trim()) ? `${rawNow.trim()}T00:00:00Z` : rawNow.trim());
-    if (Number.isNaN(now)) {
-      throw new UsageError(`--now must be an ISO date or date-time (e.g. 2030-12-06), found '${rawNow}'`);
+    // Read as the mock's --now and its admin clock read a moment: RFC 3339 strictly, a date alone the start of that
+    // day in UTC (as x-sunset dates are read), so that the suite and the mock agree on what a value means.
+    const moment = parseMoment(rawNow);
+    if (typeof moment === 'string') {
+      throw new UsageError(
+        `--now must be a date such as 2030-12-06 or a date-time such as 2030-12-06T09:30:00Z, from year 0000 to 9999; got ${JSON.stringify(rawNow)}: ${moment}`,
+      );
     }
+    now = moment;
   }
   const document = values.document as string | undefined;
   if (document !== undefined && document.trim() === '') throw new UsageError('--document must name a file');

@@ -7,7 +7,7 @@ import { itemHandlers } from './handlers/item-handlers.js';
 import { handleRequest, type Pipeline } from './handle-request.js';
 import { InflateBudget, inflateWithWebStreams, type Inflate } from './http/inflate.js';
 import { headerValue, withFoldedHeaders, type PlainRequest, type PlainResponse } from './http/plain-http.js';
-import { defaultSessionName } from './http/session-header.js';
+import { chooseSession, defaultSessionName } from './http/session-header.js';
 import { JournalBudget } from './journal/request-journal.js';
 import { stringifyJson } from './json/exact-json.js';
 import { describeApi, type ApiModel } from './model/describe-api.js';
@@ -30,12 +30,13 @@ import { defaultPetCount, defaultSeed } from './scenarios/scenario-defaults.js';
 import { ScenarioCatalogue, type ScenarioInfo } from './scenarios/scenario-catalogue.js';
 import type { GenerateItems } from './seed/draw-items.js';
 import { keepGeneratedItems } from './seed/keep-generated-items.js';
-import { createSessionApi, type SessionApi } from './session-api.js';
+import { createAsyncSessionApi, createSessionApi, type AsyncSessionApi, type SessionApi } from './session-api.js';
 import { MemoryStateStore } from './sessions/memory-state-store.js';
 import { Session } from './sessions/session.js';
 import { SessionRegistry } from './sessions/session-registry.js';
 import { momentOf } from './state/moment-of.js';
-import type { Latency } from './state/state-store.js';
+import type { StateContext, StateStoreFactory } from './state/state-store-factory.js';
+import type { Latency, SessionList, StateHealth, StateStore } from './state/state-store.js';
 import { checkSavedItems, describeCollections } from './store/check-saved-items.js';
 import { collectionShapes } from './store/collection-shapes.js';
 import type { StoreBudget } from './store/memory-store.js';
@@ -200,6 +201,43 @@ export interface MockCore extends SessionApi {
   scenarios(): ScenarioInfo[];
 }
 
+export interface SharedMockCoreOptions extends MockCoreOptions {
+  /**
+   * Builds the state the mock shares with its replicas (a Redis or Valkey
+   * server: src/redis/), once the first scenario is loaded; the mock answers
+   * once it resolves. Neither `saved` (a state file) nor `proxy` goes with it.
+   */
+  state: StateStoreFactory;
+}
+
+/**
+ * The mock over a state shared by replicas: the same requests and answers as
+ * `MockCore`, and its in-process calls under the same names, each a promise
+ * (the state is on a server): see `AsyncSessionApi`.
+ */
+export interface SharedMockCore extends AsyncSessionApi {
+  /** Tells it apart from the memory mock, whose calls answer at once. */
+  readonly shared: true;
+  /** A session by name (made on its first call, as a request with `Petstore-Session: name` would make it). */
+  session(name: string): AsyncSessionApi;
+  /** Answers one request. Never throws: every problem is an Error body. */
+  handle(request: PlainRequest): Promise<PlainResponse>;
+  /** Resolves once the first scenario is loaded and the state opened (its server may still be down). */
+  readonly ready: Promise<void>;
+  readonly compiled: CompiledDocument;
+  readonly api: ApiModel;
+  /** Every scenario the mock knows. */
+  scenarios(): ScenarioInfo[];
+  /** Every session, as `GET /__admin/sessions` lists them. */
+  sessions(): Promise<SessionList>;
+  /** Drops a named session, as `DELETE /__admin/sessions/NAME`; whether it existed. */
+  dropSession(name: string): Promise<boolean>;
+  /** Whether the store answers (and why not), as `GET /__admin/health`. */
+  health(): Promise<StateHealth>;
+  /** Closes the connection to the store; requests after it answer `503 store_unavailable`. */
+  close(): Promise<void>;
+}
+
 /** Faker, loaded only when a scenario generates items that were not made before (a separate chunk in a browser). */
 const defaultGenerateItems: GenerateItems = keepGeneratedItems(async (options) =>
   (await import('./seed/generate-items.js')).generateItems(options),
@@ -216,24 +254,10 @@ const leaveKeysUpstream: Authenticator = () => undefined;
  * throws before any request is answered.
  */
 export function createMockCore(options: MockCoreOptions): MockCore {
-  const logger = options.logger ?? silentLogger;
-  const { documentJson, compiled, api } = compileApi(options, logger);
-  const clock = options.clock ?? Date.now;
-  const revisions = createRevisionCounter();
-  const shapes = collectionShapes(api);
-  const catalogue = new ScenarioCatalogue({
-    compiled,
-    api,
-    shapes,
-    revisions,
-    pets: options.pets ?? defaultPetCount,
-    seed: options.seed ?? defaultSeed,
-    generateItems: options.generateItems ?? defaultGenerateItems,
-    ...(options.fixtureCollections ? { fixtureCollections: options.fixtureCollections } : {}),
-  });
-  const scenarioName = addScenarios(catalogue, options);
+  const parts = prepareCore(options);
+  const { logger, compiled, api, clock, catalogue, scenarioName } = parts;
   const savedItems = options.saved ? checkSavedItems(compiled, api, options.saved) : undefined;
-  const makeSessions = sessionMaker(options, { shapes, revisions, clock, charged: () => charged() });
+  const makeSessions = sessionMaker(options, { ...parts, charged: () => charged() });
   let state: MemoryStateStore | undefined;
   let sessions: SessionRegistry | undefined;
   // Issue 20: one budget for every session's store, so that 100 sessions cannot hold 100 times a store's limit.
@@ -268,7 +292,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     if (!state || !sessions) throw new Error('the mock is not ready yet: await mock.ready first');
     return { state, sessions };
   };
-  const pipeline = createPipeline(options, { compiled, api, catalogue, documentJson, logger, started, pending });
+  const pipeline = createPipeline(options, { ...parts, started, pending });
   const sessionApi = (of: () => Session): SessionApi => createSessionApi(() => started().state, of, compiled, clock);
 
   // The mock itself is the default session's face, plus what is the mock's own (getters, not a spread: the
@@ -289,6 +313,123 @@ export function createMockCore(options: MockCoreOptions): MockCore {
       enumerable: true,
     },
   });
+}
+
+/**
+ * Builds the mock over a state shared by replicas (see `SharedMockCore`):
+ * the same document, scenarios, pipeline and checks as `createMockCore`,
+ * with the state the `state` option builds in place of the memory sessions.
+ */
+export function createSharedMockCore(options: SharedMockCoreOptions): SharedMockCore {
+  if (options.saved) {
+    throw new Error(
+      'saved items (a state file) restore a memory store: a shared store keeps its state on its server; give one or the other',
+    );
+  }
+  if (options.proxy) throw new Error('the proxy keeps what it learns per process: it takes no shared store');
+  const parts = prepareCore(options);
+  const { logger, compiled, api, clock, catalogue, scenarioName } = parts;
+  const clockOffset = options.now === undefined ? 0 : momentOf(options.now, 'now') - clock();
+  let state: StateStore | undefined;
+  const context = (scenario: Scenario): StateContext => ({
+    shapes: parts.shapes,
+    startScenario: scenario,
+    scenarios: catalogue,
+    seed: options.seed ?? defaultSeed,
+    latency: options.latency,
+    clockOffset,
+    limits: {
+      maxSessions: options.maxSessions ?? 100,
+      maxItems: options.maxPets ?? defaultMaxPets,
+      maxStoreBytes: options.maxStoreBytes ?? defaultMaxStoreBytes,
+      maxTotalStoreBytes: options.maxTotalStoreBytes ?? defaultMaxTotalStoreBytes,
+      journalSize: options.journalSize ?? 500,
+      maxJournalBytes: options.maxJournalBytes,
+      maxJournalReadBytes: options.maxJournalReadBytes,
+    },
+    clock,
+    logger,
+  });
+  const open = async (scenario: Scenario): Promise<void> => {
+    state = await options.state(context(scenario));
+  };
+  const first = catalogue.load(scenarioName);
+  const ready = first instanceof Promise ? first.then(open) : open(first);
+  // Requests wait for the state; one that cannot be opened is an Error body naming why, not a crash.
+  const pending = ready.catch((error: unknown) => {
+    logger.error({ err: error }, 'the shared store could not be opened');
+    throw new HttpError('mock_failed', `the mock could not open its store: ${(error as Error).message}`);
+  });
+  const started = (): { state: StateStore } => {
+    if (!state) throw new Error('the mock is not ready yet: await mock.ready first');
+    return { state };
+  };
+  const pipeline = createPipeline(options, { ...parts, started, pending });
+  const stateOf = async (): Promise<StateStore> => {
+    await ready;
+    return started().state;
+  };
+  const face = (name: string): AsyncSessionApi => createAsyncSessionApi(stateOf, { name }, compiled);
+  return {
+    ...face(defaultSessionName),
+    shared: true,
+    session: face,
+    handle: (request: PlainRequest) => handleRequest(pipeline, withFoldedHeaders(request)),
+    ready,
+    compiled,
+    api,
+    scenarios: () => catalogue.list(),
+    sessions: async () => (await stateOf()).sessions(),
+    dropSession: async (name) => (await stateOf()).dropSession(name),
+    health: async () => (await stateOf()).health(),
+    close: async () => {
+      await ready.catch(() => undefined);
+      await state?.close?.();
+    },
+  };
+}
+
+/** What both mocks build first: the document compiled and modelled, the clock, the collections, the scenarios. */
+interface CoreParts {
+  logger: MockLogger;
+  documentJson: string;
+  compiled: CompiledDocument;
+  api: ApiModel;
+  clock: () => number;
+  revisions: RevisionCounter;
+  shapes: readonly CollectionShape[];
+  catalogue: ScenarioCatalogue;
+  /** The scenario to start from. */
+  scenarioName: string;
+}
+
+function prepareCore(options: MockCoreOptions): CoreParts {
+  const logger = options.logger ?? silentLogger;
+  const { documentJson, compiled, api } = compileApi(options, logger);
+  const revisions = createRevisionCounter();
+  const shapes = collectionShapes(api);
+  const catalogue = new ScenarioCatalogue({
+    compiled,
+    api,
+    shapes,
+    revisions,
+    pets: options.pets ?? defaultPetCount,
+    seed: options.seed ?? defaultSeed,
+    generateItems: options.generateItems ?? defaultGenerateItems,
+    ...(options.fixtureCollections ? { fixtureCollections: options.fixtureCollections } : {}),
+  });
+  const scenarioName = addScenarios(catalogue, options);
+  return {
+    logger,
+    documentJson,
+    compiled,
+    api,
+    clock: options.clock ?? Date.now,
+    revisions,
+    shapes,
+    catalogue,
+    scenarioName,
+  };
 }
 
 /**
@@ -380,7 +521,7 @@ function createPipeline(
     catalogue: ScenarioCatalogue;
     documentJson: string;
     logger: MockLogger;
-    started: () => { state: MemoryStateStore; sessions: SessionRegistry };
+    started: () => { state: StateStore };
     pending: Promise<void> | undefined;
   },
 ): Pipeline {
@@ -419,7 +560,7 @@ function createPipeline(
     mounts: [served, admin],
     publicFiles,
     selectSession: (request) => {
-      const choice = started().sessions.select(request);
+      const choice = chooseSession(request);
       // The proxy passes the session header on: the upstream judges it, as it judges the key.
       return proxy ? { name: choice.problem ? defaultSessionName : choice.name } : choice;
     },

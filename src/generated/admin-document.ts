@@ -29,7 +29,7 @@ export const adminDocumentTemplate = {
             },
           },
           "503": {
-            "description": "The mock serves requests, but refuses changes: its state file cannot be written",
+            "description": "The mock refuses changes (its state file cannot be written), or every request that needs its shared store (it does not answer)",
             "content": {
               "application/json": {
                 "schema": {

@@ -977,7 +977,7 @@ return exports;
     },
   },
   admin: {
-    hash: "734b1318cc0afe34",
+    hash: "d7ade73bb1719528",
     build(load) {
 const exports = {};
 
@@ -2282,7 +2282,7 @@ return errors === 0;
 
 exports["/components/schemas/AdminSessions"] = validate35;
 const schema42 = {"$ref":"openapi.json#/components/schemas/AdminSessions"};
-const schema43 = {"type":"object","required":["max","sessions"],"properties":{"max":{"petstore-exact-number":{"type":"integer","minimum":1}},"sessions":{"type":"array","items":{"type":"object","required":["name","scenario","pets","copied","requests","faults"],"properties":{"name":{"type":"string"},"scenario":{"type":"string"},"pets":{"petstore-exact-number":{"type":"integer","minimum":0}},"copied":{"type":"boolean"},"requests":{"petstore-exact-number":{"type":"integer","minimum":0}},"faults":{"petstore-exact-number":{"type":"integer","minimum":0}},"latency":{"$ref":"#/components/schemas/AdminLatency"}}}}}};
+const schema43 = {"type":"object","required":["max","collections","sessions"],"properties":{"max":{"petstore-exact-number":{"type":"integer","minimum":1}},"collections":{"description":"The API's collections, whose items each session counts (and GET /store?resource= reads)","type":"array","items":{"type":"string"}},"sessions":{"type":"array","items":{"type":"object","required":["name","scenario","pets","copied","requests","faults"],"properties":{"name":{"type":"string"},"scenario":{"type":"string"},"pets":{"petstore-exact-number":{"type":"integer","minimum":0}},"copied":{"type":"boolean"},"requests":{"petstore-exact-number":{"type":"integer","minimum":0}},"faults":{"petstore-exact-number":{"type":"integer","minimum":0}},"latency":{"$ref":"#/components/schemas/AdminLatency"}}}}}};
 const schema44 = {"type":"object","required":["min","max"],"additionalProperties":false,"properties":{"min":{"petstore-exact-number":{"type":"integer","minimum":0,"maximum":60000}},"max":{"petstore-exact-number":{"type":"integer","minimum":0,"maximum":60000}}}};
 const obj19 = {"type": "integer", "minimum": 0, "maximum": 60000};
 
@@ -2300,13 +2300,23 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.sessions === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sessions"},message:"must have required property '"+"sessions"+"'"};
+if(data.collections === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "collections"},message:"must have required property '"+"collections"+"'"};
 if(vErrors === null){
 vErrors = [err1];
 }
 else {
 vErrors.push(err1);
+}
+errors++;
+}
+if(data.sessions === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sessions"},message:"must have required property '"+"sessions"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
 }
 errors++;
 }
@@ -2324,25 +2334,13 @@ vErrors.push(found0);
 errors++;
 }
 }
-if(data.sessions !== undefined){
-let data1 = data.sessions;
+if(data.collections !== undefined){
+let data1 = data.collections;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.name === undefined){
-const err2 = {instancePath:instancePath+"/sessions/" + i0,schemaPath:"#/properties/sessions/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data2.scenario === undefined){
-const err3 = {instancePath:instancePath+"/sessions/" + i0,schemaPath:"#/properties/sessions/items/required",keyword:"required",params:{missingProperty: "scenario"},message:"must have required property '"+"scenario"+"'"};
+if(typeof data1[i0] !== "string"){
+const err3 = {instancePath:instancePath+"/collections/" + i0,schemaPath:"#/properties/collections/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2351,8 +2349,10 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data2.pets === undefined){
-const err4 = {instancePath:instancePath+"/sessions/" + i0,schemaPath:"#/properties/sessions/items/required",keyword:"required",params:{missingProperty: "pets"},message:"must have required property '"+"pets"+"'"};
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/collections",schemaPath:"#/properties/collections/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2361,8 +2361,16 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(data2.copied === undefined){
-const err5 = {instancePath:instancePath+"/sessions/" + i0,schemaPath:"#/properties/sessions/items/required",keyword:"required",params:{missingProperty: "copied"},message:"must have required property '"+"copied"+"'"};
+}
+if(data.sessions !== undefined){
+let data3 = data.sessions;
+if(Array.isArray(data3)){
+const len1 = data3.length;
+for(let i1=0; i1<len1; i1++){
+let data4 = data3[i1];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.name === undefined){
+const err5 = {instancePath:instancePath+"/sessions/" + i1,schemaPath:"#/properties/sessions/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2371,8 +2379,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(data2.requests === undefined){
-const err6 = {instancePath:instancePath+"/sessions/" + i0,schemaPath:"#/properties/sessions/items/required",keyword:"required",params:{missingProperty: "requests"},message:"must have required property '"+"requests"+"'"};
+if(data4.scenario === undefined){
+const err6 = {instancePath:instancePath+"/sessions/" + i1,schemaPath:"#/properties/sessions/items/required",keyword:"required",params:{missingProperty: "scenario"},message:"must have required property '"+"scenario"+"'"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2381,8 +2389,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(data2.faults === undefined){
-const err7 = {instancePath:instancePath+"/sessions/" + i0,schemaPath:"#/properties/sessions/items/required",keyword:"required",params:{missingProperty: "faults"},message:"must have required property '"+"faults"+"'"};
+if(data4.pets === undefined){
+const err7 = {instancePath:instancePath+"/sessions/" + i1,schemaPath:"#/properties/sessions/items/required",keyword:"required",params:{missingProperty: "pets"},message:"must have required property '"+"pets"+"'"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2391,9 +2399,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data2.name !== undefined){
-if(typeof data2.name !== "string"){
-const err8 = {instancePath:instancePath+"/sessions/" + i0+"/name",schemaPath:"#/properties/sessions/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data4.copied === undefined){
+const err8 = {instancePath:instancePath+"/sessions/" + i1,schemaPath:"#/properties/sessions/items/required",keyword:"required",params:{missingProperty: "copied"},message:"must have required property '"+"copied"+"'"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2402,10 +2409,8 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-if(data2.scenario !== undefined){
-if(typeof data2.scenario !== "string"){
-const err9 = {instancePath:instancePath+"/sessions/" + i0+"/scenario",schemaPath:"#/properties/sessions/items/properties/scenario/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data4.requests === undefined){
+const err9 = {instancePath:instancePath+"/sessions/" + i1,schemaPath:"#/properties/sessions/items/required",keyword:"required",params:{missingProperty: "requests"},message:"must have required property '"+"requests"+"'"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2414,11 +2419,44 @@ vErrors.push(err9);
 }
 errors++;
 }
+if(data4.faults === undefined){
+const err10 = {instancePath:instancePath+"/sessions/" + i1,schemaPath:"#/properties/sessions/items/required",keyword:"required",params:{missingProperty: "faults"},message:"must have required property '"+"faults"+"'"};
+if(vErrors === null){
+vErrors = [err10];
 }
-if(data2.pets !== undefined){
-const found1 = func2(obj5, data2.pets);
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data4.name !== undefined){
+if(typeof data4.name !== "string"){
+const err11 = {instancePath:instancePath+"/sessions/" + i1+"/name",schemaPath:"#/properties/sessions/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data4.scenario !== undefined){
+if(typeof data4.scenario !== "string"){
+const err12 = {instancePath:instancePath+"/sessions/" + i1+"/scenario",schemaPath:"#/properties/sessions/items/properties/scenario/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data4.pets !== undefined){
+const found1 = func2(obj5, data4.pets);
 if(found1 !== undefined){
-found1.instancePath = instancePath + "/sessions/" + i0+"/pets";
+found1.instancePath = instancePath + "/sessions/" + i1+"/pets";
 found1.schemaPath = "#/properties/sessions/items/properties/pets/petstore-exact-number";
 if(vErrors === null){
 vErrors = [found1];
@@ -2429,22 +2467,22 @@ vErrors.push(found1);
 errors++;
 }
 }
-if(data2.copied !== undefined){
-if(typeof data2.copied !== "boolean"){
-const err10 = {instancePath:instancePath+"/sessions/" + i0+"/copied",schemaPath:"#/properties/sessions/items/properties/copied/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data4.copied !== undefined){
+if(typeof data4.copied !== "boolean"){
+const err13 = {instancePath:instancePath+"/sessions/" + i1+"/copied",schemaPath:"#/properties/sessions/items/properties/copied/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
-vErrors = [err10];
+vErrors = [err13];
 }
 else {
-vErrors.push(err10);
+vErrors.push(err13);
 }
 errors++;
 }
 }
-if(data2.requests !== undefined){
-const found2 = func2(obj5, data2.requests);
+if(data4.requests !== undefined){
+const found2 = func2(obj5, data4.requests);
 if(found2 !== undefined){
-found2.instancePath = instancePath + "/sessions/" + i0+"/requests";
+found2.instancePath = instancePath + "/sessions/" + i1+"/requests";
 found2.schemaPath = "#/properties/sessions/items/properties/requests/petstore-exact-number";
 if(vErrors === null){
 vErrors = [found2];
@@ -2455,10 +2493,10 @@ vErrors.push(found2);
 errors++;
 }
 }
-if(data2.faults !== undefined){
-const found3 = func2(obj5, data2.faults);
+if(data4.faults !== undefined){
+const found3 = func2(obj5, data4.faults);
 if(found3 !== undefined){
-found3.instancePath = instancePath + "/sessions/" + i0+"/faults";
+found3.instancePath = instancePath + "/sessions/" + i1+"/faults";
 found3.schemaPath = "#/properties/sessions/items/properties/faults/petstore-exact-number";
 if(vErrors === null){
 vErrors = [found3];
@@ -2469,45 +2507,45 @@ vErrors.push(found3);
 errors++;
 }
 }
-if(data2.latency !== undefined){
-let data9 = data2.latency;
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-if(data9.min === undefined){
-const err11 = {instancePath:instancePath+"/sessions/" + i0+"/latency",schemaPath:"#/components/schemas/AdminLatency/required",keyword:"required",params:{missingProperty: "min"},message:"must have required property '"+"min"+"'"};
+if(data4.latency !== undefined){
+let data11 = data4.latency;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data11.min === undefined){
+const err14 = {instancePath:instancePath+"/sessions/" + i1+"/latency",schemaPath:"#/components/schemas/AdminLatency/required",keyword:"required",params:{missingProperty: "min"},message:"must have required property '"+"min"+"'"};
 if(vErrors === null){
-vErrors = [err11];
+vErrors = [err14];
 }
 else {
-vErrors.push(err11);
+vErrors.push(err14);
 }
 errors++;
 }
-if(data9.max === undefined){
-const err12 = {instancePath:instancePath+"/sessions/" + i0+"/latency",schemaPath:"#/components/schemas/AdminLatency/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'"};
+if(data11.max === undefined){
+const err15 = {instancePath:instancePath+"/sessions/" + i1+"/latency",schemaPath:"#/components/schemas/AdminLatency/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'"};
 if(vErrors === null){
-vErrors = [err12];
+vErrors = [err15];
 }
 else {
-vErrors.push(err12);
+vErrors.push(err15);
 }
 errors++;
 }
-for(const key0 in data9){
+for(const key0 in data11){
 if(!((key0 === "min") || (key0 === "max"))){
-const err13 = {instancePath:instancePath+"/sessions/" + i0+"/latency",schemaPath:"#/components/schemas/AdminLatency/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+const err16 = {instancePath:instancePath+"/sessions/" + i1+"/latency",schemaPath:"#/components/schemas/AdminLatency/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
-vErrors = [err13];
+vErrors = [err16];
 }
 else {
-vErrors.push(err13);
+vErrors.push(err16);
 }
 errors++;
 }
 }
-if(data9.min !== undefined){
-const found4 = func2(obj19, data9.min);
+if(data11.min !== undefined){
+const found4 = func2(obj19, data11.min);
 if(found4 !== undefined){
-found4.instancePath = instancePath + "/sessions/" + i0+"/latency/min";
+found4.instancePath = instancePath + "/sessions/" + i1+"/latency/min";
 found4.schemaPath = "#/components/schemas/AdminLatency/properties/min/petstore-exact-number";
 if(vErrors === null){
 vErrors = [found4];
@@ -2518,10 +2556,10 @@ vErrors.push(found4);
 errors++;
 }
 }
-if(data9.max !== undefined){
-const found5 = func2(obj19, data9.max);
+if(data11.max !== undefined){
+const found5 = func2(obj19, data11.max);
 if(found5 !== undefined){
-found5.instancePath = instancePath + "/sessions/" + i0+"/latency/max";
+found5.instancePath = instancePath + "/sessions/" + i1+"/latency/max";
 found5.schemaPath = "#/components/schemas/AdminLatency/properties/max/petstore-exact-number";
 if(vErrors === null){
 vErrors = [found5];
@@ -2534,48 +2572,48 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/sessions/" + i0+"/latency",schemaPath:"#/components/schemas/AdminLatency/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/sessions/" + i0,schemaPath:"#/properties/sessions/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-}
-else {
-const err16 = {instancePath:instancePath+"/sessions",schemaPath:"#/properties/sessions/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err17 = {instancePath:instancePath+"/sessions/" + i1+"/latency",schemaPath:"#/components/schemas/AdminLatency/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err17];
 }
 else {
 vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/sessions/" + i1,schemaPath:"#/properties/sessions/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/sessions",schemaPath:"#/properties/sessions/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
 }
 errors++;
 }

@@ -7,7 +7,7 @@ import type { MockLogger } from '../core/support/mock-logger.js';
 import { ItemListError } from '../core/store/check-item-list.js';
 import { drawItems } from '../core/seed/draw-items.js';
 import { keepGeneratedItems } from '../core/seed/keep-generated-items.js';
-import { createMock, type Mock, type MockOptions } from '../create-mock.js';
+import { createMock, createSharedMock, type Mock, type MockOptions, type SharedMock } from '../create-mock.js';
 import { defaultFixtures } from '../generated/default-fixtures.js';
 import type { StateFile } from '../persistence/state-file.js';
 import { StateFileError } from '../persistence/state-file.js';
@@ -16,6 +16,7 @@ import { loadDocument } from './load-document.js';
 import { createPrismFallback } from './prism-fallback.js';
 import { defaultDocumentPath } from '../package-root.js';
 import { isScenarioPath, readFixtureFile, readFixturesDir } from './read-fixtures.js';
+import { redactedUrl } from '../redis/redacted-url.js';
 
 const require = createRequire(import.meta.url);
 
@@ -50,14 +51,54 @@ export interface NodeMockOptions extends Omit<MockOptions, 'document' | 'scenari
   stateFile?: StateFile;
 }
 
+/** Where a mock's state lives (see `createNodeMock`): this process's memory, or a server its replicas share. */
+export interface StoreOptions {
+  /**
+   * Where the mock's state lives: `'memory'` (the default: this process's),
+   * or a Redis or Valkey server that several replicas share,
+   * `redis://[[user]:password@]host[:port][/db]` or `rediss://…` (TLS). With
+   * a server, the mock's in-process calls return promises (`SharedMock`),
+   * and `@redis/client` must be installed beside the kit.
+   */
+  store?: string;
+  /** Namespaces every key on the server, so that two kits share one (`--store-prefix`). Default `petstore`. */
+  storePrefix?: string;
+  /** How long a call to the server may take before a request answers `503 store_unavailable`, in ms. Default 2000. */
+  storeTimeout?: number;
+}
+
+/** A store URL: the state on a Redis or Valkey server, shared by every replica given the same URL and prefix. */
+export type SharedStoreUrl = `redis://${string}` | `rediss://${string}`;
+
+/** Whether a `store` option names a server (`redis://`, `rediss://`) rather than the memory of the process. */
+export function isSharedStore(store: string | undefined): store is SharedStoreUrl {
+  return store !== undefined && /^rediss?:\/\//i.test(store);
+}
+
 /**
  * The mock for Node: `createMock` of the core, plus what only Node has —
  * files (document, fixtures, state file), zlib's brotli, Prism for operations
  * without a handler, and Faker loaded synchronously when pets are generated,
- * so that the mock is ready at once.
+ * so that the mock is ready at once. With `store: 'redis://…'`, its state is
+ * on that server, shared with every replica given the same store and prefix,
+ * and its in-process calls return promises (`SharedMock`).
  */
-export function createNodeMock(options: NodeMockOptions = {}): Mock {
-  const { document, fixturesDir, scenario, stateFile, ...rest } = options;
+export function createNodeMock(options: NodeMockOptions & StoreOptions & { store: SharedStoreUrl }): SharedMock;
+export function createNodeMock(options: NodeMockOptions & StoreOptions & { store: string }): Mock | SharedMock;
+export function createNodeMock(options?: NodeMockOptions & { store?: 'memory' }): Mock;
+export function createNodeMock(options: NodeMockOptions & StoreOptions = {}): Mock | SharedMock {
+  const { document, fixturesDir, scenario, stateFile, store, storePrefix, storeTimeout, ...rest } = options;
+  const shared = isSharedStore(store);
+  if (!shared && store !== undefined && store !== 'memory') {
+    throw new Error(
+      `the store is 'memory' or the URL of a Redis or Valkey server (redis://[:password@]host[:port][/db], rediss:// for TLS), not ${redactedUrl(store)}`,
+    );
+  }
+  if (shared && stateFile) {
+    throw new Error(
+      "a state file keeps one process's memory store: with a Redis store the server keeps the state (its own persistence settings say what survives its restart); give one or the other",
+    );
+  }
   const logger: MockLogger | undefined = rest.logger;
   const read = fixturesDir ? readFixturesDir(fixturesDir) : undefined;
   const fromFile = typeof scenario === 'string' && isScenarioPath(scenario) ? readFixtureFile(scenario) : undefined;
@@ -85,9 +126,9 @@ export function createNodeMock(options: NodeMockOptions = {}): Mock {
       chosen = saved.scenario;
     }
   }
-  let mock: Mock;
+  let mock: Mock | SharedMock;
   try {
-    mock = createMock({
+    const mockOptions: MockOptions = {
       ...rest,
       ...(typeof document === 'object'
         ? {}
@@ -109,13 +150,28 @@ export function createNodeMock(options: NodeMockOptions = {}): Mock {
       inflate: rest.inflate ?? inflateWithZlib,
       generateItems: rest.generateItems ?? generateKeptItems,
       fallback: rest.fallback ?? ((compiled) => createPrismFallback(compiled.document, logger)),
-    });
+    };
+    mock = shared
+      ? createSharedMock({
+          ...mockOptions,
+          // Loaded only on this path, with the Redis client it loads: a frontend team's tests load neither.
+          state: async (context) =>
+            (await import('../redis/redis-state-store.js')).RedisStateStore.open(
+              {
+                url: store,
+                ...(storePrefix === undefined ? {} : { prefix: storePrefix }),
+                ...(storeTimeout === undefined ? {} : { deadlineMs: storeTimeout }),
+              },
+              context,
+            ),
+        })
+      : createMock(mockOptions);
   } catch (error) {
     // The saved items are checked like a fixture's; a state file that fails the check is never written.
     if (error instanceof ItemListError) throw new StateFileError(`${error.message}; it is left untouched`);
     throw error;
   }
   // Last, so that nothing is written when anything above stops start-up.
-  stateFile?.watch(mock.store);
+  if (stateFile && !('shared' in mock)) stateFile.watch(mock.store);
   return mock;
 }

@@ -26,3 +26,12 @@ export function engineCollection(shape: CollectionShape): EngineCollection {
   ];
   return { shape, seg, idKey, indexed, block };
 }
+
+/**
+ * Every collection's name, for a message about a limit of the whole store
+ * (`pets and categories`): the memory store's words for the same refusal.
+ */
+export function everyCollection(shapes: readonly CollectionShape[]): string {
+  const names = shapes.map((shape) => shape.name);
+  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}

@@ -1,5 +1,11 @@
 import type { Exchange } from '../core/journal/request-journal.js';
-import type { FaultRequest, Latency, ScheduledFault, TakenFault } from '../core/state/state-store.js';
+import type {
+  FaultRequest,
+  Latency,
+  RequiredReference,
+  ScheduledFault,
+  TakenFault,
+} from '../core/state/state-store.js';
 import type { CollectionShape, Item, ItemId } from '../core/store/item-snapshot.js';
 import type { Scenario } from '../core/store/scenario.js';
 import type { JournalRecord } from './journal-record.js';
@@ -52,12 +58,8 @@ export interface RedisEngineOptions {
 }
 
 /** A write's reference to another item, which must exist in the same session's store. */
-export interface Requirement {
-  collection: string;
-  id: ItemId;
-  /** The field of the written item that holds the reference (for the caller's message). */
-  field: string;
-}
+/** An item a write refers to, as the state port names it: the outcome gives the same object back when it is missing. */
+export type Requirement = RequiredReference;
 
 /** What one request asks of its session's store, by operation kind. */
 export type StoreAction = (
@@ -78,7 +80,10 @@ export interface EngineRequest {
   session: string;
   /** Make the session when it does not exist (an authenticated request). */
   create: boolean;
-  operationId: string;
+  /** The API's operation, for the faults; undefined (or empty) takes none (the admin API). */
+  operationId: string | undefined;
+  /** Whether the session's latency is drawn (the API's requests; not the admin API's). Default true. */
+  latency?: boolean;
   /** The moment (ms) from which the operation is removed (`x-sunset`), by the session's clock. */
   sunsetMs?: number;
   /** The mock's clock now (ms): the session's clock is it plus the session's offset. */
@@ -91,7 +96,8 @@ export type ActionResult =
   | { kind: 'list'; items: Item[] }
   | { kind: 'get' | 'replace' | 'update'; item: Item | undefined }
   | { kind: 'create'; item: Item }
-  | { kind: 'delete'; deleted: boolean };
+  /** `item`: the item removed, when there was one. */
+  | { kind: 'delete'; deleted: boolean; item: Item | undefined };
 
 /** What every outcome of a request tells about its session. */
 export interface SessionFacts {
@@ -104,6 +110,12 @@ export interface SessionFacts {
   clockOffset: number;
   /** A named session this call evicted (the least recently used) to make room for its own. */
   evicted: string | undefined;
+  /**
+   * The session's store's revision before the call: its answers may be cached
+   * under it. It changes with every write, reset or switch of the store, on
+   * any replica, and never repeats (not even after the server lost its data).
+   */
+  revision: number;
 }
 
 export type EngineOutcome =

@@ -1,4 +1,5 @@
 import type * as RedisClientModule from '@redis/client';
+import Denque from 'denque';
 import type { RedisClientType } from '@redis/client';
 import { HttpError } from '../core/errors/http-error.js';
 import type { EngineLibrary } from './engine-library.js';
@@ -38,6 +39,16 @@ export interface ConnectionOptions {
 
 type RedisModule = typeof RedisClientModule;
 type Client = RedisClientType;
+
+/** A call sent and not answered yet: when it is due, and how to refuse it then. */
+interface PendingCall {
+  /** `performance.now()` at which it is refused. */
+  due: number;
+  /** Answered, or refused: whichever came first decides. */
+  done: boolean;
+  reject: (error: Error) => void;
+  client: Client;
+}
 
 /** Server replies that say the server cannot serve now, rather than that a call was wrong. */
 const unavailableReplies =
@@ -94,6 +105,9 @@ export class RedisConnection {
   #probing = false;
   #closed = false;
   #readyWaiters: Array<() => void> = [];
+  /** Calls sent and not answered yet, oldest first: the deadline timer refuses the late ones. */
+  readonly #pending = new Denque<PendingCall>();
+  #watch: ReturnType<typeof setTimeout> | undefined;
 
   private constructor(module: RedisModule, options: ConnectionOptions) {
     this.#module = module;
@@ -132,6 +146,9 @@ export class RedisConnection {
       name: 'petstore-kit',
       // Refuse at once while disconnected: a queued write could land after its request was answered 503.
       disableOfflineQueue: true,
+      // The connection keeps its own deadline, one timer for every call (see #sweep); the client's own would
+      // make an AbortSignal and a timer per command.
+      commandOptions: { timeout: 0 },
       socket: {
         connectTimeout: this.deadlineMs,
         // Never give up: a replica waits for its server as long as it runs.
@@ -229,29 +246,63 @@ export class RedisConnection {
     }
     this.roundTrips++;
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        reject(
-          new HttpError(
-            'store_unavailable',
-            `the Redis store at ${this.store} did not answer within ${this.deadlineMs} ms: the request was refused (a write it carried may still be applied by the server)`,
-          ),
-        );
-        this.#slow(client);
-      }, this.deadlineMs);
+      const call: PendingCall = { due: performance.now() + this.deadlineMs, done: false, reject, client };
+      this.#pending.push(call);
+      this.#watch ??= setTimeout(this.#sweep, this.deadlineMs);
       const options = buffers ? { typeMapping: { [this.#module.RESP_TYPES.BLOB_STRING]: Buffer } } : undefined;
       client.sendCommand(args as Array<string | Buffer>, options).then(
         (reply: unknown) => {
-          clearTimeout(timer);
+          if (this.#settle(call)) return;
           if (!this.#reachable && client === this.#client) this.#up();
           resolve(reply);
         },
         (error: unknown) => {
-          clearTimeout(timer);
-          reject(this.#translate(error));
+          if (!this.#settle(call)) reject(this.#translate(error));
         },
       );
     });
   }
+
+  /** Marks a call answered; true when its deadline had already refused it. Answered calls leave the front at once. */
+  #settle(call: PendingCall): boolean {
+    if (call.done) return true;
+    call.done = true;
+    const pending = this.#pending;
+    while (pending.length > 0 && (pending.peekFront() as PendingCall).done) pending.shift();
+    return false;
+  }
+
+  /**
+   * The one deadline timer of the connection (not one per call: replies come
+   * in the order calls were sent, so the oldest call unanswered is the first
+   * to be late): it refuses every call past its deadline, reports the server
+   * slow, and waits again for the next call's deadline.
+   */
+  readonly #sweep = (): void => {
+    this.#watch = undefined;
+    const now = performance.now();
+    const pending = this.#pending;
+    while (pending.length > 0) {
+      const call = pending.peekFront() as PendingCall;
+      if (call.done) {
+        pending.shift();
+        continue;
+      }
+      if (call.due > now) {
+        this.#watch = setTimeout(this.#sweep, call.due - now);
+        return;
+      }
+      pending.shift();
+      call.done = true;
+      call.reject(
+        new HttpError(
+          'store_unavailable',
+          `the Redis store at ${this.store} did not answer within ${this.deadlineMs} ms: the request was refused (a write it carried may still be applied by the server)`,
+        ),
+      );
+      this.#slow(call.client);
+    }
+  };
 
   /** The error a caller sees: 503 for what the server's state explains, the server's words for the rest. */
   #translate(error: unknown): Error {
@@ -329,6 +380,8 @@ export class RedisConnection {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    if (this.#watch) clearTimeout(this.#watch);
+    this.#watch = undefined;
     for (const resolve of this.#readyWaiters) resolve();
     this.#readyWaiters = [];
     this.#client.destroy();

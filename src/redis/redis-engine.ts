@@ -3,12 +3,12 @@ import { HttpError } from '../core/errors/http-error.js';
 import { defaultMaxJournalBytes, defaultMaxJournalReadBytes } from '../core/journal/request-journal.js';
 import { parseExactJson, stringifyJson, toInt64 } from '../core/json/exact-json.js';
 import { defaultSessionName } from '../core/http/session-header.js';
-import { maxScheduledFaults } from '../core/sessions/fault-plan.js';
+import { maxScheduledFaults } from '../core/state/fault-limits.js';
 import type { FaultRequest, FaultSource, Latency, ScheduledFault } from '../core/state/state-store.js';
 import type { Item } from '../core/store/item-snapshot.js';
 import type { Scenario } from '../core/store/scenario.js';
 import { IdSpaceExhaustedError, StoreBytesFullError, StoreFullError } from '../core/store/store-errors.js';
-import { engineCollection, type EngineCollection } from './engine-collection.js';
+import { engineCollection, everyCollection, type EngineCollection } from './engine-collection.js';
 import { engineLibrary } from './engine-library.js';
 import type {
   ActionResult,
@@ -86,6 +86,8 @@ export class RedisEngine {
   readonly keyPrefix: string;
   readonly #connection: RedisConnection;
   readonly #collections = new Map<string, EngineCollection>();
+  /** The byte limits are the whole store's: their refusals name every collection (`pets and categories`). */
+  readonly #everyCollection: string;
   readonly #segments = new Map<string, EngineCollection>();
   readonly #scenarios = new Map<string, Scenario>();
   readonly #options: RedisEngineOptions;
@@ -106,6 +108,7 @@ export class RedisEngine {
       this.#collections.set(shape.name, collection);
       this.#segments.set(collection.seg, collection);
     }
+    this.#everyCollection = everyCollection(options.collections);
     const limits = options.limits ?? {};
     this.#limits = {
       maxSessions: limits.maxSessions ?? 100,
@@ -294,7 +297,8 @@ export class RedisEngine {
     const args: string[] = [
       'request',
       ...this.#session(call.session, call.create),
-      call.operationId,
+      call.operationId ?? '',
+      call.latency === false ? '0' : '1',
       call.sunsetMs === undefined ? '' : String(call.sunsetMs),
       String(call.now),
       action?.kind ?? '',
@@ -313,25 +317,26 @@ export class RedisEngine {
       delayMs: latency && drawn !== '' ? latency.min + (Number(drawn) / 4294967296) * (latency.max - latency.min) : 0,
       clockOffset: Number(reply[4]),
       evicted: text(reply[5]) === '' ? undefined : text(reply[5]),
+      revision: Number(reply[7]),
     };
     if (facts.evicted !== undefined) {
       this.#options.onEvent?.({ kind: 'session_evicted', session: facts.evicted, max: this.#limits.maxSessions });
     }
     if (status === 'fault') {
-      const fault = this.#fault(text(reply[7]), text(reply[8]), text(reply[9]));
+      const fault = this.#fault(text(reply[8]), text(reply[9]), text(reply[10]));
       // A fault scheduled before sources were kept has none: the admin API's, as in the memory plan.
-      const source = (text(reply[10]) || 'POST /__admin/faults') as FaultSource;
+      const source = (text(reply[11]) || 'POST /__admin/faults') as FaultSource;
       return { kind: 'fault', fault: { ...fault, source }, ...facts };
     }
     if (status === 'removed') return { kind: 'removed', sessionNow: call.now + facts.clockOffset, ...facts };
     if (!action || !collection) return { kind: 'done', result: undefined, ...facts };
     if (status === 'missing_reference') {
-      const requirement = action.requires?.[Number(reply[7]) - 1];
+      const requirement = action.requires?.[Number(reply[8]) - 1];
       if (!requirement) throw new Error('the store named a reference the write did not give');
       return { kind: 'missing_reference', requirement, ...facts };
     }
-    if (status !== 'ok') throw this.#refusal(status, reply.slice(7), action, collection);
-    return { kind: 'done', result: this.#result(action, reply.slice(7)), ...facts };
+    if (status !== 'ok') throw this.#refusal(status, reply.slice(8), action, collection);
+    return { kind: 'done', result: this.#result(action, reply.slice(8)), ...facts };
   }
 
   #actionArgs(action: StoreAction, collection: EngineCollection): string[] {
@@ -393,7 +398,11 @@ export class RedisEngine {
       case 'create':
         return { kind: 'create', item: parseItem(text(values[0])) };
       case 'delete':
-        return { kind: 'delete', deleted: text(values[0]) === '1' };
+        return {
+          kind: 'delete',
+          deleted: text(values[0]) === '1',
+          item: values[1] === undefined || values[1] === null ? undefined : parseItem(text(values[1])),
+        };
       default: {
         const [value] = values;
         return { kind: action.kind, item: value === null || value === undefined ? undefined : parseItem(text(value)) };
@@ -418,9 +427,9 @@ export class RedisEngine {
       case 'full_items':
         return new StoreFullError(max, wanted, what, name);
       case 'full_store':
-        return new StoreBytesFullError(max, wanted, what, 'store', name);
+        return new StoreBytesFullError(max, wanted, what, 'store', this.#everyCollection);
       case 'full_mock':
-        return new StoreBytesFullError(max, wanted, what, 'mock', name);
+        return new StoreBytesFullError(max, wanted, what, 'mock', this.#everyCollection);
       case 'id_exhausted':
         return new IdSpaceExhaustedError(toInt64(text(values[0])) ?? text(values[0]));
       default:
@@ -429,6 +438,8 @@ export class RedisEngine {
   }
 
   #fault(id: string, spec: string, left: string): ScheduledFault {
+    // Written exactly (a chance the client sent is kept as it wrote it), read as numbers: a fault's fields are
+    // small numbers, which a typed caller compares as numbers.
     const fault = { id: Number(id), ...(JSON.parse(spec) as FaultRequest) } as ScheduledFault;
     if (left !== '') fault.times = Number(left);
     return fault;
@@ -518,20 +529,21 @@ export class RedisEngine {
       'fault_add',
       ...this.#session(name),
       String(this.#limits.maxFaults),
-      JSON.stringify(spec),
+      stringifyJson(spec),
       request.operationId ?? '',
       request.probability === undefined ? '' : String(request.probability),
       times === undefined ? '' : String(times),
       source,
     ]);
     if (text(reply[0]) === 'too_many_faults') {
+      // The reply's second element is the session the call evicted (none here), its third the count.
       throw new HttpError(
         'too_many_faults',
-        `the session already has ${text(reply[1])} faults scheduled, the most it may hold (${this.#limits.maxFaults}); DELETE /__admin/faults clears them, or give one fault a times count`,
+        `the session already has ${text(reply[2])} faults scheduled, the most it may hold (${this.#limits.maxFaults}); DELETE /__admin/faults clears them, or give one fault a times count`,
       );
     }
     const [id] = this.#expect(reply, name);
-    return this.#fault(text(id), JSON.stringify(spec), '');
+    return this.#fault(text(id), stringifyJson(spec), '');
   }
 
   /** The faults still to come, in the order they were scheduled. */
@@ -609,16 +621,26 @@ export class RedisEngine {
    * may send it without waiting (it pipelines with the next call).
    */
   async record(name: string, exchange: Exchange): Promise<void> {
-    const { fields, bytes } = journalFields(exchange, this.#limits.journalBodyLimit);
-    await this.#run([
+    await this.recordAll([{ session: name, exchange }]);
+  }
+
+  /**
+   * Appends exchanges, of any sessions, in this order, in one call: what a
+   * replica served in one turn of its event loop goes to the server together.
+   */
+  async recordAll(entries: ReadonlyArray<{ session: string; exchange: Exchange }>): Promise<void> {
+    const args: Array<string | Buffer> = [
       'journal_append',
-      keySegment(name),
       String(this.#limits.journalCapacity),
       String(this.#limits.maxJournalBytes),
-      String(bytes),
-      String(fields.length),
-      ...fields,
-    ]);
+      String(entries.length),
+    ];
+    for (const { session, exchange } of entries) {
+      const { fields, bytes } = journalFields(exchange, this.#limits.journalBodyLimit);
+      args.push(keySegment(session), String(bytes), String(fields.length));
+      for (const field of fields) args.push(field);
+    }
+    await this.#connection.call(engineLibrary, [this.keyPrefix], args);
   }
 
   /** The session's journal: its newest entries within the read limit, oldest first, exactly as recorded. */

@@ -55,13 +55,13 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('the MSW handlers in headless C
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(site.origin);
-    await page.waitForSelector('body[data-done="true"]', { timeout: 20_000 }).catch(() => {
+    await page.waitForSelector('body[data-done="true"]', { timeout: 90_000 }).catch(() => {
       throw new Error(`the page did not finish: ${errors.join('; ') || 'no page error'}`);
     });
     for (const item of await page.locator('#output li').all()) {
       seen.set((await item.getAttribute('data-step')) ?? '', JSON.parse((await item.textContent()) ?? '{}'));
     }
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await browser?.close();
     await site?.close();

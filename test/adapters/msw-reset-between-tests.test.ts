@@ -69,5 +69,5 @@ describe('a vitest + MSW suite that resets with handlers.mock.reset() before eac
         'journals only the requests of this test',
       ]),
     );
-  }, 60_000);
+  }, 180_000);
 });

@@ -81,14 +81,14 @@ describe.skipIf(noBrowser !== undefined)(
         if (message.type() === 'error') errors.push(message.text());
       });
       await page.goto(site.origin);
-      await page.waitForSelector('body[data-done="true"]', { timeout: 30_000 }).catch(async () => {
+      await page.waitForSelector('body[data-done="true"]', { timeout: 90_000 }).catch(async () => {
         const shown = await page.locator('#output').innerText();
         throw new Error(`the page did not finish: ${errors.join('; ') || 'no page error'}; it showed: ${shown}`);
       });
       for (const item of await page.locator('#output li').all()) {
         seen.set((await item.getAttribute('data-step')) ?? '', JSON.parse((await item.textContent()) ?? 'null'));
       }
-    }, 90_000);
+    }, 180_000);
     afterAll(async () => {
       await browser?.close();
       await site?.close();

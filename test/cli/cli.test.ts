@@ -68,7 +68,7 @@ describe('petstore-mock', () => {
     await waitForBanner(cli);
     expect(cli.stdout()).toContain(`Scenario   two-cats (${file})`);
     expect(cli.stdout()).toContain('Latency    5-20 ms per request');
-    expect(cli.stdout()).toContain('Max pets   300 per session');
+    expect(cli.stdout()).toContain('Max items  300 of each collection per session');
     const plain = startCli(['--port', '0', '--log-level', 'silent']);
     await waitForBanner(plain);
     expect(plain.stdout()).not.toMatch(/Latency|Max pets/);

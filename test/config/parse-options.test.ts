@@ -37,9 +37,15 @@ describe('parseOptions', () => {
       maxJournalBytes: 64 * 1024 * 1024,
       maxSessions: 100,
       stateFile: undefined,
+      document: undefined,
+      now: undefined,
+      store: 'memory',
+      storePrefix: 'petstore',
+      storeTimeout: 2000,
       corsOrigins: [],
       allowedHosts: [],
       pidFile: undefined,
+      fixtureCollections: {},
       help: false,
       version: false,
     });
@@ -87,9 +93,12 @@ describe('parseOptions', () => {
       PETSTORE_MAX_TOTAL_STORE_BYTES: '2MiB',
       PETSTORE_MAX_SESSIONS: '20',
       PETSTORE_STATE_FILE: 'env-state.json',
+      PETSTORE_STORE_PREFIX: 'team-a',
+      PETSTORE_STORE_TIMEOUT: '500',
       PETSTORE_LOG_FORMAT: 'pretty',
       PETSTORE_CORS_ORIGIN: 'https://app.example.com, http://b.test:8080',
       PETSTORE_ALLOWED_HOST: 'mock.team.internal,.staging.example',
+      PETSTORE_FIXTURE_COLLECTION: 'pets=animals',
       INIT_CWD: '/home/user/app',
     };
     expect(parseOptions([], env)).toEqual({
@@ -109,9 +118,15 @@ describe('parseOptions', () => {
       maxJournalBytes: 64 * 1024 * 1024,
       maxSessions: 20,
       stateFile: '/home/user/app/env-state.json',
+      document: undefined,
+      now: undefined,
+      store: 'memory',
+      storePrefix: 'team-a',
+      storeTimeout: 500,
       corsOrigins: ['https://app.example.com', 'http://b.test:8080'],
       allowedHosts: ['mock.team.internal', '.staging.example'],
       pidFile: undefined,
+      fixtureCollections: { pets: 'animals' },
       help: false,
       version: false,
     });
@@ -130,12 +145,17 @@ describe('parseOptions', () => {
       PETSTORE_MAX_PETS: '500',
       PETSTORE_MAX_SESSIONS: '20',
       PETSTORE_STATE_FILE: 'env-state.json',
+      PETSTORE_STORE_PREFIX: 'team-a',
+      PETSTORE_STORE_TIMEOUT: '500',
       PETSTORE_LOG_FORMAT: 'pretty',
       PETSTORE_CORS_ORIGIN: 'https://app.example.com',
       PETSTORE_ALLOWED_HOST: 'mock.team.internal',
+      PETSTORE_FIXTURE_COLLECTION: 'pets=animals',
       INIT_CWD: '/home/user/app',
     };
     const argv = [
+      '--fixture-collection',
+      'pets=beasts',
       '--cors-origin',
       'http://a.test',
       '--cors-origin',
@@ -171,6 +191,10 @@ describe('parseOptions', () => {
       '3',
       '--state-file',
       './flag-state.json',
+      '--store-prefix',
+      'team-b',
+      '--store-timeout',
+      '750',
     ];
     expect(parseOptions(argv, env)).toEqual({
       host: '::1',
@@ -189,9 +213,15 @@ describe('parseOptions', () => {
       maxJournalBytes: 8 * 1024 * 1024,
       maxSessions: 3,
       stateFile: '/home/user/app/flag-state.json',
+      document: undefined,
+      now: undefined,
+      store: 'memory',
+      storePrefix: 'team-b',
+      storeTimeout: 750,
       corsOrigins: ['http://a.test', '*'],
       allowedHosts: ['other.internal'],
       pidFile: undefined,
+      fixtureCollections: { pets: 'beasts' },
       help: false,
       version: false,
     });
@@ -341,6 +371,54 @@ describe('parseOptions', () => {
   });
 });
 
+describe('the store', () => {
+  it('reads a Redis URL from --store or PETSTORE_STORE, with its database and TLS', () => {
+    expect(parseOptions(['--store', 'redis://:pw@cache.internal:6380/2'], {}).store).toBe(
+      'redis://:pw@cache.internal:6380/2',
+    );
+    expect(parseOptions([], { PETSTORE_STORE: 'rediss://user:pw@cache.internal' }).store).toBe(
+      'rediss://user:pw@cache.internal',
+    );
+    expect(parseOptions(['--store', 'memory'], { PETSTORE_STORE: 'redis://a:1' }).store).toBe('memory');
+  });
+
+  it.each([
+    [['--store', 'redis://:hunter2@cache.internal:6379/a'], 'the path is a database number'],
+    [['--store', 'redis://:hunter2@/0'], 'not a URL'],
+    [['--store', 'redis://:hunter2@cache.internal?db=1'], 'no query'],
+    [['--store', 'http://:hunter2@cache.internal'], 'a http: URL'],
+    [['--store', 'hunter2@cache.internal'], 'not shown'],
+    [['--store', 'mem'], '"mem"'],
+  ])('refuses the store %j, saying why, and never shows its password', (argv, why) => {
+    const error = usageError(argv, {});
+    expect(error.message).toContain('--store must be memory or redis://');
+    expect(error.message).toContain(why);
+    expect(error.message).not.toContain('hunter2');
+  });
+
+  it('refuses a state file with a Redis store, naming both, without the password', () => {
+    const message = usageError(['--state-file', 's.json'], { PETSTORE_STORE: 'redis://:hunter2@cache:6379' }).message;
+    expect(message).toContain('--state-file keeps one process');
+    expect(message).toContain('PETSTORE_STORE redis://cache:6379');
+    expect(message).not.toContain('hunter2');
+  });
+
+  it('refuses a prefix that is not a key segment, and a timeout out of range', () => {
+    expect(usageError(['--store-prefix', 'a b'], {}).message).toContain('--store-prefix must be 1-64 letters');
+    expect(usageError([], { PETSTORE_STORE_TIMEOUT: '50' }).message).toContain(
+      'PETSTORE_STORE_TIMEOUT must be a whole number from 100 to 60000',
+    );
+  });
+
+  it('passes the store, its prefix and its deadline on to the mock', () => {
+    expect(
+      toAppOptions(
+        parseOptions(['--store', 'redis://127.0.0.1:6379', '--store-prefix', 'qa', '--store-timeout', '300'], {}),
+      ),
+    ).toMatchObject({ store: 'redis://127.0.0.1:6379', storePrefix: 'qa', storeTimeout: 300 });
+  });
+});
+
 describe('toAppOptions', () => {
   it('passes the keys, seed, pets, scenario, latency and store size on to createApp', () => {
     expect(
@@ -358,6 +436,9 @@ describe('toAppOptions', () => {
       maxTotalStoreBytes: 256 * 1024 * 1024,
       maxJournalBytes: 64 * 1024 * 1024,
       maxSessions: 100,
+      store: 'memory',
+      storePrefix: 'petstore',
+      storeTimeout: 2000,
     });
   });
 
@@ -387,6 +468,9 @@ describe('helpText', () => {
     ['--cors-origin', 'PETSTORE_CORS_ORIGIN'],
     ['--allowed-host', 'PETSTORE_ALLOWED_HOST'],
     ['--pid-file', 'PETSTORE_PID_FILE'],
+    ['--store', 'PETSTORE_STORE'],
+    ['--store-prefix', 'PETSTORE_STORE_PREFIX'],
+    ['--store-timeout', 'PETSTORE_STORE_TIMEOUT'],
   ])('lists %s with its variable %s', (flag, env) => {
     expect(text).toMatch(new RegExp(`^  ${flag} +\\S`, 'm'));
     expect(text).toContain(`env ${env}`);
@@ -427,6 +511,7 @@ describe('helpText', () => {
       '--allowed-host',
       '--cors-origin',
       '--document',
+      '--fixture-collection',
       '--help',
       '--host',
       '--latency',
@@ -444,6 +529,9 @@ describe('helpText', () => {
       '--scenario',
       '--seed',
       '--state-file',
+      '--store',
+      '--store-prefix',
+      '--store-timeout',
       '--token',
       '--version',
     ]);
@@ -585,5 +673,48 @@ describe('accessLines', () => {
       '  Hosts      any (--allowed-host all: no protection against DNS rebinding)',
       '  Origins    loopback pages, its own, and https://app.team.internal',
     ]);
+  });
+});
+
+describe('--fixture-collection', () => {
+  it('reads repeated FROM=TO flags, or a comma-separated variable, as fixture keys mapped onto collections', () => {
+    expect(
+      parseOptions(['--fixture-collection', 'pets=animals', '--fixture-collection', 'kinds=categories'], {})
+        .fixtureCollections,
+    ).toEqual({ pets: 'animals', kinds: 'categories' });
+    expect(
+      parseOptions([], { PETSTORE_FIXTURE_COLLECTION: 'pets=animals, kinds=categories' }).fixtureCollections,
+    ).toEqual({ pets: 'animals', kinds: 'categories' });
+    expect(parseOptions([], {}).fixtureCollections).toEqual({});
+  });
+
+  it('keeps a key named __proto__ as a key like any other', () => {
+    const mapped = parseOptions(['--fixture-collection', '__proto__=animals'], {}).fixtureCollections;
+    expect(Object.keys(mapped)).toEqual(['__proto__']);
+    expect(Object.getPrototypeOf(mapped)).toBe(Object.prototype);
+  });
+
+  it('passes the mapping on to the mock, and nothing without one', () => {
+    expect(toAppOptions(parseOptions(['--fixture-collection', 'pets=animals'], {}))).toMatchObject({
+      fixtureCollections: { pets: 'animals' },
+    });
+    expect(toAppOptions(parseOptions([], {}))).not.toHaveProperty('fixtureCollections');
+  });
+
+  it.each([
+    [
+      ['--fixture-collection', 'pets'],
+      {},
+      '--fixture-collection must be FROM=TO (a fixture key and a collection), got "pets"',
+    ],
+    [['--fixture-collection', 'pets=a=b'], {}, '--fixture-collection must be FROM=TO'],
+    [[], { PETSTORE_FIXTURE_COLLECTION: '=animals' }, 'PETSTORE_FIXTURE_COLLECTION must be FROM=TO'],
+    [
+      ['--fixture-collection', 'pets=animals', '--fixture-collection', 'pets=beasts'],
+      {},
+      "--fixture-collection maps 'pets' twice",
+    ],
+  ])('refuses %j %j, saying how to write it', (argv, env, message) => {
+    expect(usageError(argv, env).message).toContain(message);
   });
 });

@@ -6,7 +6,7 @@ import { ruleCatalogue } from '../../src/core/oracle/rule-catalogue.js';
 import { catalogue } from './support/catalogue.js';
 
 // docs/contract-checks.md states which runner catches which deployment: it must say what the
-// catalogue (and so deployment-catalogue.test.ts) proves, no more, no less.
+// catalogue (and so deployment-catalogue-*.test.ts) proves, no more, no less.
 const doc = readFileSync(join(packageRoot, 'docs', 'contract-checks.md'), 'utf8');
 
 function tableRows(): Map<string, { suite: string; dredd: string; proxy: string }> {

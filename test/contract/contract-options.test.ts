@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseContractOptions, parseHeaderFlags, UsageError } from '../../src/contract/contract-options.js';
 import { createRedactor, looksLikeCredential } from '../../src/core/http/redact-credentials.js';
 import { describeHeaders, secretsOf } from '../../src/contract/run-secrets.js';
+import { parseOptions } from '../../src/config/parse-options.js';
 
 describe('parseContractOptions', () => {
   it('reads every flag', () => {
@@ -86,9 +87,44 @@ describe('parseContractOptions', () => {
   });
 
   it.each([
+    // What Date.parse took and read its own way: a day that rolls into March, the machine's time zone, a year 2001.
+    ['2030-02-31', 'it is not a real date and time of the calendar'],
+    ['2030-02-31T00:00:00Z', 'it is not a real date and time of the calendar'],
+    ['2030-12-06T09:30', 'it is not an RFC 3339 date'],
+    ['2030-12-06T09:30:00', 'it is not an RFC 3339 date'],
+    ['December 6, 2030', 'it is not an RFC 3339 date'],
+    ['Fri, 06 Dec 2030 00:00:00 GMT', 'it is not an RFC 3339 date'],
+    ['1', 'it is not an RFC 3339 date'],
+    [' 2030-12-06', 'it is not an RFC 3339 date'],
+    ['2030-12-06T23:59:60Z', 'it names a leap second'],
+    ['2030-12-06T09:30:00.1234Z', 'it holds a fraction of a second finer than the milliseconds'],
+    ['0000-01-01T00:00:00+01:00', 'once its offset is applied it falls outside the years 0000 to 9999'],
+  ])('refuses --now %j as the mock’s clock does, saying why: %s', (now, why) => {
+    const run = () => parseContractOptions(['--base-url', 'http://h/v1', '--token', 'k', '--now', now], {});
+    expect(run).toThrow(UsageError);
+    expect(run).toThrow(`--now must be a date such as 2030-12-06 or a date-time such as 2030-12-06T09:30:00Z`);
+    expect(run).toThrow(`got ${JSON.stringify(now)}: ${why}`);
+  });
+
+  it('reads --now exactly as the mock reads its own --now: the same moment for every value both take', () => {
+    for (const now of [
+      '2030-12-06',
+      '2030-12-06T09:30:00.250+01:00',
+      '0001-01-01t00:00:00z',
+      '9999-12-31T23:59:59.999Z',
+    ]) {
+      const { now: mockNow } = parseOptions(['--now', now], {});
+      expect(mockNow).toBeTypeOf('number');
+      expect(parseContractOptions(['--base-url', 'http://h/v1', '--token', 'k', '--now', now], {})).toMatchObject({
+        now: mockNow,
+      });
+    }
+  });
+
+  it.each([
     [
       ['--now', 'after the sunset'],
-      "--now must be an ISO date or date-time (e.g. 2030-12-06), found 'after the sunset'",
+      '--now must be a date such as 2030-12-06 or a date-time such as 2030-12-06T09:30:00Z, from year 0000 to 9999; got "after the sunset": it is not an RFC 3339 date',
     ],
     [['--settle', 'soon'], "--settle must be a whole number from 0 to 600000, found 'soon'"],
     [['--budget', 'lots'], "--budget must be a whole number from 0 to 100000, found 'lots'"],

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { type ReferenceOptions, type ReferenceServer, startReferenceServer } from './support/reference-server.js';
 import { runRunner } from './support/run-runner.js';
 
-// How Dredd fares against each broken and each correct-but-different deployment: deployment-catalogue.test.ts.
+// How Dredd fares against each broken and each correct-but-different deployment: deployment-catalogue-*.test.ts.
 const token = 'dredd-secret-7d41be';
 const workDir = mkdtempSync(join(tmpdir(), 'dredd-runner-test-'));
 const servers: ReferenceServer[] = [];

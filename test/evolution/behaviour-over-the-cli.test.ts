@@ -1,9 +1,11 @@
 import { afterAll } from 'vitest';
 import { asTheCli, stopClis } from '../support/cli-transport.js';
-import { documentsUnderTest } from './support/documents-under-test.js';
+import { sampledDocuments } from './support/documents-under-test.js';
 import { runBehaviourSuites } from './support/run-behaviour-suites.js';
 
-// The kit's behaviour suites over each document the kit is tried against, through the built CLI over a
-// socket (`petstore-mock --document FILE`, a flag for each option), as users run it.
+// The kit's behaviour suites through the built CLI over a socket (`petstore-mock --document FILE`, a flag for each
+// option), as users run it. Over a sample of the documents the kit is tried against, one of each shape of
+// resource (sampledDocuments, checked in behaviour-behind-msw.test.ts); mock.fetch runs every document, and
+// mock-behaviour.test.ts acts each document's lifecycle out through the CLI.
 afterAll(stopClis);
-for (const document of documentsUnderTest) runBehaviourSuites(document, asTheCli);
+for (const document of sampledDocuments) runBehaviourSuites(document, asTheCli);

@@ -180,4 +180,34 @@ describe('a document with /pets renamed /animals, and petId renamed id', () => {
     expect(listed.status).toBe(200);
     expect(listed.body).toHaveLength(animals.page?.default ?? 20);
   });
+
+  it('refuses a built-in scenario of pets at start-up, naming the scenario, the mismatch and the way out', async () => {
+    const cli = startCli(['--port', '0', '--document', renamed.path, '--scenario', 'one-of-each-status']);
+    expect(await cli.exited).toBe(1);
+    const said = cli.stderr();
+    expect(said).toContain(`scenario 'one-of-each-status'`);
+    expect(said).toContain(`gives items of '${kitCollection}', which is no collection of`);
+    expect(said).toContain(`--fixture-collection ${kitCollection}=${animals.name}`);
+  });
+
+  it('serves a built-in scenario of pets as animals with --fixture-collection pets=animals', async () => {
+    const cli = startCli([
+      '--port',
+      '0',
+      '--document',
+      renamed.path,
+      '--scenario',
+      'one-of-each-status',
+      '--fixture-collection',
+      `${kitCollection}=${animals.name}`,
+      '--log-level',
+      'warn',
+    ]);
+    const base = await waitForBanner(cli);
+    const listed = await request<Array<Record<string, unknown>>>(`${base}${animals.collectionPath}`, {
+      headers: { Authorization: 'Bearer dev-key' },
+    });
+    expect(listed.status).toBe(200);
+    expect(listed.body).toEqual(kitScenario('one-of-each-status').items);
+  });
 });

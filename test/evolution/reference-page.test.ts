@@ -35,7 +35,7 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('the API reference page, for ea
   const started: RunningServer[] = [];
   beforeAll(async () => {
     browser = await launchChromium();
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await browser?.close();
     await Promise.all(started.map((server) => server.close()));
@@ -46,7 +46,7 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('the API reference page, for ea
     started.push(mock);
     const page = await browser.newPage();
     await page.goto(mock.origin);
-    await page.waitForSelector('.opblock', { timeout: 20_000 });
+    await page.waitForSelector('.opblock', { timeout: 90_000 });
     const shown = await page
       .locator('.opblock-summary')
       .evaluateAll((blocks) =>

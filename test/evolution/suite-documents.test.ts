@@ -54,6 +54,19 @@ describe.concurrent('the contract suite against the kit’s mock of each documen
     });
   }
 
+  it('names each resource in its own words: "valid categories", never "valid Categorys"', async () => {
+    const document = evolvedDocumentPath('with-categories');
+    const mock = await startMock({ document });
+    running.push(mock);
+    const result = await runRunner('contract', ['--base-url', mock.baseUrl, '--token', token, '--document', document]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/✓ listCategories › answers 200 with valid categories \(each a Category\)/);
+    expect(result.stdout).toMatch(/✓ listPets › answers 200 with valid pets \(each a Pet\)/);
+    // A plural made by adding an s to a word ending in a consonant and y: Categorys, categorys.
+    expect(result.stdout.match(/\b\w*[b-df-hj-np-tv-z]ys\b/gi) ?? []).toEqual([]);
+    expect(result.stdout).not.toMatch(/unknown-pet-404|requested-pet/);
+  });
+
   it('checks the PUT and DELETE of a document that has them by their kind, reading back what they wrote', async () => {
     const document = evolvedDocumentPath('with-replace-and-delete');
     const mock = await startMock({ document });

@@ -55,7 +55,7 @@ describe('src/generated/', () => {
   });
 
   it(`makes the default scenario’s ${kitResource.name} ahead, for the default --pets and --seed`, async () => {
-    const made = byName(await generatedFiles())['default-scenario-pets.ts'] as string;
+    const made = byName(await generatedFiles())['default-scenario-items.ts'] as string;
     expect(made).toContain('"count": 50,');
     expect(made).toContain('"seed": 1,');
     expect(made.match(new RegExp(`"${kitResource.idField}": \\d+,`, 'g'))).toHaveLength(50);

@@ -175,7 +175,7 @@ describe('a mock with a state file', () => {
 
     failing = true;
     expect((await create('Acknowledged, then the disk filled')).status).toBe(201);
-    await vi.waitFor(() => expect(stateFile?.failure).toBeDefined(), { timeout: 3_000 });
+    await vi.waitFor(() => expect(stateFile?.failure).toBeDefined(), { timeout: 30_000 });
     const refused = await create('Refused');
     expect(refused.status).toBe(503);
     expect(refused.body).toMatchObject({ code: 'store_unavailable', status: 503 });
@@ -190,7 +190,7 @@ describe('a mock with a state file', () => {
 
     failing = false;
     // The next create asks for a write at once (and a timer retries every second): once it succeeds, creates work.
-    await vi.waitFor(async () => expect((await create('Accepted again')).status).toBe(201), { timeout: 5_000 });
+    await vi.waitFor(async () => expect((await create('Accepted again')).status).toBe(201), { timeout: 30_000 });
     expect((await health()).body).toMatchObject({ status: 'ok', role: 'mock' });
     await stop();
     const saved = JSON.parse(readFileSync(path, 'utf8')) as { pets: Pet[] };

@@ -194,7 +194,7 @@ describe('StateFile', () => {
       await sleep(50);
       expect(readFileSync(path, 'utf8')).toBe(content);
       petsIn(store).create({ name: 'Rex', categoryId: 3 });
-      await vi.waitFor(() => expect(saved().pets).toHaveLength(3), { timeout: 5_000 });
+      await vi.waitFor(() => expect(saved().pets).toHaveLength(3), { timeout: 30_000 });
     });
 
     it('saves a change within the debounce time, coalescing a burst into one write', async () => {
@@ -204,7 +204,7 @@ describe('StateFile', () => {
       const before = file.writes;
       for (let index = 0; index < 20; index++) petsIn(store).create({ name: `pet ${index}`, categoryId: 1 });
       expect(saved().pets).toHaveLength(2);
-      await vi.waitFor(() => expect(saved().pets).toHaveLength(22), { timeout: 5_000 });
+      await vi.waitFor(() => expect(saved().pets).toHaveLength(22), { timeout: 30_000 });
       await sleep(100);
       expect(file.writes - before).toBe(1);
     });
@@ -216,7 +216,7 @@ describe('StateFile', () => {
       const ticker = setInterval(() => petsIn(store).create({ name: 'tick', categoryId: 1 }), 10);
       // A timer pushed back by each change would never fire while the changes go on: wait for four writes.
       await vi
-        .waitFor(() => expect(file.writes).toBeGreaterThanOrEqual(4), { timeout: 5_000, interval: 20 })
+        .waitFor(() => expect(file.writes).toBeGreaterThanOrEqual(4), { timeout: 30_000, interval: 20 })
         .finally(() => clearInterval(ticker));
       expect(saved().pets.length).toBeGreaterThan(2 + 3);
     });
@@ -422,7 +422,7 @@ describe('StateFile', () => {
       expect(petsIn(store).size).toBe(3);
       // The disk has room again: the refused change asked for a write at once, which saves the pet acknowledged before.
       setFailing(false);
-      await vi.waitFor(() => expect(file.failure).toBeUndefined(), { timeout: 3_000 });
+      await vi.waitFor(() => expect(file.failure).toBeUndefined(), { timeout: 30_000 });
       expect(saved().pets.map((pet) => pet.name)).toContain('Acknowledged before the failure was known');
       expect(petsIn(store).create({ name: 'Accepted again', categoryId: 1 }).name).toBe('Accepted again');
       await file.flush();

@@ -124,6 +124,44 @@ describe.skipIf(noRedisServer !== undefined)('the request journal in Redis', () 
     }
   });
 
+  it('appends what one call carries, of several sessions, as the same appends one at a time would: capacity, budget, a gone session', async () => {
+    const perEntry = 600;
+    const maxBytes = 4 * (perEntry + 700);
+    const engine = await openEngine(server.url, { limits: { maxJournalBytes: maxBytes, journalCapacity: 2 } });
+    const budget = new JournalBudget({ maxBytes });
+    const memory = { a: new RequestJournal(2, 16 * 1024, budget), b: new RequestJournal(2, 16 * 1024, budget) };
+    try {
+      await act(engine, undefined, 'a');
+      await act(engine, undefined, 'b');
+      const writes: Array<['a' | 'b', string]> = [
+        ['a', '1'],
+        ['a', '2'],
+        ['b', '3'],
+        ['a', '4'],
+        ['a', '5'],
+        ['b', '6'],
+        ['b', '7'],
+        ['b', '8'],
+      ];
+      for (const [session, id] of writes) memory[session].record(exchange(id, new Uint8Array(perEntry)));
+      // One call: entries added and dropped within it (capacity 2), the budget held at its end; a session
+      // that does not exist takes nothing.
+      await engine.recordAll([
+        ...writes.map(([session, id]) => ({ session, exchange: exchange(id, new Uint8Array(perEntry)) })),
+        { session: 'gone', exchange: exchange('9') },
+      ]);
+      for (const session of ['a', 'b'] as const) {
+        const journal = await engine.journal(session);
+        expect(journal.records.map((each) => each.exchange.id)).toEqual(memory[session].list().map((each) => each.id));
+        expect(journal.dropped).toBe(memory[session].dropped);
+      }
+      expect(await engine.journalUsage()).toEqual({ bytes: budget.usedBytes, maxBytes, entries: budget.entries });
+      expect((await engine.sessions()).sessions.map((each) => each.name)).not.toContain('gone');
+    } finally {
+      await engine.close();
+    }
+  });
+
   it('returns at most the read limit: the newest entries that fit, and how many older ones it left out', async () => {
     const engine = await openEngine(server.url, { limits: { maxJournalReadBytes: 2500 } });
     try {

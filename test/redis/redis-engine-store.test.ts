@@ -83,10 +83,12 @@ describe.skipIf(noRedisServer !== undefined)('a session’s store in Redis', () 
     expect(await result(engine, { kind: 'delete', collection: 'animals', id: 3 }, session)).toEqual({
       kind: 'delete',
       deleted: true,
+      item: { id: 3, name: 'Cy', status: 'available' },
     });
     expect(await result(engine, { kind: 'delete', collection: 'animals', id: 3 }, session)).toEqual({
       kind: 'delete',
       deleted: false,
+      item: undefined,
     });
     expect(await result(engine, { kind: 'get', collection: 'animals', id: 3 }, session)).toEqual({
       kind: 'get',
@@ -189,7 +191,7 @@ describe.skipIf(noRedisServer !== undefined)('a session’s store in Redis', () 
         kind: 'create',
         collection: 'animals',
         fields: { name: 'Kept', keeper: 'k9' },
-        requires: [{ collection: 'keepers', id: 'k9', field: 'keeper' }],
+        requires: [{ collection: 'keepers', id: 'k9', field: 'keeper', itemName: 'keeper' }],
       },
       session,
     );
@@ -200,7 +202,7 @@ describe.skipIf(noRedisServer !== undefined)('a session’s store in Redis', () 
         kind: 'create',
         collection: 'animals',
         fields: { name: 'Kept', keeper: 'k1' },
-        requires: [{ collection: 'keepers', id: 'k1', field: 'keeper' }],
+        requires: [{ collection: 'keepers', id: 'k1', field: 'keeper', itemName: 'keeper' }],
       },
       session,
     );

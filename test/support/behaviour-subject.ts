@@ -9,6 +9,7 @@ import { loadWebPages } from '../../src/node/web-pages.js';
 import { defaultDocumentPath } from '../../src/package-root.js';
 import { documentFacts, type DocumentFacts, type ResourceFacts } from './document-facts.js';
 import { kitCollection, kitScenario, type Item } from './kit-scenarios.js';
+import { noRedisServer, startRedisServer, type RedisServer } from './redis-server.js';
 import { inProcessMock, request, startServer, type JsonResponse } from './start-server.js';
 
 /** A document the behaviour tests run over, with what the model reads from it. */
@@ -257,6 +258,59 @@ export const overNodeHttp: Transport = {
     const mock = createNodeMock(mockOptions(document, options));
     const server = await startServer(createNodeListener(mock));
     return { origin: server.origin, baseUrl: server.baseUrl, mock, raw: rawSender(server.origin), close: server.close };
+  },
+};
+
+/** The Redis server the `onRedis` transport's mocks share in this test file: started on first use. */
+let redisServer: Promise<RedisServer> | undefined;
+let prefixes = 0;
+
+/** For `afterAll` of a file that runs `onRedis`: stops its Redis server. */
+export async function stopRedisTransport(): Promise<void> {
+  const running = redisServer;
+  redisServer = undefined;
+  if (running) await (await running).close();
+}
+
+/**
+ * The mock with its state on a Redis server (`createMock({ store:
+ * 'redis://…' })`, as a replica runs it), served over node:http on an
+ * ephemeral port, each mock on a key prefix of its own, so that tests stay
+ * independent on one server. Its in-process calls return promises, so the
+ * suites that call the memory mock's are skipped here (the typed calls of a
+ * shared mock are test/redis/shared-mock.test.ts's).
+ */
+export const onRedis: Transport = {
+  name: 'node:http on a Redis store',
+  cannot: (needs) =>
+    noRedisServer ??
+    (needs.timers
+      ? 'fake timers would stop the Redis client’s own'
+      : needs.hostless
+        ? 'a request over a socket always has a Host'
+        : needs.mock
+          ? 'its in-process calls return promises (test/redis/shared-mock.test.ts tries them)'
+          : undefined),
+  async start(document, options) {
+    redisServer ??= startRedisServer();
+    const server = await redisServer;
+    const mock = createNodeMock({
+      ...mockOptions(document, options),
+      store: server.url,
+      storePrefix: `behaviour-${process.pid}-${++prefixes}`,
+    });
+    await mock.ready;
+    const served = await startServer(createNodeListener(mock));
+    return {
+      origin: served.origin,
+      baseUrl: served.baseUrl,
+      mock: undefined,
+      raw: rawSender(served.origin),
+      close: async () => {
+        await served.close();
+        await mock.close();
+      },
+    };
   },
 };
 

@@ -21,9 +21,6 @@ export function behindMsw(): Transport {
     cannot(needs) {
       if (needs.raw) return 'raw requests need a socket';
       if (needs.scenarioFile) return 'the universal mock reads no files';
-      // Seen with msw 2.15 on Node 20: the mock answers 413 through mock.fetch, but through setupServer the fetch
-      // never settles (behaviour-behind-msw.test.ts holds it as a known failure).
-      if (needs.bodyOverLimit) return 'a body over the limit gets no answer through setupServer (a known failure)';
       if (needs.pages) return 'its handlers answer the API and the admin API only';
       if (needs.hangs)
         return 'its handlers answer an injected timeout with a network error at once (HttpResponse.error())';

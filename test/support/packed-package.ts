@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { delimiter, dirname, join } from 'node:path';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { basename, delimiter, dirname, join } from 'node:path';
+import { inject } from 'vitest';
 import { packageRoot } from '../../src/package-root.js';
 
 export const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -35,10 +36,15 @@ export function spawnSyncText(
   }
 }
 
-/** Packs the kit as `npm pack` does (dist/ as the test run's global setup built it) into `root`; the tarball's path. */
+/**
+ * The kit as `npm pack` makes it (dist/ as the test run's global setup built it), copied into `root`:
+ * packed once per run and content (test/support/packed-tarball.ts); the tarball's path.
+ */
 export function packTarball(root: string): string {
-  execFileSync(npm, ['pack', '--ignore-scripts', '--pack-destination', root], { cwd: packageRoot, stdio: 'ignore' });
-  return join(root, readdirSync(root).find((name) => name.endsWith('.tgz')) as string);
+  const packed = inject('packedTarball');
+  const tarball = join(root, basename(packed));
+  copyFileSync(packed, tarball);
+  return tarball;
 }
 
 /**

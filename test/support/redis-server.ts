@@ -42,7 +42,7 @@ export interface RedisServer {
   /** The running server's process id (for its CPU time), or undefined while stopped. */
   readonly pid: number | undefined;
   /** `redis://127.0.0.1:PORT` (with the password, when one is required). */
-  readonly url: string;
+  readonly url: `redis://${string}`;
   /** Whether the server process is running now. */
   readonly running: boolean;
   /** Stops the server (SIGTERM) and waits for it to exit. */
@@ -155,7 +155,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   };
   return {
     port,
-    url: `redis://${auth}127.0.0.1:${port}`,
+    url: `redis://${auth}127.0.0.1:${port}` as const,
     get running() {
       return child !== undefined;
     },

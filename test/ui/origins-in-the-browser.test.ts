@@ -53,10 +53,13 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('other origins and rebinding na
 
   beforeAll(async () => {
     // The mock exactly as `petstore-mock --port 0` configures it: the CLI's options, its policy, its pages.
-    mock = createNodeMock({
+    const built = createNodeMock({
       ...toAppOptions(parseOptions(['--port', '0', '--scenario', 'one-of-each-status', '--log-level', 'silent'], {})),
       publicFiles: loadWebPages({ defaultKey: 'dev-key' }),
     });
+    // The CLI's default store is the process's memory: a mock whose calls answer at once.
+    if ('shared' in built) throw new Error('expected the memory store, the CLI default');
+    mock = built;
     const listener = createNodeListener(mock);
     server = await startServer((request: IncomingMessage, response: ServerResponse) => {
       response.on('finish', () =>
@@ -75,7 +78,7 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('other origins and rebinding na
     devServer = await serveFiles({ '/': page('My app on a dev server') });
     browser = await launchChromium(['--host-resolver-rules=MAP evil.test 127.0.0.1, MAP rebind.test 127.0.0.1']);
     context = await browser.newContext();
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await browser?.close();
     await server?.close();

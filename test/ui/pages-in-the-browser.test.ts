@@ -62,7 +62,7 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('the web pages in headless Chro
       const url = new URL(request.url());
       if (url.protocol !== 'data:' && url.hostname !== '127.0.0.1') outside.push(request.url());
     });
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await browser?.close();
     await mock?.close();
@@ -73,8 +73,8 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('the web pages in headless Chro
     beforeAll(async () => {
       page = await context.newPage();
       await page.goto(mock.origin);
-      await page.waitForSelector('.opblock', { timeout: 20_000 });
-    }, 30_000);
+      await page.waitForSelector('.opblock', { timeout: 90_000 });
+    }, 180_000);
 
     it('shows the description of the API, but not the document’s note on what its source leaves out', async () => {
       const info = await page.locator('.information-container').textContent();
@@ -102,7 +102,7 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('the web pages in headless Chro
       await list.getByRole('button', { name: 'Try it out' }).click();
       await list.getByRole('button', { name: 'Execute' }).click();
       const status = list.locator('.live-responses-table tbody .response-col_status').first();
-      await status.waitFor({ timeout: 10_000 });
+      await status.waitFor({ timeout: 90_000 });
       expect((await status.textContent())?.trim()).toMatch(/^200/);
       expect(await list.locator('.live-responses-table .microlight').first().textContent()).toContain('Bella');
       await page.screenshot({ path: join(screenshots, 'reference.png'), fullPage: false });
@@ -120,7 +120,7 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('the web pages in headless Chro
       await page.locator('#panels').waitFor({ state: 'visible' });
       expect(await page.getByLabel('API key').inputValue()).toBe('dev-key');
       expect(await page.locator('#status').textContent()).toContain('default key');
-      expect(await page.locator('#pets-rows tr').count()).toBe(3);
+      expect(await page.locator('#items-rows tr').count()).toBe(3);
     });
 
     it('says clearly when the key is wrong, instead of a blank page', async () => {
@@ -136,16 +136,16 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('the web pages in headless Chro
       await page.getByRole('button', { name: 'Use this key' }).click();
       await page.locator('#panels').waitFor({ state: 'visible' });
       expect(await page.locator('#scenario-current').textContent()).toBe('one-of-each-status');
-      expect(await page.locator('#pets-rows tr').count()).toBe(3);
+      expect(await page.locator('#items-rows tr').count()).toBe(3);
       await page.locator('#scenario-choice').selectOption('empty');
       await page.getByRole('button', { name: 'Switch' }).click();
       await page.waitForFunction(() => document.getElementById('scenario-current')?.textContent === 'empty');
-      expect(await page.locator('#pets-rows').textContent()).toContain('No pets.');
+      expect(await page.locator('#items-rows').textContent()).toContain('No pets.');
       await page.getByRole('button', { name: 'Reset to the scenario' }).click();
       await page.waitForFunction(() => document.getElementById('status')?.textContent?.includes('Back to the'));
       await page.locator('#scenario-choice').selectOption('one-of-each-status');
       await page.getByRole('button', { name: 'Switch' }).click();
-      await page.waitForFunction(() => document.querySelectorAll('#pets-rows tr').length === 3);
+      await page.waitForFunction(() => document.querySelectorAll('#items-rows tr').length === 3);
     });
 
     it('keeps the key in sessionStorage, never in the URL', async () => {
@@ -163,7 +163,7 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('the web pages in headless Chro
       await page.waitForFunction(
         () => document.getElementById('journal-rows')?.textContent?.includes('/v1/pets?limit=2&status=sold'),
         undefined,
-        { timeout: 30_000 },
+        { timeout: 90_000 },
       );
       const row = page.locator('#journal-rows tr').filter({ hasText: '/v1/pets?limit=2&status=sold' }).first();
       await row.locator('summary').click();
@@ -171,7 +171,7 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('the web pages in headless Chro
       expect(details).toContain('Bearer [redacted]');
       expect(details).toContain('"Luna"');
       await other.close();
-    }, 45_000);
+    }, 180_000);
 
     it('sets a fault, and the next request fails with it', async () => {
       await page.locator('#fault-operation').selectOption('listPets');
@@ -251,7 +251,7 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('the web pages in headless Chro
         })),
     );
     expect(tables.map((table) => table.rows)).toEqual(
-      expect.arrayContaining(['pets-rows', 'journal-rows', 'sessions-rows', 'faults-rows']),
+      expect.arrayContaining(['items-rows', 'journal-rows', 'sessions-rows', 'faults-rows']),
     );
     for (const table of tables) expect(table, table.rows).toMatchObject({ cut: false, beyond: 0 });
     // A wide table's cells say which column they are, since its header row is not shown there.
@@ -263,7 +263,7 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('the web pages in headless Chro
   it('serves the reference under /__admin/docs too, as the Express/Vite middleware does', async () => {
     const page = await context.newPage();
     await page.goto(`${mock.origin}/__admin/docs`);
-    await page.waitForSelector('.opblock', { timeout: 20_000 });
+    await page.waitForSelector('.opblock', { timeout: 90_000 });
     expect(await page.locator('.opblock').count()).toBe(3);
     await page.close();
   });
@@ -301,7 +301,7 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('the web pages in headless Chro
     await page.getByRole('button', { name: 'Switch' }).click();
     await page.waitForFunction(() => document.getElementById('scenario-current')?.textContent === 'big-ids');
     // JSON.parse would show 9223372036854776000 and 9007199254740992.
-    expect(await page.locator('#pets-rows').textContent()).toBe('9223372036854775807Largest9007199254740993sold');
+    expect(await page.locator('#items-rows').textContent()).toBe('9223372036854775807Largest9007199254740993sold');
     await page.close();
   });
 

@@ -78,7 +78,7 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('tracing headers from a localho
     await app.goto(devServer.origin.replace('127.0.0.1', 'localhost'));
     evil = await context.newPage();
     await evil.goto(attacker.origin.replace('127.0.0.1', 'evil.test'));
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await browser?.close();
     await devServer?.close();

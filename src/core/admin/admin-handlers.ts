@@ -64,6 +64,8 @@ export const adminHandlers: HandlerTable<AdminContext> = {
   // only the status (Docker, Kubernetes, wait-on, an uptime monitor) sees that changes are being refused. It says
   // what the server is, so that the dashboard asks for the proxy's violations only from a proxy.
   health: async (_request, { state, proxyReport }) => {
+    // A shared store that does not answer is the same 503, whose message says why and since when; which
+    // server it is stays out of this keyless answer (the banner and the log name it).
     const { problem, journal } = await state.health();
     if (problem) throw problem;
     // Issue 27: the journals' shared bound, and how much of it they hold.

@@ -259,7 +259,7 @@ export class RequestJournal {
 
   /** The entries, oldest first, redacted and decoded. */
   list(): JournalEntry[] {
-    return this.#entries.toArray().map(toEntry);
+    return this.#entries.toArray().map(toJournalEntry);
   }
 
   /**
@@ -274,7 +274,7 @@ export class RequestJournal {
     const requests: JournalEntry[] = [];
     let bytes = 2;
     for (let index = this.#entries.length - 1; index >= 0; index--) {
-      const entry = toEntry(this.#entries.peekAt(index) as Kept);
+      const entry = toJournalEntry(this.#entries.peekAt(index) as Kept);
       const size = JSON.stringify(entry).length + 1;
       if (requests.length > 0 && bytes + size > maxReadBytes) break;
       bytes += size;
@@ -300,7 +300,17 @@ export class RequestJournal {
   }
 }
 
-function toEntry({ exchange, bodyTruncated, responseBodyTruncated }: Kept): JournalEntry {
+/**
+ * An exchange as kept (its bodies cut at the journal's limit, and whether
+ * they were) as a reader sees it: credentials redacted, bodies as text or
+ * base64. Every journal shows its entries through it, the memory one and
+ * the one a shared store keeps.
+ */
+export function toJournalEntry({
+  exchange,
+  bodyTruncated,
+  responseBodyTruncated,
+}: Pick<Kept, 'exchange' | 'bodyTruncated' | 'responseBodyTruncated'>): JournalEntry {
   const entry: JournalEntry = {
     id: exchange.id,
     time: new Date(exchange.startedAt).toISOString(),

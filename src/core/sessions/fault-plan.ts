@@ -1,12 +1,6 @@
 import { HttpError } from '../errors/http-error.js';
+import { maxScheduledFaults } from '../state/fault-limits.js';
 import type { FaultRequest, FaultSource, ScheduledFault, TakenFault } from '../state/state-store.js';
-
-/**
- * The most faults one session holds scheduled at once. Every request of the
- * API walks the list, so an unbounded one made every call slower (200,000
- * faults cost 110 MB and made listPets 14 times slower); a test needs a few.
- */
-export const maxScheduledFaults = 100;
 
 /**
  * The faults scheduled for one session, in the order they were added, at

@@ -1,10 +1,8 @@
 import { HttpError } from '../errors/http-error.js';
-import { headerValue, type PlainRequest } from '../http/plain-http.js';
-import { defaultSessionName, sessionHeader, sessionNamePattern } from '../http/session-header.js';
+import type { PlainRequest } from '../http/plain-http.js';
+import { chooseSession, defaultSessionName, type SessionChoice } from '../http/session-header.js';
 import type { MockLogger } from '../support/mock-logger.js';
 import type { Session } from './session.js';
-
-const sessionName = new RegExp(sessionNamePattern);
 
 export interface SessionRegistryOptions {
   /** The session of requests without the header. */
@@ -16,27 +14,7 @@ export interface SessionRegistryOptions {
   logger: MockLogger;
 }
 
-/** What a request's `Petstore-Session` header names: a valid name (`default` without one), or the problem with it. */
-export interface SessionChoice {
-  name: string;
-  /** A 400 naming the header, answered only once the client is authenticated. */
-  problem?: HttpError;
-}
-
-/**
- * A header value as the client meant it: Node (and Fetch) give header values
- * as one character per byte (latin1), so a UTF-8 name reads as `ZoÃ«`. Decoded
- * as UTF-8 when it is one; kept as it is otherwise.
- */
-function asSent(value: string): string {
-  const bytes = Array.from(value, (char) => char.charCodeAt(0));
-  if (bytes.every((byte) => byte < 0x80) || bytes.some((byte) => byte > 0xff)) return value;
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(bytes));
-  } catch {
-    return value;
-  }
-}
+export type { SessionChoice };
 
 /**
  * The sessions of the mock. A request with `Petstore-Session: NAME` works
@@ -74,16 +52,7 @@ export class SessionRegistry {
    * only once the client is authenticated.
    */
   select(request: PlainRequest): SessionChoice {
-    const name = headerValue(request, sessionHeader);
-    if (name === undefined) return { name: defaultSessionName };
-    if (!sessionName.test(name)) {
-      const problem = new HttpError(
-        'invalid_session',
-        `the Petstore-Session header must be 1-64 letters, digits, '.', '_' or '-', got ${JSON.stringify(asSent(name).slice(0, 80))}`,
-      );
-      return { name: defaultSessionName, problem };
-    }
-    return { name };
+    return chooseSession(request);
   }
 
   /** The session of that name if it exists (the default one for `default`), without making it or marking it used. */

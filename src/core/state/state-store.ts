@@ -77,6 +77,8 @@ export interface StateStore {
   dropSession(name: string): Awaitable<boolean>;
   /** Whether changes are refused now (the state file cannot be written), and the journals' shared budget. */
   health(): Awaitable<StateHealth>;
+  /** Lets go of what the store holds open (a connection to a server); calls after it are refused. */
+  close?(): Awaitable<void>;
 }
 
 /** A session, as calls name it: what `settle` returned for it, or `{ name }`. */
@@ -271,4 +273,23 @@ export interface StateHealth {
   problem: HttpError | undefined;
   /** The journals' shared byte budget: what they hold, and its bound. */
   journal: { bytes: number; maxBytes: number; entries: number };
+  /** A store shared by replicas says what it is and whether it answers; the memory state says nothing. */
+  store?: StoreReport;
+}
+
+/** A store shared by replicas, as `/__admin/health` shows it: never with a password. */
+export interface StoreReport {
+  /** `redis`. */
+  kind: string;
+  /** Its URL without the password (`redis://host:6379/2`). */
+  url: string;
+  /** What every key starts with (`--store-prefix`). */
+  prefix: string;
+  reachable: boolean;
+  /** Since when it has answered, or not (ISO 8601). */
+  since: string;
+  /** Why it does not answer. */
+  reason?: string;
+  /** What the server keeps across its own restart, in one sentence. */
+  persistence?: string;
 }

@@ -96,6 +96,7 @@ local function put(S, c, m, text, old, oldOwn)
   remember(S, idsKey)
   index_own(S, c, m, text, true)
   charge(S, delta)
+  changed(S)
 end
 
 local function remove(S, c, m, old, oldOwn)
@@ -107,6 +108,7 @@ local function remove(S, c, m, old, oldOwn)
   else
     hide(S, c, m, old)
   end
+  changed(S)
 end
 
 -- A refusal when the store would hold more than its bytes, or the mock more than its budget.
@@ -190,7 +192,7 @@ local function delete_item(S, c, m)
   local old, oldOwn = find(S, c, m)
   if not old then return { 'ok', '0' } end
   remove(S, c, m, old, oldOwn)
-  return { 'ok', '1' }
+  return { 'ok', '1', old }
 end
 
 -- A sorted set read in member order, a chunk at a time; with 'hidKey', each chunk's members are

@@ -39,8 +39,8 @@ local function journal_clear(seg)
 end
 
 -- Appends an entry (field, value pairs) of 'bytes' to a session's journal of at most 'capacity'
--- entries, then makes room in the mock's budget of 'max' bytes, oldest entries first.
-local function journal_append(seg, fields, bytes, capacity, max)
+-- entries; the mock's budget is held once a call's entries are in (journal_fit).
+local function journal_add(seg, fields, bytes, capacity)
   local key, j, jl = journal_keys(seg)
   while redis.call('LLEN', jl) >= capacity do
     journal_release(seg, redis.call('LPOP', jl), true)
@@ -50,6 +50,11 @@ local function journal_append(seg, fields, bytes, capacity, max)
   redis.call('ZADD', P .. ':jorder', redis.call('INCR', P .. ':jseq'), seg .. ' ' .. id)
   redis.call('INCRBY', P .. ':jbytes', bytes)
   redis.call('HINCRBY', key, 'jb', bytes)
+  return id
+end
+
+-- Makes room in the mock's budget of 'max' bytes, the oldest entries of every journal first.
+local function journal_fit(max)
   while tonumber(redis.call('GET', P .. ':jbytes') or '0') > max do
     local oldest = redis.call('ZPOPMIN', P .. ':jorder')
     if #oldest == 0 then break end
@@ -67,6 +72,5 @@ local function journal_append(seg, fields, bytes, capacity, max)
     end
     if record then journal_release(other, record, true) end
   end
-  return id
 end
 `;

@@ -42,23 +42,24 @@ end
 
 local function op_request()
   local S = session_args()
-  local operationId, sunset, now, kind = arg(), num(arg()), tonumber(arg()), arg()
+  local operationId, useLatency, sunset, now, kind = arg(), arg() == '1', num(arg()), tonumber(arg()), arg()
   local t = touch(S)
   if t == nil then return { 'no_session' } end
   if t ~= true then return t end
   local drawn = ''
-  if tonumber(S.lmax) > 0 then drawn = fmt(draw(S)) end
-  local head = { 'ok', S.lmin, S.lmax, drawn, S.off, S.evicted or '', S.scnName }
-  local id, spec, left, source = take_fault(S, operationId)
+  if useLatency and tonumber(S.lmax) > 0 then drawn = fmt(draw(S)) end
+  local head = { 'ok', S.lmin, S.lmax, drawn, S.off, S.evicted or '', S.scnName, revision(S) }
+  local id, spec, left, source
+  if operationId ~= '' then id, spec, left, source = take_fault(S, operationId) end
   if id then
     head[1] = 'fault'
-    head[8], head[9], head[10], head[11] = id, spec, left, source
+    head[9], head[10], head[11], head[12] = id, spec, left, source
   elseif sunset and now + tonumber(S.off) >= sunset then
     head[1] = 'removed'
   elseif kind ~= '' then
     local result = store_action(S, kind)
     head[1] = result[1]
-    for i = 2, #result do head[6 + i] = result[i] end
+    for i = 2, #result do head[7 + i] = result[i] end
   end
   save_session(S)
   return head
@@ -189,13 +190,64 @@ local function op_reset()
   end)
 end
 
+-- Entries of any sessions, in the order they were recorded (a replica sends those of one turn of its
+-- event loop together): each one's session, bytes and fields. An entry of a session that is gone is
+-- left out. What the entries cost in counters (the mock's order, bytes, each journal's bytes and
+-- drops) is written once for the call, not once an entry. The answer: each entry's stream id, or ''.
 local function op_journal_append()
-  local seg, capacity, max, bytes = arg(), tonumber(arg()), tonumber(arg()), tonumber(arg())
-  local n = tonumber(arg())
-  local fields = {}
-  for i = 1, n do fields[i] = arg() end
-  if not has(P .. ':s:' .. seg) then return { 'no_session' } end
-  return { 'ok', journal_append(seg, fields, bytes, capacity, max) }
+  local capacity, max, count = tonumber(arg()), tonumber(arg()), tonumber(arg())
+  local out = { 'ok' }
+  local sessions, order = {}, {}
+  local zadd, zrem = {}, {}
+  local total = 0
+  local seq = redis.call('INCRBY', P .. ':jseq', count) - count
+  for e = 1, count do
+    local seg, bytes, n = arg(), tonumber(arg()), tonumber(arg())
+    local fields = {}
+    for i = 1, n do fields[i] = arg() end
+    local s = sessions[seg]
+    if not s then
+      local key, j, jl = journal_keys(seg)
+      s = { key = key, j = j, jl = jl, live = has(key), jb = 0, jd = 0, xdel = {} }
+      if s.live then s.len = redis.call('LLEN', jl) end
+      sessions[seg] = s
+      order[#order + 1] = seg
+    end
+    if s.live then
+      while s.len >= capacity do
+        local id, size = string.match(redis.call('LPOP', s.jl), '^(%S+) (%d+)$')
+        s.xdel[#s.xdel + 1] = id
+        zrem[#zrem + 1] = seg .. ' ' .. id
+        s.jb = s.jb - tonumber(size)
+        s.jd = s.jd + 1
+        s.len = s.len - 1
+        total = total - tonumber(size)
+      end
+      local id = redis.call('XADD', s.j, '*', unpack(fields))
+      redis.call('RPUSH', s.jl, id .. ' ' .. fmt(bytes))
+      s.len = s.len + 1
+      seq = seq + 1
+      zadd[#zadd + 1] = seq
+      zadd[#zadd + 1] = seg .. ' ' .. id
+      s.jb = s.jb + bytes
+      total = total + bytes
+      out[#out + 1] = id
+    else
+      out[#out + 1] = ''
+    end
+  end
+  -- Added first, then removed: an entry added and dropped in the same call leaves the order too.
+  chunked('ZADD', P .. ':jorder', zadd, 2)
+  chunked('ZREM', P .. ':jorder', zrem, 1)
+  for _, seg in ipairs(order) do
+    local s = sessions[seg]
+    chunked('XDEL', s.j, s.xdel, 1)
+    if s.jb ~= 0 then redis.call('HINCRBY', s.key, 'jb', s.jb) end
+    if s.jd ~= 0 then redis.call('HINCRBY', s.key, 'jd', s.jd) end
+  end
+  if total ~= 0 then redis.call('INCRBY', P .. ':jbytes', total) end
+  journal_fit(max)
+  return out
 end
 
 local function op_journal_read()

@@ -26,4 +26,11 @@ end
 local function has(key)
   return redis.call('EXISTS', key) == 1
 end
+-- One command over a long list of arguments, 'step' at a time in chunks (unpack has a bound).
+local function chunked(command, key, list, step)
+  local size = 400 * step
+  for first = 1, #list, size do
+    redis.call(command, key, unpack(list, first, math.min(first + size - 1, #list)))
+  end
+end
 `;

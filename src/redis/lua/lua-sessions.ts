@@ -31,6 +31,23 @@ local function session_args()
   return S
 end
 
+-- A revision no store had before: the mock-wide counter, started (when the server holds none, as after
+-- a restart that lost it) at the server's time in microseconds, far beyond any handed out earlier.
+local function next_rev()
+  local key = P .. ':rev'
+  if redis.call('EXISTS', key) == 0 then
+    local t = redis.call('TIME')
+    redis.call('SET', key, t[1] .. string.format('%06d', tonumber(t[2])))
+  end
+  return fmt(redis.call('INCR', key))
+end
+
+-- The session's store changed: its answers are cached under a new revision (see revision()).
+local function changed(S)
+  S.rev = next_rev()
+  redis.call('HSET', S.key, 'rev', S.rev)
+end
+
 -- Forgets the session's own items (created, replaced, hidden): back to its scenario's.
 local function clear_store(S)
   local keysKey = S.key .. ':keys'
@@ -38,9 +55,10 @@ local function clear_store(S)
   redis.call('DEL', keysKey)
   local own = tonumber(redis.call('HGET', S.key, 'own') or '0')
   if own ~= 0 then redis.call('DECRBY', P .. ':charged', own) end
-  redis.call('HSET', S.key, 'own', '0', 'hid', '0')
+  redis.call('HSET', S.key, 'own', '0', 'hid', '0', 'rev', '')
   S.own = 0
   S.hid = 0
+  S.rev = ''
 end
 
 local function drop_session(seg)
@@ -52,18 +70,31 @@ local function drop_session(seg)
 end
 
 local function load_session(S)
-  local got = redis.call('HMGET', S.key, 'scn', 'lmin', 'lmax', 'off', 'rng', 'own', 'hid', 'name')
+  local got = redis.call('HMGET', S.key, 'scn', 'lmin', 'lmax', 'off', 'rng', 'own', 'hid', 'name', 'rev')
   S.scn, S.lmin, S.lmax, S.off, S.rng = got[1], got[2], got[3], got[4], got[5]
-  S.own, S.hid, S.name = tonumber(got[6]), tonumber(got[7]), got[8] or S.name
+  S.own, S.hid, S.name, S.rev = tonumber(got[6]), tonumber(got[7]), got[8] or S.name, got[9] or ''
 end
 
 -- The scenario's name and bytes, or false when its items are not (or no longer) in the server.
 local function load_scenario(S)
-  local got = redis.call('HMGET', scenario_key(S.scn), 'complete', 'name', 'bytes')
+  local got = redis.call('HMGET', scenario_key(S.scn), 'complete', 'name', 'bytes', 'rev')
   if got[1] ~= '1' then return false end
   S.scnName = got[2]
   S.scnBytes = tonumber(got[3])
+  S.scnRev = got[4]
   return true
+end
+
+-- What the session's answers are cached under (the store's revision before this call): its own since
+-- its last change, or, while it holds none, its scenario's, which every session on it shares (as the
+-- memory store does). Unique across the sessions, the replicas and the server's restarts.
+local function revision(S)
+  if S.rev ~= '' then return S.rev end
+  if not S.scnRev then
+    S.scnRev = next_rev()
+    redis.call('HSET', scenario_key(S.scn), 'rev', S.scnRev)
+  end
+  return S.scnRev
 end
 
 -- Finds the session, or makes it (when S.create) from its starting scenario, evicting the least

@@ -14,6 +14,7 @@ import { prismFallbackSuite } from './prism-fallback-suite.js';
 import { prismOracleSuite } from './prism-oracle-suite.js';
 import { publicEndpointsSuite } from './public-endpoints-suite.js';
 import { readItemSuite } from './read-item-suite.js';
+import { referencesSuite } from './references-suite.js';
 import { responseValidationSuite } from './response-validation-suite.js';
 import { seededDataSuite } from './seeded-data-suite.js';
 import { sessionNameOverSocketSuite, sessionsSuite } from './sessions-suite.js';
@@ -31,6 +32,7 @@ export const behaviourSuites: ReadonlyArray<readonly [string, (subject: Subject)
   ['list', listItemsSuite],
   ['create', createItemSuite],
   ['read', readItemSuite],
+  ['references', referencesSuite],
   ['deprecation', deprecatedOperationSuite],
   ['authentication', authenticationSuite],
   ['admin API', adminApiSuite],
