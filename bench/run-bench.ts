@@ -58,7 +58,8 @@ if (flags.help === true) {
       '  --seconds S        seconds per route in each round',
       '  --baseline DIR     also measure the mock built in DIR (DIR/dist/cli.js), in the same rounds',
       '  --only proxy       the proxy section alone; nothing is written',
-      '  --only mock        raw node:http, the mock and the --baseline build alone, every route; nothing is written',
+      '  --only mock        raw node:http, the floors, the mock and the --baseline build alone; nothing is written',
+      '  --only scale       start-up and idle RSS with the default scenario and 1k, 100k and 1M pets; nothing is written',
       '  --only redis       the Redis store: one and two replicas on a redis-server beside the memory store; nothing is written',
       '  --no-docs          do not rewrite the table in docs/performance.md',
       '',
@@ -91,7 +92,10 @@ function mockSpec(extraArgs: string[] = [], name = 'mock', cli = mockCli): Serve
   };
 }
 
-const allServers: Array<{ spec: ServerSpec; prefix: string }> = [
+/** A server of the throughput rounds; `only` names the routes it serves (every route when absent). */
+type BenchServer = { spec: ServerSpec; prefix: string; only?: readonly string[] };
+
+const allServers: BenchServer[] = [
   {
     spec: {
       name: 'raw',
@@ -101,6 +105,18 @@ const allServers: Array<{ spec: ServerSpec; prefix: string }> = [
       headers: auth,
     },
     prefix: '/v1',
+  },
+  {
+    // The write floor: parses the body, appends it, answers it (POST only).
+    spec: {
+      name: 'floor',
+      command: node,
+      args: [join(packageRoot, 'bench', 'servers', 'parse-append-node.mjs'), '{port}'],
+      probe: '/v1/pets',
+      headers: auth,
+    },
+    prefix: '/v1',
+    only: ['POST /pets'],
   },
   { spec: mockSpec(), prefix: '/v1' },
   ...(baselineCli ? [{ spec: mockSpec([], 'before', baselineCli), prefix: '/v1' }] : []),
@@ -183,12 +199,13 @@ async function throughput(servers = allServers) {
   for (let round = 0; round < rounds; round++) {
     // Alternate the order every round so that no server always runs first (or last) on a noisy machine.
     const order = round % 2 === 0 ? servers : [...servers].reverse();
-    for (const { spec, prefix } of order) {
+    for (const { spec, prefix, only } of order) {
       const server = await startServerProcess(spec);
       try {
         startups.set(spec.name, [...(startups.get(spec.name) ?? []), server.startupMs]);
-        await measureLoad(generator, server.origin, routes[0]!.request(prefix), 1); // warm-up
-        for (const route of routes) {
+        const served = routes.filter((route) => !only || only.includes(route.name));
+        await measureLoad(generator, server.origin, served[0]!.request(prefix), 1); // warm-up
+        for (const route of served) {
           if (route.resetFirst) await resetMock(server);
           const result = await measureServer(server, route.request(prefix), seconds);
           const id = `${spec.name}|${route.name}`;
@@ -529,6 +546,31 @@ async function redisStore() {
 
 type Row = { requestsPerSecond: number; p50Ms: number; p99Ms: number; cpuMicros: number };
 
+/** The floor a route is held against: the parse-and-append server for a create, raw node:http for a read. */
+const floorOf = (route: string): 'floor' | 'raw' => (route.startsWith('POST') ? 'floor' : 'raw');
+const floorNames = { raw: 'raw node:http, a fixed body', floor: 'node:http parse-and-append' } as const;
+
+/**
+ * Issue 35's goal for the server's CPU per request: the mock against the route's floor, from the same run
+ * (and the --baseline build against the same floor).
+ */
+function floorTable(table: Awaited<ReturnType<typeof throughput>>['table']): string[] {
+  const lines = [
+    `| Route | floor | floor CPU µs/req | mock CPU µs/req | mock × floor |${baselineCli ? ' before CPU µs/req | before × floor | mock / before |' : ''} goal | floor req/s | mock req/s |${baselineCli ? ' before req/s |' : ''}`,
+    `|---|---|---|---|---|${baselineCli ? '---|---|---|' : ''}---|---|---|${baselineCli ? '---|' : ''}`,
+  ];
+  for (const row of table) {
+    const server = row.servers as Record<string, Row>;
+    const floor = floorOf(row.route);
+    const get = (name: string, field: keyof Row) => server[name]?.[field] ?? Number.NaN;
+    const cpu = (name: string) => get(name, 'cpuMicros');
+    lines.push(
+      `| \`${row.route}\` | ${floorNames[floor]} | ${fmt(cpu(floor), 1)} | ${fmt(cpu('mock'), 1)} | ${ratio(cpu('mock'), cpu(floor))} |${baselineCli ? ` ${fmt(cpu('before'), 1)} | ${ratio(cpu('before'), cpu(floor))} | ${ratio(cpu('mock'), cpu('before'))} |` : ''} at most 1.5× | ${fmt(get(floor, 'requestsPerSecond'))} | ${fmt(get('mock', 'requestsPerSecond'))} |${baselineCli ? ` ${fmt(get('before', 'requestsPerSecond'))} |` : ''}`,
+    );
+  }
+  return lines;
+}
+
 function markdown(results: Awaited<ReturnType<typeof collect>>): string {
   const lines: string[] = [];
   const { machine, throughput: t } = results;
@@ -612,13 +654,13 @@ function markdown(results: Awaited<ReturnType<typeof collect>>): string {
     '',
     `Logging at the default level (\`info\`, one line per request, asynchronous) serves ${fmt(results.logging.infoRequestsPerSecond)} req/s against ${fmt(results.logging.warnRequestsPerSecond)} at \`warn\`: ${ratio(results.logging.infoRequestsPerSecond, results.logging.warnRequestsPerSecond)}.`,
     '',
-    '| Pets | seed (in-process) | rare status (1 in 1,000), `limit=100`: indexed | filter-then-slice | a session’s first write: time / heap kept | HTTP start-up | HTTP `status=sold&limit=100` req/s (15% sold) | RSS idle / loaded |',
+    '| Pets | seed (in-process) | rare status (1 in 1,000), `limit=100`: indexed | filter-then-slice | a session’s first write: time / heap kept | HTTP start-up (× the default scenario’s) | HTTP `status=sold&limit=100` req/s (15% sold) | RSS idle / loaded |',
     '|---|---|---|---|---|---|---|---|',
   );
   results.storeScale.forEach((row, index) => {
     const http = results.httpScale[index];
     lines.push(
-      `| ${row.pets.toLocaleString('en')} | ${fmt(row.seedMs)} ms | ${fmt(row.indexedMicros, 2)} µs (page of ${row.pageSize}) | ${fmt(row.naiveMicros, 1)} µs | ${fmt(row.firstWrite.ms, 3)} ms / ${fmt(row.firstWrite.keptMiB, 3)} MiB | ${http ? `${fmt(http.startupMs)} ms` : 'n/a'} | ${http ? fmt(http.requestsPerSecond) : 'n/a'} | ${http ? `${fmt(http.idleRssMiB)} / ${fmt(http.loadedRssMiB)} MiB` : 'n/a'} |`,
+      `| ${row.pets.toLocaleString('en')} | ${fmt(row.seedMs)} ms | ${fmt(row.indexedMicros, 2)} µs (page of ${row.pageSize}) | ${fmt(row.naiveMicros, 1)} µs | ${fmt(row.firstWrite.ms, 3)} ms / ${fmt(row.firstWrite.keptMiB, 3)} MiB | ${http ? `${fmt(http.startupMs)} ms (${ratio(http.startupMs, t.startupMs['mock'] ?? Number.NaN)})` : 'n/a'} | ${http ? fmt(http.requestsPerSecond) : 'n/a'} | ${http ? `${fmt(http.idleRssMiB)} / ${fmt(http.loadedRssMiB)} MiB` : 'n/a'} |`,
     );
   });
   const first = results.storeScale[0]!;
@@ -717,27 +759,64 @@ async function collect() {
 }
 
 if (flags.only === 'mock') {
-  // `--only mock`: the mock against raw node:http (and the --baseline build) in the same alternating rounds; nothing is written.
-  const chosen = allServers.filter(({ spec }) => ['raw', 'mock', 'before'].includes(spec.name));
+  // `--only mock`: the mock against its floors (and the --baseline build) in the same alternating rounds; nothing
+  // is written.
+  const chosen = allServers.filter(({ spec }) => ['raw', 'floor', 'mock', 'before'].includes(spec.name));
   process.stdout.write(`Mock: ${rounds} alternating round(s) × ${seconds} s per route and server\n`);
   const t = await throughput(chosen);
-  const lines = [
-    `| Route | ${chosen.map(({ spec }) => `${spec.name} req/s | ${spec.name} CPU µs/req`).join(' | ')} | mock × raw req/s | mock × raw CPU |${baselineCli ? ' before × raw req/s | before × raw CPU | mock / before CPU |' : ''}`,
-    `|---|${chosen.map(() => '---|---').join('|')}|---|---|${baselineCli ? '---|---|---|' : ''}`,
-  ];
-  for (const row of t.table) {
-    const server = row.servers as Record<string, Row>;
-    const get = (name: string, field: keyof Row) => server[name]?.[field] ?? Number.NaN;
-    lines.push(
-      `| \`${row.route}\` | ${chosen.map(({ spec }) => `${fmt(get(spec.name, 'requestsPerSecond'))} | ${fmt(get(spec.name, 'cpuMicros'), 1)}`).join(' | ')} | ${ratio(get('mock', 'requestsPerSecond'), get('raw', 'requestsPerSecond'))} | ${ratio(get('mock', 'cpuMicros'), get('raw', 'cpuMicros'))} |${baselineCli ? ` ${ratio(get('before', 'requestsPerSecond'), get('raw', 'requestsPerSecond'))} | ${ratio(get('before', 'cpuMicros'), get('raw', 'cpuMicros'))} | ${ratio(get('mock', 'cpuMicros'), get('before', 'cpuMicros'))} |` : ''}`,
-    );
-  }
-  process.stdout.write(`\n${await format(lines.join('\n'), { parser: 'markdown', proseWrap: 'preserve' })}`);
+  process.stdout.write(
+    `\n${await format(floorTable(t.table).join('\n'), { parser: 'markdown', proseWrap: 'preserve' })}`,
+  );
   process.exit(0);
 }
 
+/**
+ * `--only scale`: start-up to the first answer and idle RSS of the mock with the default scenario and with
+ * 1,000, 100,000 and 1,000,000 pets (and of the --baseline build), in alternating rounds: issue 35's goal is
+ * at most 300 MiB and at most 4× the default's start-up at 1,000,000.
+ */
+async function startUpScale(): Promise<string[]> {
+  const builds = [{ name: 'mock', cli: mockCli }, ...(baselineCli ? [{ name: 'before', cli: baselineCli }] : [])];
+  const sizes = ['default', 1_000, 100_000, 1_000_000] as const;
+  const samples = new Map<string, { startupMs: number[]; rssMiB: number[] }>();
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? sizes : [...sizes].reverse();
+    for (const size of order) {
+      for (const build of round % 2 === 0 ? builds : [...builds].reverse()) {
+        const args = size === 'default' ? [] : ['--pets', String(size), '--max-pets', String(Math.max(size, 100_000))];
+        const server = await startServerProcess(mockSpec(args, build.name, build.cli));
+        try {
+          const id = `${build.name}|${size}`;
+          const sample = samples.get(id) ?? { startupMs: [], rssMiB: [] };
+          sample.startupMs.push(server.startupMs);
+          sample.rssMiB.push(server.rssMiB());
+          samples.set(id, sample);
+        } finally {
+          await server.stop();
+        }
+      }
+    }
+  }
+  const lines = [
+    `| Pets | ${builds.map(({ name }) => `${name} start-up | ${name} × default's | ${name} idle RSS`).join(' | ')} |`,
+    `|---|${builds.map(() => '---|---|---').join('|')}|`,
+  ];
+  for (const size of sizes) {
+    const cells = builds.map(({ name }) => {
+      const sample = samples.get(`${name}|${size}`);
+      const base = median(samples.get(`${name}|default`)?.startupMs ?? []);
+      const startup = median(sample?.startupMs ?? []);
+      return `${fmt(startup)} ms | ${ratio(startup, base)} | ${fmt(median(sample?.rssMiB ?? []))} MiB`;
+    });
+    lines.push(
+      `| ${typeof size === 'number' ? size.toLocaleString('en') : 'default scenario'} | ${cells.join(' | ')} |`,
+    );
+  }
+  return lines;
+}
+
 if (flags.only !== undefined) {
-  // `--only proxy`, `--only redis` or `--only cold-start`: one section alone, for more rounds than a whole run can spend on it;
+  // `--only proxy`, `--only redis`, `--only cold-start` or `--only scale`: one section alone, for more rounds than a whole run can spend on it;
   // nothing is written.
   let table: string;
   if (flags.only === 'proxy') {
@@ -753,9 +832,12 @@ if (flags.only !== undefined) {
       `Cold start: ${options.rounds} alternating round(s) of fresh processes, ${options.suiteRounds} of each vitest suite\n`,
     );
     table = coldStartTable(measureColdStart(options)).join('\n');
+  } else if (flags.only === 'scale') {
+    process.stdout.write(`Start-up and idle RSS by scenario size: ${rounds} alternating round(s)\n`);
+    table = (await startUpScale()).join('\n');
   } else {
     throw new Error(
-      `--only: the sections that run alone are 'mock', 'proxy', 'redis' and 'cold-start', got ${flags.only}`,
+      `--only: the sections that run alone are 'mock', 'proxy', 'redis', 'cold-start' and 'scale', got ${flags.only}`,
     );
   }
   process.stdout.write(`\n${await format(table, { parser: 'markdown', proseWrap: 'preserve' })}`);

@@ -1,8 +1,9 @@
-import { http, HttpResponse, type HttpHandler } from 'msw';
+import type { HttpHandler } from 'msw';
 import { adminBasePath, defaultBasePath } from '../core/create-mock-core.js';
 import { fetchHeaders, type PlainRequest } from '../core/http/plain-http.js';
 import { createMock, type Mock, type MockOptions } from '../create-mock.js';
 import { toPlainRequest } from './fetch-adapter.js';
+import { mswHttp } from './msw-http.js';
 
 export interface MockHandlersOptions extends Omit<MockOptions, 'basePath'> {
   /**
@@ -107,7 +108,7 @@ function urlsUnder(origin: string, path: string): RegExp {
  * the same store, validation, Error bodies, `Prefer` and deprecation headers
  * as the mock over HTTP. For `setupServer(...createMockHandlers())` in Node
  * and `setupWorker(...)` in a browser. Each call has its own store unless a
- * `mock` is passed. An injected network fault becomes `HttpResponse.error()`.
+ * `mock` is passed. An injected network fault becomes `Response.error()`.
  */
 export function createMockHandlers(options: MockHandlersOptions = {}): MockHandlers {
   const { baseUrl = defaultBasePath, mock: given, ...mockOptions } = options;
@@ -117,16 +118,16 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
   const mock = given ?? createMock({ ...mockOptions, basePath });
   const answer = async ({ request }: { request: Request }) => {
     const response = await mock.handle(restoreDomPreflight(toPlainRequest(request)));
-    if (response.fault) return HttpResponse.error();
+    if (response.fault) return mswHttp.Response.error();
     const body = response.body && response.body.length > 0 ? response.body : null;
-    return new HttpResponse(body as ConstructorParameters<typeof HttpResponse>[0], {
+    return new mswHttp.Response(body as ConstructorParameters<typeof Response>[0], {
       status: response.status,
       headers: fetchHeaders(response.headers),
     });
   };
   const handlers = [
-    http.all(urlsUnder(split.origin, basePath), answer),
-    http.all(urlsUnder(split.origin, adminBasePath), answer),
+    mswHttp.http.all(urlsUnder(split.origin, basePath), answer),
+    mswHttp.http.all(urlsUnder(split.origin, adminBasePath), answer),
   ];
   return Object.assign(handlers, { mock });
 }

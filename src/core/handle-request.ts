@@ -9,6 +9,7 @@ import { applyLatency } from './pipeline/apply-latency.js';
 import { assignRequestId } from './pipeline/assign-request-id.js';
 import { bearerChallenge } from './pipeline/authenticate.js';
 import type { HostCheck } from './pipeline/check-host.js';
+import { commonHeaders } from './pipeline/common-headers.js';
 import { corsHeaders, preflightResponse, type CorsPolicy } from './pipeline/cors-policy.js';
 import { decodeBody } from './pipeline/decode-body.js';
 import { injectFault } from './pipeline/inject-fault.js';
@@ -17,7 +18,7 @@ import { observeExchange, type ReportedExchange } from './pipeline/observe-excha
 import { operationRemoved } from './pipeline/operation-removed.js';
 import { readBody } from './pipeline/read-body.js';
 import { type Answer, type MiddleInput, type Mount, noPlan, selectMount } from './pipeline/select-mount.js';
-import { serialiseResponse, type SerialisedResponse } from './pipeline/serialise-response.js';
+import { serialiseResponse } from './pipeline/serialise-response.js';
 import { servePublicFile, type PublicFile } from './pipeline/serve-public-file.js';
 import { validateResponse } from './pipeline/validate-response.js';
 import type { SessionRef, StateStore } from './state/state-store.js';
@@ -55,9 +56,6 @@ export interface Pipeline {
   /** Told of every judged exchange of the API (the proxy's report and recording). */
   onExchange?: (exchange: ReportedExchange) => void;
 }
-
-/** Headers every response carries: no sniffing, no caching of a stateful mock's answers. */
-const commonHeaders = { 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' };
 
 /** The request as it arrived: what every answer's headers, the journal and the log need. */
 interface Arrival {
@@ -345,17 +343,15 @@ function respond(pipeline: Pipeline, arrival: Arrival, reached: Reached, answer:
   const { request, id, cors } = arrival;
   const { mount, operation, findings } = reached;
   const plain = answer.kind === 'forwarded' ? answer.response : sendHandled(pipeline, reached, answer.response);
-  // A forwarded answer's headers are its own, built for this request; a handled one's may be shared with later ones.
-  const headers: Record<string, string | string[]> = answer.kind === 'forwarded' ? plain.headers : { ...plain.headers };
+  // Either answer's headers are its own, built for this request: this request's own are put in place.
+  const headers = plain.headers;
   headers['x-request-id'] = id;
   if (cors) Object.assign(headers, cors);
   if (plain.status === 401 && headers['www-authenticate'] === undefined) headers['www-authenticate'] = bearerChallenge;
   let failed = 0;
   for (const found of findings) if (fails(found)) failed++;
   if (failed > 0) headers['petstore-violations'] = String(failed);
-  // Either answer is a new object, built for this request: its headers are put in place, not copied again.
   const response: PlainResponse = plain;
-  response.headers = headers;
   if (mount && !mount.admin && pipeline.onExchange) {
     pipeline.onExchange({
       operationId: operation?.operationId,
@@ -381,25 +377,27 @@ function brokenConnection(pipeline: Pipeline, arrival: Arrival, reached: Reached
  * A handled answer (a handler's, or an Error body) as it is sent: judged by
  * the document first (the mock's own bug becomes a 500 naming it), then
  * serialised, exactly, with the headers of its operation. An answer the
- * handler keyed is judged and serialised once, then served from the cache.
+ * handler keyed is judged and serialised once, then served from the cache;
+ * its headers are copied then, so that this request's own go on the copy.
  */
 function sendHandled(pipeline: Pipeline, reached: Reached, response: HandlerResponse): PlainResponse {
   const { operation } = reached;
   const mount = reached.mount ?? pipeline.mounts[0];
-  let serialised: SerialisedResponse | undefined =
-    response.cacheKey === undefined ? undefined : mount?.cache.get(response.cacheKey);
-  if (!serialised) {
-    const checked = mount ? validateResponse(mount.compiled, operation, response, pipeline.logger) : response;
-    serialised = serialiseResponse(checked);
-    // Only a response that passed validation unchanged is remembered under its key.
-    if (checked === response && response.cacheKey !== undefined) mount?.cache.remember(response.cacheKey, serialised);
+  const cached = response.cacheKey === undefined ? undefined : mount?.cache.get(response.cacheKey);
+  if (cached) {
+    const plain: PlainResponse = { status: cached.status, headers: { ...cached.headers } };
+    if (cached.body) plain.body = cached.body;
+    return plain;
   }
-  serialised.sentHeaders ??= {
-    ...serialised.headers,
-    ...commonHeaders,
-    ...(operation ? mount?.operationHeaders.get(operation) : undefined),
-  };
-  const plain: PlainResponse = { status: serialised.status, headers: serialised.sentHeaders };
+  const checked = mount ? validateResponse(mount.compiled, operation, response, pipeline.logger) : response;
+  const sentWith = (operation ? mount?.operationHeaders.get(operation) : undefined) ?? commonHeaders;
+  const serialised = serialiseResponse(checked, sentWith);
+  // Only a response that passed validation unchanged is remembered under its key.
+  if (checked === response && response.cacheKey !== undefined) {
+    mount?.cache.remember(response.cacheKey, serialised);
+    return { status: serialised.status, headers: { ...serialised.headers }, body: serialised.body };
+  }
+  const plain: PlainResponse = { status: serialised.status, headers: serialised.headers };
   if (serialised.body) plain.body = serialised.body;
   return plain;
 }

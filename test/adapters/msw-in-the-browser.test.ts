@@ -32,7 +32,7 @@ async function bundlePage(): Promise<Record<string, ServedFile>> {
   };
   for (const file of result.outputFiles)
     files[file.path.replace(/^\/page/, '')] = { type: 'text/javascript', body: file.contents };
-  if (!Object.keys(files).some((path) => /generate-pets/.test(path)))
+  if (!Object.keys(files).some((path) => /generate-items/.test(path)))
     throw new Error('Faker was not split into a chunk');
   return files;
 }
@@ -101,7 +101,7 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('the MSW handlers in headless C
 
   it('never loads Faker for a scenario of literal pets (its chunk exists, and stays unloaded)', () => {
     expect(loaded.some((url) => url.endsWith('/page.js'))).toBe(true);
-    expect(loaded.filter((url) => /generate-pets/.test(url))).toEqual([]);
+    expect(loaded.filter((url) => /generate-items/.test(url))).toEqual([]);
   });
 
   it('fetches nothing from outside the machine', () => {

@@ -1,6 +1,7 @@
 import type { CompiledDocument, CompiledOperation } from '../openapi/compile-document.js';
 import { DocumentError } from '../openapi/document-error.js';
 import type { Authenticator } from './authenticate.js';
+import { commonHeaders } from './common-headers.js';
 import { deprecationHeaders } from './deprecation-headers.js';
 import type { RequestPolicy } from './request-policy.js';
 import { ResponseCache } from './response-cache.js';
@@ -39,7 +40,10 @@ export function createMount(options: MountOptions): Mount {
       }
     }
     const headers = new Map(
-      compiled.operations.map((operation) => [operation, deprecationHeaders(compiled, operation, options.basePath)]),
+      compiled.operations.map((operation) => [
+        operation,
+        Object.freeze({ ...commonHeaders, ...deprecationHeaders(compiled, operation, options.basePath) }),
+      ]),
     );
     prepared = { compiled, headers, middle: options.middle(compiled) };
     return prepared;

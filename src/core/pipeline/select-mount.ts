@@ -75,7 +75,7 @@ export interface Middle {
 export interface Mount {
   basePath: string;
   readonly compiled: CompiledDocument;
-  /** Headers every response of an operation carries (deprecation). */
+  /** Headers every response of an operation carries: the common ones (`common-headers.ts`), then deprecation's. */
   readonly operationHeaders: ReadonlyMap<CompiledOperation, Record<string, string>>;
   /** Refuse a problem with a request, or report it and let the request through. */
   policy: RequestPolicy;

@@ -1,18 +1,16 @@
 import type { HandlerResponse } from '../types/handler-response.js';
 import { stringifyJson } from '../json/exact-json.js';
 
-/** A handler's response as bytes, with the headers that describe them; what the cache keeps. */
+/** A handler's response as bytes, with the headers it is sent with; what the cache keeps. */
 export interface SerialisedResponse {
   status: number;
-  /** Lower-case names: the handler's own, plus content-type and content-length when there is a body. */
+  /**
+   * Lower-case names: the handler's own, content-type and content-length when
+   * there is a body, then the `sentWith` headers (those every answer and its
+   * operation carry); not those of each request (its id, CORS).
+   */
   headers: Record<string, string>;
   body: Uint8Array | undefined;
-  /**
-   * The headers it is sent with, apart from those of each request (its id,
-   * CORS): set by the pipeline the first time, so that a cached response
-   * does not build them again.
-   */
-  sentHeaders?: Record<string, string>;
 }
 
 const encoder = new TextEncoder();
@@ -20,15 +18,21 @@ const encoder = new TextEncoder();
 /**
  * Writes the body as JSON, numbers exactly (bigints beyond 2^53 included),
  * sent as `application/json` with no charset parameter (JSON is UTF-8 by
- * definition).
+ * definition), with the handler's headers and `sentWith` in one new object.
  */
-export function serialiseResponse(response: HandlerResponse): SerialisedResponse {
+export function serialiseResponse(
+  response: HandlerResponse,
+  sentWith: Readonly<Record<string, string>> = {},
+): SerialisedResponse {
   const headers: Record<string, string> = {};
   if (response.headers)
     for (const name in response.headers) headers[name.toLowerCase()] = response.headers[name] as string;
-  if (response.body === undefined) return { status: response.status, headers, body: undefined };
-  const body = encoder.encode(stringifyJson(response.body));
-  headers['content-type'] = 'application/json';
-  headers['content-length'] = String(body.length);
+  let body: Uint8Array | undefined;
+  if (response.body !== undefined) {
+    body = encoder.encode(stringifyJson(response.body));
+    headers['content-type'] = 'application/json';
+    headers['content-length'] = String(body.length);
+  }
+  for (const name in sentWith) headers[name] = sentWith[name] as string;
   return { status: response.status, headers, body };
 }

@@ -1,12 +1,15 @@
+import { buildSnapshot } from './build-snapshot.js';
 import {
   appendItem,
   type CollectionShape,
   compareIds,
-  emptySnapshot,
+  emptyOwnItems,
   type Item,
   type ItemId,
+  type ItemRows,
   type ItemSnapshot,
   jsonBytes,
+  type OwnItems,
   placeItem,
   removeItem,
   valueKey,
@@ -30,10 +33,13 @@ export function matchesFilters(item: Item, filters: Readonly<Record<string, unkn
   return true;
 }
 
-/** The highest id among items sorted by id, or undefined for none. */
-function lastIdOf(snapshot: ItemSnapshot, idField: string): ItemId | undefined {
-  return snapshot.all.at(-1)?.[idField] as ItemId | undefined;
+/** The highest id of a snapshot, or undefined for none. */
+function lastIdOf(snapshot: ItemSnapshot): ItemId | undefined {
+  const { all } = snapshot;
+  return all.length > 0 ? all.id(all.length - 1) : undefined;
 }
+
+const noItems: readonly Item[] = Object.freeze([]);
 
 /**
  * One resource's items in one store: a shared snapshot (its scenario's,
@@ -49,28 +55,28 @@ export class ItemCollection {
   #base: ItemSnapshot;
   /** Whether the base is this store's own (restored from a state file): it is charged then. */
   #baseOwned = false;
-  #own: ItemSnapshot;
+  #own: OwnItems;
   /** Ids of the base this store replaced or deleted, with their JSON size. */
   #hidden = new Map<ItemId, number>();
   #hiddenBytes = 0;
   /** The highest id ever held (a deleted id is never handed out again). */
   #lastId: ItemId | undefined;
 
-  constructor(shape: CollectionShape, base: ItemSnapshot = emptySnapshot(shape)) {
+  constructor(shape: CollectionShape, base: ItemSnapshot = buildSnapshot([], shape, 'no scenario')) {
     this.shape = shape;
     this.#base = base;
-    this.#own = emptySnapshot(shape);
-    this.#lastId = lastIdOf(base, shape.idField);
+    this.#own = emptyOwnItems(shape);
+    this.#lastId = lastIdOf(base);
   }
 
   /** Points at a shared snapshot and forgets this store's changes. */
   share(base: ItemSnapshot, owned = false): void {
     this.#base = base;
     this.#baseOwned = owned;
-    this.#own = emptySnapshot(this.shape);
+    this.#own = emptyOwnItems(this.shape);
     this.#hidden = new Map();
     this.#hiddenBytes = 0;
-    this.#lastId = lastIdOf(base, this.shape.idField);
+    this.#lastId = lastIdOf(base);
   }
 
   get size(): number {
@@ -98,7 +104,7 @@ export class ItemCollection {
   }
 
   get(id: ItemId): Item | undefined {
-    return this.#own.byId.get(id) ?? (this.#hidden.has(id) ? undefined : this.#base.byId.get(id));
+    return this.#own.byId.get(id) ?? (this.#hidden.has(id) ? undefined : this.#base.get(id));
   }
 
   /** The first `limit` items in ascending id order that match the filters. */
@@ -110,10 +116,9 @@ export class ItemCollection {
     // The common cases need no merge: the streams already match every filter, no scenario item is hidden,
     // and this store's own items all come after the scenario's (it only created).
     if (exact && this.#hidden.size === 0) {
-      const last = base.at(-1);
       const first = own[0];
       if (!first) return base.slice(0, limit);
-      if (!last || compareIds(last[idField] as ItemId, first[idField] as ItemId) < 0) {
+      if (base.length === 0 || compareIds(base.id(base.length - 1), first[idField] as ItemId) < 0) {
         const page = base.slice(0, limit);
         return page.length < limit ? page.concat(own.slice(0, limit - page.length)) : page;
       }
@@ -123,7 +128,7 @@ export class ItemCollection {
 
   /** Merges the two sorted streams in id order, skipping hidden scenario items, keeping those that match. */
   #merged(
-    base: readonly Item[],
+    base: ItemRows,
     own: readonly Item[],
     limit: number,
     filters: Readonly<Record<string, unknown>> | undefined,
@@ -134,16 +139,13 @@ export class ItemCollection {
     let b = 0;
     let o = 0;
     while (page.length < limit && (b < base.length || o < own.length)) {
-      const fromBase = base[b];
+      const baseId = b < base.length ? base.id(b) : undefined;
       const fromOwn = own[o];
       let next: Item;
-      if (
-        fromOwn === undefined ||
-        (fromBase !== undefined && compareIds(fromBase[idField] as ItemId, fromOwn[idField] as ItemId) < 0)
-      ) {
+      if (fromOwn === undefined || (baseId !== undefined && compareIds(baseId, fromOwn[idField] as ItemId) < 0)) {
         b++;
-        if (hidden.size > 0 && hidden.has((fromBase as Item)[idField] as ItemId)) continue;
-        next = fromBase as Item;
+        if (hidden.size > 0 && hidden.has(baseId as ItemId)) continue;
+        next = base.at(b - 1) as Item;
       } else {
         o++;
         next = fromOwn;
@@ -165,11 +167,11 @@ export class ItemCollection {
    * that has an index).
    */
   #streams(filters: Readonly<Record<string, unknown>> | undefined): {
-    base: readonly Item[];
+    base: ItemRows;
     own: readonly Item[];
     exact: boolean;
   } {
-    let best = { base: this.#base.all as readonly Item[], own: this.#own.all as readonly Item[], exact: true };
+    let best = { base: this.#base.all, own: this.#own.all as readonly Item[], exact: true };
     if (!filters) return best;
     let given = 0;
     let indexed = false;
@@ -177,12 +179,12 @@ export class ItemCollection {
       const wanted = filters[field];
       if (wanted === undefined) continue;
       given++;
-      const baseIndex = this.#base.byField.get(field);
       const ownIndex = this.#own.byField.get(field);
-      if (!baseIndex || !ownIndex) continue;
+      if (!ownIndex) continue;
       const key: ValueKey = valueKey(wanted);
-      const base = baseIndex.get(key) ?? [];
-      const own = ownIndex.get(key) ?? [];
+      const base = this.#base.rowsWith(field, key);
+      if (!base) continue;
+      const own = ownIndex.get(key) ?? noItems;
       if (!indexed || base.length + own.length < best.base.length + best.own.length) {
         best = { base, own, exact: true };
         indexed = true;
@@ -238,7 +240,7 @@ export class ItemCollection {
       }
       own.bytes -= jsonBytes(mine);
     }
-    const shared = this.#base.byId.get(id);
+    const shared = this.#base.get(id);
     if (shared && !this.#hidden.has(id)) {
       const bytes = jsonBytes(shared);
       this.#hidden.set(id, bytes);

@@ -21,9 +21,8 @@ export function compareIds(a: ItemId, b: ItemId): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** How many bytes an item takes as JSON (UTF-8): what the store's byte limits count. */
-export function jsonBytes(item: Item): number {
-  const text = stringifyJson(item);
+/** How many bytes a JSON text takes in UTF-8. */
+export function textBytes(text: string): number {
   let bytes = text.length;
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
@@ -32,6 +31,11 @@ export function jsonBytes(item: Item): number {
     else if (code >= 0x80) bytes += 1;
   }
   return bytes;
+}
+
+/** How many bytes an item takes as JSON (UTF-8): what the store's byte limits count. */
+export function jsonBytes(item: Item): number {
+  return textBytes(stringifyJson(item));
 }
 
 /** How a collection's items are identified and indexed: what the store needs to know of a resource. */
@@ -48,12 +52,42 @@ export interface CollectionShape {
 }
 
 /**
- * Items indexed for a store: in ascending id order, by id, and by the value
- * of each indexed field (each bucket in id order too). A snapshot built from
- * a scenario is shared, read-only, by every store that loads it; a store
- * keeps its own changes beside it (see item-collection.ts) and never copies it.
+ * Items in ascending id order, read by position: a snapshot's items, or
+ * those of one value of an indexed field. Iterable, with `at` and `forEach`,
+ * like the array it stands for.
+ */
+export interface ItemRows extends Iterable<Item> {
+  readonly length: number;
+  /** The item at a position (from the end when negative), built when asked for. */
+  at(index: number): Item | undefined;
+  /** The id of the item at a position (0 ≤ index < length), without building the item. */
+  id(index: number): ItemId;
+  /** The items from `start` up to (not including) `end`. */
+  slice(start: number, end: number): Item[];
+  forEach(visit: (item: Item, index: number) => void): void;
+}
+
+/**
+ * A scenario's items of one collection, read-only, shared by every store
+ * that loads the scenario (see build-snapshot.ts): in ascending id order,
+ * by id, and by the value of each indexed field. A store keeps its own
+ * changes beside it (see item-collection.ts) and never copies it.
  */
 export interface ItemSnapshot {
+  readonly all: ItemRows;
+  get(id: ItemId): Item | undefined;
+  /** The items whose `field` has the value of `key`, in id order; undefined when the field has no index. */
+  rowsWith(field: string, key: ValueKey): ItemRows | undefined;
+  /** The JSON size of the items, in bytes. */
+  readonly bytes: number;
+}
+
+/**
+ * A store's own items of one collection (those it created, or put in place
+ * of a scenario's), indexed like a snapshot: in ascending id order, by id,
+ * and by the value of each indexed field (each bucket in id order too).
+ */
+export interface OwnItems {
   readonly all: Item[];
   readonly byId: Map<ItemId, Item>;
   readonly byField: Map<string, Map<ValueKey, Item[]>>;
@@ -61,15 +95,15 @@ export interface ItemSnapshot {
   bytes: number;
 }
 
-export function emptySnapshot(shape: CollectionShape): ItemSnapshot {
+export function emptyOwnItems(shape: CollectionShape): OwnItems {
   return { all: [], byId: new Map(), byField: new Map(shape.indexed.map((field) => [field, new Map()])), bytes: 0 };
 }
 
-/** Adds an item whose id is above every id in the snapshot. */
-export function appendItem(snapshot: ItemSnapshot, shape: CollectionShape, item: Item, bytes: number): void {
-  snapshot.byId.set(item[shape.idField] as ItemId, item);
-  snapshot.all.push(item);
-  for (const [field, buckets] of snapshot.byField) {
+/** Adds an item whose id is above every id held. */
+export function appendItem(own: OwnItems, shape: CollectionShape, item: Item, bytes: number): void {
+  own.byId.set(item[shape.idField] as ItemId, item);
+  own.all.push(item);
+  for (const [field, buckets] of own.byField) {
     const key = valueKey(item[field]);
     let bucket = buckets.get(key);
     if (!bucket) {
@@ -78,7 +112,7 @@ export function appendItem(snapshot: ItemSnapshot, shape: CollectionShape, item:
     }
     bucket.push(item);
   }
-  snapshot.bytes += bytes;
+  own.bytes += bytes;
 }
 
 /** Where an id belongs in items sorted by id: its index, or where it would be inserted. */
@@ -105,24 +139,4 @@ export function placeItem(items: Item[], idField: string, item: Item): void {
 export function removeItem(items: Item[], idField: string, id: ItemId): void {
   const { index, found } = positionOf(items, idField, id);
   if (found) items.splice(index, 1);
-}
-
-/**
- * Indexes checked items (see check-item-list.ts): sorted by id, each frozen
- * (a copy, so a later change to the objects given cannot reach the store).
- * Throws on an id used twice, naming `what` holds them.
- */
-export function buildSnapshot(items: readonly Item[], shape: CollectionShape, what: string): ItemSnapshot {
-  const { idField } = shape;
-  const sorted = [...items].sort((a, b) => compareIds(a[idField] as ItemId, b[idField] as ItemId));
-  const snapshot = emptySnapshot(shape);
-  for (let index = 0; index < sorted.length; index++) {
-    const item = sorted[index] as Item;
-    if (index > 0 && (sorted[index - 1] as Item)[idField] === item[idField]) {
-      throw new Error(`${what} has two ${shape.name} with ${idField} ${String(item[idField])}`);
-    }
-    const frozen = Object.isFrozen(item) ? item : Object.freeze({ ...item });
-    appendItem(snapshot, shape, frozen, jsonBytes(frozen));
-  }
-  return snapshot;
 }

@@ -1,4 +1,5 @@
-import { buildSnapshot, type CollectionShape, type Item, type ItemSnapshot } from './item-snapshot.js';
+import { buildSnapshot } from './build-snapshot.js';
+import type { CollectionShape, Item, ItemSnapshot } from './item-snapshot.js';
 import type { RevisionCounter } from './revision-counter.js';
 
 /** A named set of items a store starts from, by collection; `reset()` goes back to it. Shared, never changed. */

@@ -33,4 +33,20 @@ describe('serialiseResponse', () => {
   it('writes a body that is JSON null as null, not as nothing', () => {
     expect(text(serialiseResponse({ status: 200, body: null }).body)).toBe('null');
   });
+
+  it('adds the headers every answer of its operation is sent with, in a new object each time', () => {
+    const sentWith = Object.freeze({ 'cache-control': 'no-store', deprecation: '@1700000000' });
+    const first = serialiseResponse({ status: 200, headers: { Allow: 'GET' }, body: [] }, sentWith);
+    expect(first.headers).toEqual({
+      allow: 'GET',
+      'content-type': 'application/json',
+      'content-length': '2',
+      'cache-control': 'no-store',
+      deprecation: '@1700000000',
+    });
+    const second = serialiseResponse({ status: 200, body: [] }, sentWith);
+    second.headers['x-request-id'] = 'r2';
+    expect(first.headers['x-request-id']).toBeUndefined();
+    expect(sentWith).not.toHaveProperty('x-request-id');
+  });
 });

@@ -42,7 +42,7 @@ function catalogueOf(
 function petsOf(catalogue: ScenarioCatalogue, name: string): ExactPet[] {
   const scenario = catalogue.load(name);
   if (scenario instanceof Promise) throw new Error(`${name} loaded asynchronously`);
-  return scenario.snapshots.get('pets')?.all as ExactPet[];
+  return [...(scenario.snapshots.get('pets')?.all ?? [])] as ExactPet[];
 }
 
 /** The error adding a fixture stops with. */
