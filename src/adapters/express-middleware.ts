@@ -61,9 +61,13 @@ export function petstoreMiddleware(options: MiddlewareOptions = {}): PetstoreMid
       publicFiles: mockOptions.publicFiles ?? loadWebPages({ defaultKey: defaultKeyOf(keys) }),
     });
   const bases = [options.basePath ?? defaultBasePath, adminBasePath];
+  const serves = (url: string): boolean =>
+    bases.some((base) => isUnder(url, base)) || documentPaths.has(url.split('?')[0] ?? url);
   const middleware = (req: ParsedRequest, res: ServerResponse, next: (error?: unknown) => void): void => {
-    const url = req.url ?? '/';
-    if (!bases.some((base) => isUnder(url, base)) && !documentPaths.has(url.split('?')[0] ?? url)) {
+    // Where the app mounted it at its own base path (`app.use('/v1', petstoreMiddleware())`), Express took the
+    // base off req.url: the path the client sent (req.originalUrl) is then the one the mock serves.
+    const url = [req.url ?? '/', req.originalUrl].find((candidate) => candidate !== undefined && serves(candidate));
+    if (url === undefined) {
       next();
       return;
     }

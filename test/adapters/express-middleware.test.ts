@@ -119,6 +119,30 @@ describe('petstoreMiddleware mounted after a body parser', () => {
   });
 });
 
+describe('petstoreMiddleware mounted at the API’s own base path', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    const app = express();
+    app.use('/v1', petstoreMiddleware({ keys: ['test-key'] }));
+    app.use((_req, res) => {
+      res.status(404).send('the app’s own 404');
+    });
+    server = await startServer(app);
+  });
+  afterAll(() => server.close());
+
+  it('serves the path the client sent, which Express took the base path off', async () => {
+    const response = await fetch(`${server.origin}/v1/pets?limit=1`, { headers: auth });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as unknown[]).length).toBe(1);
+  });
+
+  it('still leaves a path outside the API to the app', async () => {
+    const response = await fetch(`${server.origin}/v2/pets`, { headers: auth });
+    expect(await response.text()).toBe('the app’s own 404');
+  });
+});
+
 describe('petstoreMiddleware() with no options', () => {
   it('fills in dev-key for its pages, the only key it accepts', async () => {
     const app = express();
