@@ -89,13 +89,20 @@ describe('the lock of a state file', () => {
   });
 
   it.runIf(hasProc)('takes over at once a lock held by a zombie (killed, never reaped by its parent)', async () => {
-    // `sleep 0` exits at once; `exec` makes its parent a `sleep` that never reaps it.
-    const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 30']);
+    // The child exits once its parent has become (by `exec`) a `sleep` that never reaps it, and not before: a
+    // child that exited first could be reaped by the shell, however slowly a busy machine gets to the exec.
+    const parent = spawn('sh', [
+      '-c',
+      'p=$$; (while read c < /proc/$p/comm; [ "$c" != sleep ]; do :; done) & echo $!; exec sleep 300',
+    ]);
     children.push(parent);
     const [chunk] = (await once(parent.stdout, 'data')) as [Buffer];
     const zombie = Number(chunk.toString().trim());
     // Its child exits when the machine gets to it: wait for that, however busy the machine is (the test's timeout bounds it).
-    while ((processFacts(zombie) as { state?: string } | undefined)?.state !== 'Z') await setImmediatePromise();
+    while ((processFacts(zombie) as { state?: string } | undefined)?.state !== 'Z') {
+      if (processFacts(zombie) === 'gone') throw new Error(`process ${zombie} was reaped before it became a zombie`);
+      await setImmediatePromise();
+    }
     expect(processFacts(zombie)).toMatchObject({ state: 'Z' });
     const facts = processFacts(zombie) as { start: number };
     leaveLock(path, { pid: zombie, start: facts.start, boot: bootId }, 0);

