@@ -93,7 +93,10 @@ interface Reached {
  *   plan's (Prefer) and the store's refusals, in that order → the middle's
  *   answer (the handler's, an example, the fallback's, the upstream's) →
  *   judged (500 when it breaks the document), serialised, headers → report,
- *   journal and log.
+ *   journal and log. A read the mount has answered at the store's revision
+ *   is not read again: the store's call finds its answer in the mount's
+ *   cache, judged and serialised when it was first given, and every stage
+ *   around it runs as for any request.
  *
  * Each mount's policy says what becomes of a problem with the request: the
  * mock refuses it; the proxy notes it as a request-side finding and lets the
