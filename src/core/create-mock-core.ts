@@ -618,7 +618,7 @@ function createApiMount(
     handled: Object.keys(handlers),
     policy: proxy ? (proxy.enforce ? reportAndRefuse : report) : refuse,
     authenticate: proxy ? leaveKeysUpstream : authenticate,
-    middle: (ready) =>
+    middle: (ready, cache) =>
       proxy
         ? createForwardingMiddle({
             compiled: ready,
@@ -635,6 +635,7 @@ function createApiMount(
           })
         : createHandlerMiddle({
             handlers,
+            cache,
             fallback:
               options.fallback && ready.operations.some((operation) => !handlers[operation.operationId])
                 ? options.fallback(ready)

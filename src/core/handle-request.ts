@@ -18,7 +18,7 @@ import { observeExchange, type ReportedExchange } from './pipeline/observe-excha
 import { operationRemoved } from './pipeline/operation-removed.js';
 import { readBody } from './pipeline/read-body.js';
 import { type Answer, type MiddleInput, type Mount, noPlan, selectMount } from './pipeline/select-mount.js';
-import { serialiseResponse } from './pipeline/serialise-response.js';
+import { serialiseResponse, type SerialisedResponse } from './pipeline/serialise-response.js';
 import { servePublicFile, type PublicFile } from './pipeline/serve-public-file.js';
 import { validateResponse } from './pipeline/validate-response.js';
 import type { SessionRef, StateStore } from './state/state-store.js';
@@ -93,7 +93,10 @@ interface Reached {
  *   plan's (Prefer) and the store's refusals, in that order → the middle's
  *   answer (the handler's, an example, the fallback's, the upstream's) →
  *   judged (500 when it breaks the document), serialised, headers → report,
- *   journal and log.
+ *   journal and log. A read the mount has answered at the store's revision
+ *   is not read again: the store's call finds its answer in the mount's
+ *   cache, judged and serialised when it was first given, and every stage
+ *   around it runs as for any request.
  *
  * Each mount's policy says what becomes of a problem with the request: the
  * mock refuses it; the proxy notes it as a request-side finding and lets the
@@ -342,7 +345,12 @@ function refused(pipeline: Pipeline, error: unknown): Answer {
 function respond(pipeline: Pipeline, arrival: Arrival, reached: Reached, answer: Answer): PlainResponse {
   const { request, id, cors } = arrival;
   const { mount, operation, findings } = reached;
-  const plain = answer.kind === 'forwarded' ? answer.response : sendHandled(pipeline, reached, answer.response);
+  const plain =
+    answer.kind === 'forwarded'
+      ? answer.response
+      : answer.kind === 'cached'
+        ? sendCached(answer.response)
+        : sendHandled(pipeline, reached, answer.response);
   // Either answer's headers are its own, built for this request: this request's own are put in place.
   const headers = plain.headers;
   headers['x-request-id'] = id;
@@ -359,7 +367,7 @@ function respond(pipeline: Pipeline, arrival: Arrival, reached: Reached, answer:
       path: request.path,
       query: request.query,
       status: response.status,
-      ownAnswer: answer.kind === 'handled',
+      ownAnswer: answer.kind !== 'forwarded',
       findings,
       body: answer.kind === 'forwarded' ? answer.body : undefined,
     });
@@ -384,11 +392,7 @@ function sendHandled(pipeline: Pipeline, reached: Reached, response: HandlerResp
   const { operation } = reached;
   const mount = reached.mount ?? pipeline.mounts[0];
   const cached = response.cacheKey === undefined ? undefined : mount?.cache.get(response.cacheKey);
-  if (cached) {
-    const plain: PlainResponse = { status: cached.status, headers: { ...cached.headers } };
-    if (cached.body) plain.body = cached.body;
-    return plain;
-  }
+  if (cached) return sendCached(cached);
   const checked = mount ? validateResponse(mount.compiled, operation, response, pipeline.logger) : response;
   const sentWith = (operation ? mount?.operationHeaders.get(operation) : undefined) ?? commonHeaders;
   const serialised = serialiseResponse(checked, sentWith);
@@ -399,6 +403,13 @@ function sendHandled(pipeline: Pipeline, reached: Reached, response: HandlerResp
   }
   const plain: PlainResponse = { status: serialised.status, headers: serialised.headers };
   if (serialised.body) plain.body = serialised.body;
+  return plain;
+}
+
+/** A cached answer as it is sent: its bytes, and a copy of its headers for this request's own to go on. */
+function sendCached(cached: SerialisedResponse): PlainResponse {
+  const plain: PlainResponse = { status: cached.status, headers: { ...cached.headers } };
+  if (cached.body) plain.body = cached.body;
   return plain;
 }
 

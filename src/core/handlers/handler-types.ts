@@ -20,6 +20,13 @@ export interface ItemHandler {
   plan(request: ValidRequest): StoreAction;
   /** The response to what the action did; throws an `HttpError` for an item that is not there (404). */
   answer(request: ValidRequest, result: ActionResult): HandlerResponse;
+  /**
+   * A read's answer is the same at the same revision of the store: the key
+   * its answer is cached under at `revision` (see `HandlerResponse.cacheKey`),
+   * so that the pipeline can tell, inside the store's call, whether it
+   * already holds that answer and the read can be skipped.
+   */
+  cacheKey?(request: ValidRequest, revision: number): string;
 }
 
 /** Item handlers by operationId. */

@@ -17,6 +17,14 @@ export function listItems({ operation, resource, page, filters }: PlacedSemantic
     const asked = page ? (request.query[page.name] ?? page.default) : undefined;
     return typeof asked === 'number' ? asked : Number.POSITIVE_INFINITY;
   };
+  const cacheKey = (request: ValidRequest, revision: number): string => {
+    let key = '';
+    for (const filter of filters) {
+      const value = request.query[filter];
+      if (value !== undefined) key += ` ${filter}=${stringifyJson(value)}`;
+    }
+    return `${operationId} ${revision} ${limitOf(request)}${key}`;
+  };
   return {
     plan: (request) => {
       const chosen: Record<string, unknown> = {};
@@ -26,13 +34,7 @@ export function listItems({ operation, resource, page, filters }: PlacedSemantic
       }
       return { op: 'list', collection, query: { limit: limitOf(request), filters: chosen } };
     },
-    answer: (request, { revision, items }) => {
-      let key = '';
-      for (const filter of filters) {
-        const value = request.query[filter];
-        if (value !== undefined) key += ` ${filter}=${stringifyJson(value)}`;
-      }
-      return { status: 200, body: items, cacheKey: `${operationId} ${revision} ${limitOf(request)}${key}` };
-    },
+    answer: (request, { revision, items }) => ({ status: 200, body: items, cacheKey: cacheKey(request, revision) }),
+    cacheKey,
   };
 }

@@ -1,4 +1,5 @@
 import { stringifyJson } from '../json/exact-json.js';
+import type { ValidRequest } from '../types/valid-request.js';
 import type { ItemHandler } from './handler-types.js';
 import { idOfRequest, itemNotFound, type PlacedSemantics } from './item-context.js';
 
@@ -6,12 +7,14 @@ import { idOfRequest, itemNotFound, type PlacedSemantics } from './item-context.
 export function readItem(semantics: PlacedSemantics): ItemHandler {
   const { operation, resource } = semantics;
   const collection = resource.name;
+  const cacheKey = (request: ValidRequest, revision: number): string =>
+    `${operation.operationId} ${revision} ${stringifyJson(idOfRequest(semantics, request))}`;
   return {
     plan: (request) => ({ op: 'get', collection, id: idOfRequest(semantics, request) }),
     answer: (request, { revision, item }) => {
-      const id = idOfRequest(semantics, request);
-      if (!item) throw itemNotFound(resource, id);
-      return { status: 200, body: item, cacheKey: `${operation.operationId} ${revision} ${stringifyJson(id)}` };
+      if (!item) throw itemNotFound(resource, idOfRequest(semantics, request));
+      return { status: 200, body: item, cacheKey: cacheKey(request, revision) };
     },
+    cacheKey,
   };
 }

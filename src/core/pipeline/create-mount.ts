@@ -14,8 +14,8 @@ export interface MountOptions {
   handled: readonly string[];
   policy: RequestPolicy;
   authenticate: Authenticator;
-  /** What answers the mount's operations, made once its document is compiled. */
-  middle: (compiled: CompiledDocument) => Middle;
+  /** What answers the mount's operations, made once its document is compiled; `cache` is the mount's answers. */
+  middle: (compiled: CompiledDocument, cache: ResponseCache) => Middle;
   admin: boolean;
   /** Compile and check on the first request rather than now (the admin API: the kit's own, fixed document). */
   lazy: boolean;
@@ -29,6 +29,7 @@ export interface MountOptions {
  */
 export function createMount(options: MountOptions): Mount {
   let prepared: { compiled: CompiledDocument; headers: Map<CompiledOperation, Record<string, string>>; middle: Middle };
+  const cache = new ResponseCache();
   const prepare = () => {
     if (prepared) return prepared;
     const compiled = options.compile();
@@ -45,7 +46,7 @@ export function createMount(options: MountOptions): Mount {
         Object.freeze({ ...commonHeaders, ...deprecationHeaders(compiled, operation, options.basePath) }),
       ]),
     );
-    prepared = { compiled, headers, middle: options.middle(compiled) };
+    prepared = { compiled, headers, middle: options.middle(compiled, cache) };
     return prepared;
   };
   // A check that fails on the first request would answer 500 to every request instead of stopping start-up.
@@ -55,7 +56,7 @@ export function createMount(options: MountOptions): Mount {
     admin: options.admin,
     policy: options.policy,
     authenticate: options.authenticate,
-    cache: new ResponseCache(),
+    cache,
     get compiled() {
       return prepare().compiled;
     },

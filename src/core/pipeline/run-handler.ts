@@ -6,6 +6,7 @@ import type { CompiledOperation } from '../openapi/compile-document.js';
 import type { HandlerResponse } from '../types/handler-response.js';
 import type { ValidRequest } from '../types/valid-request.js';
 import { type Preference, readPreference } from './read-preference.js';
+import type { ResponseCache } from './response-cache.js';
 import type { Answer, Middle, MiddleInput, Plan } from './select-mount.js';
 
 /** Answers an operation that has no stateful handler (Prism's mocker, in Node). */
@@ -20,6 +21,8 @@ export interface HandlerMiddleOptions {
   handlers: ItemHandlerTable;
   /** Answers an operation without a handler; without one, such an operation is `501 not_implemented`. */
   fallback: FallbackMocker | undefined;
+  /** The mount's answers: a read whose answer it holds at the store's revision is not read again. */
+  cache?: ResponseCache;
 }
 
 /** The valid request a middle is handed: the policy refuses every other before the middle. */
@@ -36,10 +39,10 @@ function validOf(input: MiddleInput): { operation: CompiledOperation; valid: Val
 export function planPreference(input: MiddleInput, operation: CompiledOperation, sunset: number | undefined): Plan {
   try {
     const preference = readPreference(operation, headerValue(input.request, 'prefer'));
-    return { action: undefined, sunset, refusal: undefined, preference };
+    return { action: undefined, sunset, refusal: undefined, preference, cached: undefined };
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
-    return { action: undefined, sunset, refusal: error, preference: undefined };
+    return { action: undefined, sunset, refusal: error, preference: undefined, cached: undefined };
   }
 }
 
@@ -53,7 +56,7 @@ export function planPreference(input: MiddleInput, operation: CompiledOperation,
  * session's clock is answered `410` before any of them.
  */
 export function createHandlerMiddle(options: HandlerMiddleOptions): Middle {
-  const { handlers, fallback } = options;
+  const { handlers, fallback, cache } = options;
   return {
     plan(input): Plan {
       const { operation, valid } = validOf(input);
@@ -61,7 +64,15 @@ export function createHandlerMiddle(options: HandlerMiddleOptions): Middle {
       const plan = planPreference(input, operation, sunset);
       const handler =
         plan.preference && plan.preference.status === undefined ? handlers[operation.operationId] : undefined;
-      if (handler) plan.action = handler.plan(valid);
+      if (handler) {
+        const action = handler.plan(valid);
+        if (cache && handler.cacheKey && (action.op === 'list' || action.op === 'get')) {
+          // Asked inside the store's call, at its revision: the answer found is kept for `answer`, which sends it.
+          const keyAt = handler.cacheKey;
+          action.answered = (revision) => (plan.cached = cache.get(keyAt(valid, revision))) !== undefined;
+        }
+        plan.action = action;
+      }
       return plan;
     },
     answer(input, plan, settled): Answer | Promise<Answer> {
@@ -71,6 +82,10 @@ export function createHandlerMiddle(options: HandlerMiddleOptions): Middle {
       const handler = handlers[operation.operationId];
       if (handler) {
         if (!settled.result) throw new Error(`${operation.operationId}: its store action was not performed`);
+        if (settled.result.answered) {
+          if (!plan.cached) throw new Error(`${operation.operationId}: the store skipped a read nothing answered`);
+          return { kind: 'cached', response: plan.cached };
+        }
         return { kind: 'handled', response: handler.answer(valid, settled.result) };
       }
       if (!fallback) {

@@ -10,6 +10,7 @@ import type { Authenticator } from './authenticate.js';
 import type { Preference } from './read-preference.js';
 import type { RequestPolicy } from './request-policy.js';
 import type { ResponseCache } from './response-cache.js';
+import type { SerialisedResponse } from './serialise-response.js';
 
 /** What the middle of the pipeline gets once a request has met every check. */
 export interface MiddleInput {
@@ -37,6 +38,8 @@ export interface Plan {
   refusal: HttpError | undefined;
   /** What `Prefer: code=…` asked for, read once. */
   preference: Preference | undefined;
+  /** The answer the mount's cache held when the store's call found the read already answered (see `AnsweredAt`). */
+  cached?: SerialisedResponse;
 }
 
 /** A plan that asks nothing of the state: the admin API's, the proxy's, an example's. */
@@ -53,7 +56,10 @@ export const noPlan: Plan = Object.freeze({
  * passed on as it came, bytes and all (the upstream's, through the proxy).
  */
 export type Answer =
-  { kind: 'handled'; response: HandlerResponse } | { kind: 'forwarded'; response: PlainResponse; body: unknown };
+  | { kind: 'handled'; response: HandlerResponse }
+  | { kind: 'forwarded'; response: PlainResponse; body: unknown }
+  /** A read's answer at the store's revision, judged and serialised when it was first given: sent as it is. */
+  | { kind: 'cached'; response: SerialisedResponse };
 
 /**
  * What answers a mount's requests, in two halves around the one call to

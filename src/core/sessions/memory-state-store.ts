@@ -199,6 +199,9 @@ function perform(store: MemoryStore, action: StoreAction): ActionResult {
       if (store.collection(reference.collection).get(reference.id) === undefined) throw missingReference(reference);
     }
   }
+  if ((action.op === 'list' || action.op === 'get') && action.answered?.(revision)) {
+    return { revision, items: undefined, item: undefined, found: true, answered: true };
+  }
   const collection = store.collection(action.collection);
   switch (action.op) {
     case 'list':

@@ -139,10 +139,19 @@ export interface RequiredReference {
   itemName: string;
 }
 
+/**
+ * Whether the mock already holds the answer a read gives at the store's
+ * revision `revision` (its response cache, see response-cache.ts). A store
+ * may ask it before reading, and skip the read when it says yes (the result
+ * is then `answered`, with no items); a store that does not ask reads as
+ * always. The answer does not change with it: a revision names one content.
+ */
+export type AnsweredAt = (revision: number) => boolean;
+
 /** What a handler asks of the store, planned from the valid request (see src/core/handlers/). */
 export type StoreAction =
-  | { op: 'list'; collection: string; query: ListQuery }
-  | { op: 'get'; collection: string; id: ItemId }
+  | { op: 'list'; collection: string; query: ListQuery; answered?: AnsweredAt }
+  | { op: 'get'; collection: string; id: ItemId; answered?: AnsweredAt }
   | {
       op: 'create';
       collection: string;
@@ -176,6 +185,8 @@ export interface ActionResult {
   item: Item | undefined;
   /** Whether the item the action names existed (always true for `list` and `create`). */
   found: boolean;
+  /** A read skipped because its `answered` said the mock holds its answer at `revision`: no items, no item. */
+  answered?: true;
 }
 
 /** Simulated network latency: fixed (`min` = `max`) or drawn uniformly between the two, in milliseconds. */

@@ -91,4 +91,16 @@ describe('createAuthenticator', () => {
     expect(() => single('Bearer only-key')).not.toThrow();
     expect(() => single('Bearer dev-key')).toThrow(HttpError);
   });
+
+  it('accepts the header it accepted last again, and judges any other header afresh', () => {
+    const check = createAuthenticator(['dev-key']);
+    expect(() => check('Bearer dev-key')).not.toThrow();
+    for (const near of ['Bearer dev-kez', 'Bearer dev-ke', 'Bearer dev-keyy', 'Basic  dev-key', 'Bearer dev-kEy']) {
+      expect(caught(HttpError, () => check(near), near).status).toBe(401);
+    }
+    // Headers equivalent to it are accepted on their own merits, and the last one still is.
+    expect(() => check('bearer  dev-key ')).not.toThrow();
+    expect(() => check('Bearer dev-key')).not.toThrow();
+    expect(caught(HttpError, () => check('Bearer dev-kez'), 'after').status).toBe(401);
+  });
 });
