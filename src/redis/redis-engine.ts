@@ -1,11 +1,10 @@
 import { BoundedMap } from '../core/support/bounded-map.js';
 import { HttpError } from '../core/errors/http-error.js';
 import { defaultMaxJournalBytes, defaultMaxJournalReadBytes } from '../core/journal/request-journal.js';
-import { parseExactJson, stringifyJson, toInt64 } from '../core/json/exact-json.js';
+import { stringifyJson, toInt64 } from '../core/json/exact-json.js';
 import { defaultSessionName } from '../core/http/session-header.js';
 import { maxScheduledFaults } from '../core/state/fault-limits.js';
 import type { FaultRequest, FaultSource, Latency, ScheduledFault } from '../core/state/state-store.js';
-import type { Item } from '../core/store/item-snapshot.js';
 import type { Scenario } from '../core/store/scenario.js';
 import { IdSpaceExhaustedError, StoreBytesFullError, StoreFullError } from '../core/store/store-errors.js';
 import { engineCollection, everyCollection, type EngineCollection } from './engine-collection.js';
@@ -23,6 +22,7 @@ import type {
 } from './engine-types.js';
 import type { Exchange } from '../core/journal/request-journal.js';
 import { journalFields, journalRecord } from './journal-record.js';
+import { ItemCache } from './item-cache.js';
 import { keySegment } from './key-segment.js';
 import { RedisConnection, type StoreHealth } from './redis-connection.js';
 import { keyFormat, publishScenario, scenarioDigest } from './scenario-publisher.js';
@@ -66,10 +66,6 @@ function text(value: unknown): string {
   return Buffer.isBuffer(value) ? value.toString('utf8') : String(value);
 }
 
-function parseItem(json: string): Item {
-  return Object.freeze(parseExactJson(json) as Record<string, unknown>);
-}
-
 /**
  * The Redis (or Valkey) engine of the shared store: every piece of the
  * mock's state that replicas share (each session's items, ids, faults,
@@ -97,6 +93,8 @@ export class RedisEngine {
   readonly #startOffset: string;
   readonly #limitArgs: string[];
   readonly #blocks = new BoundedMap<string, string[]>(1024);
+  /** Items by their stored text: a list read again does not parse its items again. */
+  readonly #items = new ItemCache();
 
   private constructor(connection: RedisConnection, options: RedisEngineOptions) {
     const prefix = options.prefix ?? defaultStorePrefix;
@@ -394,18 +392,21 @@ export class RedisEngine {
   #result(action: StoreAction, values: unknown[]): ActionResult {
     switch (action.kind) {
       case 'list':
-        return { kind: 'list', items: values.map((value) => parseItem(text(value))) };
+        return { kind: 'list', items: values.map((value) => this.#items.item(text(value))) };
       case 'create':
-        return { kind: 'create', item: parseItem(text(values[0])) };
+        return { kind: 'create', item: this.#items.item(text(values[0])) };
       case 'delete':
         return {
           kind: 'delete',
           deleted: text(values[0]) === '1',
-          item: values[1] === undefined || values[1] === null ? undefined : parseItem(text(values[1])),
+          item: values[1] === undefined || values[1] === null ? undefined : this.#items.item(text(values[1])),
         };
       default: {
         const [value] = values;
-        return { kind: action.kind, item: value === null || value === undefined ? undefined : parseItem(text(value)) };
+        return {
+          kind: action.kind,
+          item: value === null || value === undefined ? undefined : this.#items.item(text(value)),
+        };
       }
     }
   }
@@ -609,7 +610,7 @@ export class RedisEngine {
       ...this.#filterArgs(collection, query.filters),
     ]);
     const [scenario, size, ...items] = this.#expect(reply, name);
-    return { scenario: text(scenario), size: Number(size), items: items.map((each) => parseItem(text(each))) };
+    return { scenario: text(scenario), size: Number(size), items: items.map((each) => this.#items.item(text(each))) };
   }
 
   // The journal.
