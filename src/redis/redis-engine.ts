@@ -29,6 +29,15 @@ import { keyFormat, publishScenario, scenarioDigest } from './scenario-publisher
 import type { ServerPersistence } from './server-persistence.js';
 import { sortMember } from './sort-member.js';
 
+/**
+ * How long a named session may go unused before the store drops it, when
+ * `--session-ttl` is not given: a day. A QA run uses its session at every
+ * request, so only a run that sends nothing for a whole day loses it, while
+ * the sessions of a shared sandbox's finished runs and departed clients go
+ * within a day instead of staying until `--max-sessions` pushes them out.
+ */
+export const defaultSessionTtlMs = 24 * 60 * 60 * 1000;
+
 /** The prefix of every key when none is given (`--store-prefix`). */
 export const defaultStorePrefix = 'petstore';
 const prefixPattern = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -92,6 +101,9 @@ export class RedisEngine {
   readonly #startLatency: [string, string];
   readonly #startOffset: string;
   readonly #limitArgs: string[];
+  /** How long a named session may stay unused, in ms, as the script reads it ('' for no limit). */
+  readonly #sessionTtl: string;
+  readonly #clock: () => number;
   readonly #blocks = new BoundedMap<string, string[]>(1024);
   /** Items by their stored text: a list read again does not parse its items again. */
   readonly #items = new ItemCache();
@@ -125,6 +137,10 @@ export class RedisEngine {
       limitText(this.#limits.maxStoreBytes),
       limitText(this.#limits.maxTotalStoreBytes),
     ];
+    this.#sessionTtl = limitText(
+      options.sessionTtlMs === 0 ? undefined : (options.sessionTtlMs ?? defaultSessionTtlMs),
+    );
+    this.#clock = options.clock ?? Date.now;
     const [first] = this.#collections.values();
     if (!first) throw new Error('the Redis store needs at least one collection');
     this.#startDigest = scenarioDigest(options.startScenario, [...this.#collections.values()]);
@@ -240,10 +256,12 @@ export class RedisEngine {
         this.#startOffset,
         String(seed),
         ...this.#limitArgs,
+        this.#sessionTtl,
       ];
       this.#blocks.set(key, block);
     }
-    return block;
+    // The mock's clock, for a named session's idle time (the session's own clock may be set anywhere).
+    return [...block, String(this.#clock())];
   }
 
   #collectionList(): string[] {

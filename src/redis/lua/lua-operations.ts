@@ -93,6 +93,7 @@ local function op_sessions()
   local collections = collections_args()
   local t = touch(S)
   if t ~= true then return t or { 'no_session' } end
+  sweep_idle(S)
   local out = { 'ok', S.evicted or '', fmt(#collections + 8) }
   local function add(info) for _, v in ipairs(info) do out[#out + 1] = v end end
   add(session_info(S, collections))
