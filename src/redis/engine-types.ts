@@ -61,6 +61,11 @@ export interface RedisEngineOptions {
    * default session never expires.
    */
   sessionTtlMs?: number;
+  /**
+   * How long the server keeps a scenario's items once nothing uses it (no session stands on it or goes back
+   * to it, no running replica starts from it), in ms. Default a week.
+   */
+  scenarioTtlMs?: number;
   /** The mock's clock, in ms since the epoch, that idle time is counted by. Default `Date.now`. */
   clock?: () => number;
   onEvent?: (event: EngineEvent) => void;

@@ -38,6 +38,15 @@ import { sortMember } from './sort-member.js';
  */
 export const defaultSessionTtlMs = 24 * 60 * 60 * 1000;
 
+/**
+ * How long a scenario's items stay on the server once no session stands on
+ * it (or goes back to it at a reset) and no running replica starts from it:
+ * a week. Replicas renew the scenarios in use every hour (`scenarioKeepMs`),
+ * so only one left unused for a week goes, such as the one an older version
+ * of the document or of a scenario file wrote.
+ */
+export const defaultScenarioTtlMs = 7 * 24 * 60 * 60 * 1000;
+
 /** The prefix of every key when none is given (`--store-prefix`). */
 export const defaultStorePrefix = 'petstore';
 const prefixPattern = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -104,6 +113,8 @@ export class RedisEngine {
   /** How long a named session may stay unused, in ms, as the script reads it ('' for no limit). */
   readonly #sessionTtl: string;
   readonly #clock: () => number;
+  readonly #scenarioTtlMs: number;
+  #scenarioKeeper: ReturnType<typeof setInterval> | undefined;
   readonly #blocks = new BoundedMap<string, string[]>(1024);
   /** Items by their stored text: a list read again does not parse its items again. */
   readonly #items = new ItemCache();
@@ -141,6 +152,7 @@ export class RedisEngine {
       options.sessionTtlMs === 0 ? undefined : (options.sessionTtlMs ?? defaultSessionTtlMs),
     );
     this.#clock = options.clock ?? Date.now;
+    this.#scenarioTtlMs = options.scenarioTtlMs ?? defaultScenarioTtlMs;
     const [first] = this.#collections.values();
     if (!first) throw new Error('the Redis store needs at least one collection');
     this.#startDigest = scenarioDigest(options.startScenario, [...this.#collections.values()]);
@@ -173,8 +185,15 @@ export class RedisEngine {
         if (event.kind === 'reachable' && opened.engine) void opened.engine.#prepare().catch(() => undefined);
       },
     });
-    opened.engine = new RedisEngine(connection, options);
-    return opened.engine;
+    const engine = new RedisEngine(connection, options);
+    opened.engine = engine;
+    // Renews the scenarios in use a few times within their expiry (at most every hour); a failure waits for the next.
+    engine.#scenarioKeeper = setInterval(
+      () => void engine.keepScenarios().catch(() => undefined),
+      Math.min(engine.#scenarioTtlMs / 4, 60 * 60 * 1000),
+    );
+    engine.#scenarioKeeper.unref();
+    return engine;
   }
 
   /** Resolves once the server has answered and the starting scenario is in it (start-up and tests wait on it). */
@@ -219,14 +238,38 @@ export class RedisEngine {
     return this.#connection.libraryLoads;
   }
 
-  /** Writes a scenario's items to the server (once per content: replicas share them); returns its digest. */
+  /**
+   * Writes a scenario's items to the server (once per content: replicas share them) and renews their expiry;
+   * returns its digest.
+   */
   async publishScenario(scenario: Scenario): Promise<string> {
     const digest = await publishScenario(this.#connection, this.keyPrefix, scenario, [...this.#collections.values()]);
     this.#scenarios.set(digest, scenario);
+    await this.#keep([digest]);
     return digest;
   }
 
+  /**
+   * Renews the expiry of the scenarios in use: those a session stands on or goes back to, and this
+   * replica's starting one. Returns how many it renewed.
+   */
+  async keepScenarios(): Promise<number> {
+    return this.#keep([this.#startDigest]);
+  }
+
+  async #keep(digests: readonly string[]): Promise<number> {
+    const reply = await this.#run([
+      'scenario_keep',
+      String(this.#scenarioTtlMs),
+      keySegment(defaultSessionName),
+      String(digests.length),
+      ...digests,
+    ]);
+    return Number(reply[1]);
+  }
+
   async close(): Promise<void> {
+    clearInterval(this.#scenarioKeeper);
     await this.#connection.close();
   }
 

@@ -166,6 +166,50 @@ describe.skipIf(noRedisServer !== undefined)('sessions in Redis', () => {
     });
   });
 
+  describe('scenarios on the server', () => {
+    it('lets a scenario no session stands on expire, every key at once, and keeps the ones in use', async () => {
+      const { createClient } = await import('@redis/client');
+      const client = createClient({ url: server.url });
+      await client.connect();
+      const kept = await openEngine(server.url, { scenarioTtlMs: 60_000 });
+      try {
+        const keysOf = async (name: string) => {
+          for (const meta of await client.keys(`${kept.keyPrefix}:sc:*`)) {
+            if (/:sc:[0-9a-f]{32}$/.test(meta) && (await client.hGet(meta, 'name')) === name) {
+              return client.keys(`${meta}*`);
+            }
+          }
+          return [];
+        };
+        const scenario = (name: string) =>
+          scenarioOf(name, { animals: [{ id: 8, name, status: 'sold' }], keepers: [{ code: 'k9', zone: 'east' }] });
+        await kept.switchScenario('left', scenario('left'));
+        await kept.switchScenario('left', zoo);
+        await kept.switchScenario('stays', scenario('stays'));
+        // Items, ids, an index per indexed value, the summary and the list of keys: each with an expiry.
+        const left = await keysOf('left');
+        expect(left.length).toBeGreaterThanOrEqual(5);
+        for (const each of [...left, ...(await keysOf('zoo'))]) expect(await client.pTTL(each)).toBeGreaterThan(0);
+        // Cut every scenario's time short; a renewal then renews the two in use and leaves 'left' to run out.
+        for (const each of await client.keys(`${kept.keyPrefix}:sc:*`)) await client.pExpire(each, 20_000);
+        expect(await kept.keepScenarios()).toBe(2);
+        for (const each of [...(await keysOf('stays')), ...(await keysOf('zoo'))]) {
+          expect(await client.pTTL(each)).toBeGreaterThan(30_000);
+        }
+        for (const each of left) expect(await client.pTTL(each)).toBeLessThanOrEqual(20_000);
+        for (const each of left) await client.pExpire(each, 1);
+        await expect.poll(async () => (await keysOf('left')).length).toBe(0);
+        expect(await kept.session('stays')).toMatchObject({ scenario: 'stays', counts: { animals: 1 } });
+        // A session switched to it again writes it again.
+        await kept.switchScenario('left', scenario('left'));
+        expect(await kept.session('left')).toMatchObject({ scenario: 'left', counts: { animals: 1 } });
+      } finally {
+        await client.quit();
+        await kept.close();
+      }
+    });
+  });
+
   describe('faults', () => {
     it('takes a fault for N requests exactly N times, for its operation only, then lists none', async () => {
       const session = 'faulty';
