@@ -9,11 +9,12 @@ import { noRedisServer, requireRedisServer, startRedisServer, type RedisServer }
 // library runs is in it, and a mock connected as that user (and nothing more) serves requests, faults, the
 // journal, sessions, scenario switches and health, and comes back after the server restarts.
 
+/** The rules of the documented `redis-cli ACL SETUSER petstore …` command, its lines joined and quotes taken off. */
 const documented = (() => {
   const text = readFileSync(new URL('../../docs/security.md', import.meta.url), 'utf8');
-  const line = /^\s*ACL SETUSER petstore .*$/m.exec(text)?.[0].trim();
-  if (!line) throw new Error('docs/security.md gives no ACL SETUSER line for the kit');
-  return line;
+  const command = /^\s*redis-cli ACL SETUSER petstore (?:.*\\\n)*.*$/m.exec(text)?.[0];
+  if (!command) throw new Error('docs/security.md gives no redis-cli ACL SETUSER command for the kit');
+  return command.replace(/\\\n/g, ' ').replace(/'/g, '').trim().split(/\s+/).slice(1).join(' ');
 })();
 const password = 'acl-test-password';
 const key = 'test-key';
