@@ -45,6 +45,8 @@ export interface CliOptions {
   storePrefix: string;
   /** How long a call to that server may take before a request answers 503, in ms. */
   storeTimeout: number;
+  /** Seconds a named session on a shared store may go unused before it is dropped; 0 for never. */
+  sessionTtl: number;
   /** Origins allowed besides loopback ones and the mock's own (`--cors-origin`), canonical; `*` for any. */
   corsOrigins: string[];
   /** Host names answered besides loopback ones and the bound address (`--allowed-host`); `all` for any. */
@@ -145,6 +147,11 @@ export const flags = {
     env: 'PETSTORE_STORE_TIMEOUT',
     default: '2000',
     help: "ms a call to the store's server may take before the request answers 503 store_unavailable",
+  },
+  'session-ttl': {
+    env: 'PETSTORE_SESSION_TTL',
+    default: '86400',
+    help: 'seconds a named session on a shared store (--store redis://…) may go unused before it is dropped with its items, faults and journal; 0 for never (the memory store keeps its --max-sessions registry)',
   },
   'cors-origin': {
     env: 'PETSTORE_CORS_ORIGIN',
@@ -348,6 +355,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv, st
     store: { type: 'string' },
     'store-prefix': { type: 'string' },
     'store-timeout': { type: 'string' },
+    'session-ttl': { type: 'string' },
     'pid-file': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
     version: { type: 'boolean' },
@@ -424,6 +432,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv, st
     store,
     storePrefix: storePrefix.text,
     storeTimeout: integer(given('store-timeout'), 100, 60_000),
+    sessionTtl: integer(given('session-ttl'), 0, 31_536_000),
     ...access,
     pidFile: pidFile === '' ? undefined : path(pidFile),
     help: values.help === true,
@@ -521,6 +530,7 @@ export function toAppOptions(
   | 'store'
   | 'storePrefix'
   | 'storeTimeout'
+  | 'sessionTtl'
   | 'keys'
   | 'seed'
   | 'pets'
@@ -552,6 +562,7 @@ export function toAppOptions(
     store: options.store,
     storePrefix: options.storePrefix,
     storeTimeout: options.storeTimeout,
+    sessionTtl: options.sessionTtl,
     ...(options.latency ? { latency: options.latency } : {}),
     ...(options.document === undefined ? {} : { document: options.document }),
     ...(options.now === undefined ? {} : { now: options.now }),

@@ -65,6 +65,8 @@ export interface StoreOptions {
   storePrefix?: string;
   /** How long a call to the server may take before a request answers `503 store_unavailable`, in ms. Default 2000. */
   storeTimeout?: number;
+  /** Seconds a named session on the server may go unused before it is dropped (`--session-ttl`); 0 for never. Default a day. */
+  sessionTtl?: number;
 }
 
 /** A store URL: the state on a Redis or Valkey server, shared by every replica given the same URL and prefix. */
@@ -87,7 +89,7 @@ export function createNodeMock(options: NodeMockOptions & StoreOptions & { store
 export function createNodeMock(options: NodeMockOptions & StoreOptions & { store: string }): Mock | SharedMock;
 export function createNodeMock(options?: NodeMockOptions & { store?: 'memory' }): Mock;
 export function createNodeMock(options: NodeMockOptions & StoreOptions = {}): Mock | SharedMock {
-  const { document, fixturesDir, scenario, stateFile, store, storePrefix, storeTimeout, ...rest } = options;
+  const { document, fixturesDir, scenario, stateFile, store, storePrefix, storeTimeout, sessionTtl, ...rest } = options;
   const shared = isSharedStore(store);
   if (!shared && store !== undefined && store !== 'memory') {
     throw new Error(
@@ -161,6 +163,7 @@ export function createNodeMock(options: NodeMockOptions & StoreOptions = {}): Mo
                 url: store,
                 ...(storePrefix === undefined ? {} : { prefix: storePrefix }),
                 ...(storeTimeout === undefined ? {} : { deadlineMs: storeTimeout }),
+                ...(sessionTtl === undefined ? {} : { sessionTtlMs: sessionTtl * 1000 }),
               },
               context,
             ),

@@ -54,6 +54,20 @@ export interface RedisEngineOptions {
   /** How far every session's clock starts from the mock's, in ms (`--now`). */
   clockOffset?: number;
   limits?: EngineLimits;
+  /**
+   * How long a named session may go unused (no call names it) before it is
+   * dropped with its items, faults and journal, in ms (`--session-ttl`);
+   * 0 keeps sessions until `maxSessions` evicts them. Default a day. The
+   * default session never expires.
+   */
+  sessionTtlMs?: number;
+  /**
+   * How long the server keeps a scenario's items once nothing uses it (no session stands on it or goes back
+   * to it, no running replica starts from it), in ms. Default a week.
+   */
+  scenarioTtlMs?: number;
+  /** The mock's clock, in ms since the epoch, that idle time is counted by. Default `Date.now`. */
+  clock?: () => number;
   onEvent?: (event: EngineEvent) => void;
 }
 

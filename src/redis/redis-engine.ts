@@ -1,11 +1,10 @@
 import { BoundedMap } from '../core/support/bounded-map.js';
 import { HttpError } from '../core/errors/http-error.js';
 import { defaultMaxJournalBytes, defaultMaxJournalReadBytes } from '../core/journal/request-journal.js';
-import { parseExactJson, stringifyJson, toInt64 } from '../core/json/exact-json.js';
+import { stringifyJson, toInt64 } from '../core/json/exact-json.js';
 import { defaultSessionName } from '../core/http/session-header.js';
 import { maxScheduledFaults } from '../core/state/fault-limits.js';
 import type { FaultRequest, FaultSource, Latency, ScheduledFault } from '../core/state/state-store.js';
-import type { Item } from '../core/store/item-snapshot.js';
 import type { Scenario } from '../core/store/scenario.js';
 import { IdSpaceExhaustedError, StoreBytesFullError, StoreFullError } from '../core/store/store-errors.js';
 import { engineCollection, everyCollection, type EngineCollection } from './engine-collection.js';
@@ -23,11 +22,30 @@ import type {
 } from './engine-types.js';
 import type { Exchange } from '../core/journal/request-journal.js';
 import { journalFields, journalRecord } from './journal-record.js';
+import { ItemCache } from './item-cache.js';
 import { keySegment } from './key-segment.js';
 import { RedisConnection, type StoreHealth } from './redis-connection.js';
 import { keyFormat, publishScenario, scenarioDigest } from './scenario-publisher.js';
 import type { ServerPersistence } from './server-persistence.js';
 import { sortMember } from './sort-member.js';
+
+/**
+ * How long a named session may go unused before the store drops it, when
+ * `--session-ttl` is not given: a day. A QA run uses its session at every
+ * request, so only a run that sends nothing for a whole day loses it, while
+ * the sessions of a shared sandbox's finished runs and departed clients go
+ * within a day instead of staying until `--max-sessions` pushes them out.
+ */
+export const defaultSessionTtlMs = 24 * 60 * 60 * 1000;
+
+/**
+ * How long a scenario's items stay on the server once no session stands on
+ * it (or goes back to it at a reset) and no running replica starts from it:
+ * a week. Replicas renew the scenarios in use every hour (`scenarioKeepMs`),
+ * so only one left unused for a week goes, such as the one an older version
+ * of the document or of a scenario file wrote.
+ */
+export const defaultScenarioTtlMs = 7 * 24 * 60 * 60 * 1000;
 
 /** The prefix of every key when none is given (`--store-prefix`). */
 export const defaultStorePrefix = 'petstore';
@@ -66,10 +84,6 @@ function text(value: unknown): string {
   return Buffer.isBuffer(value) ? value.toString('utf8') : String(value);
 }
 
-function parseItem(json: string): Item {
-  return Object.freeze(parseExactJson(json) as Record<string, unknown>);
-}
-
 /**
  * The Redis (or Valkey) engine of the shared store: every piece of the
  * mock's state that replicas share (each session's items, ids, faults,
@@ -96,7 +110,14 @@ export class RedisEngine {
   readonly #startLatency: [string, string];
   readonly #startOffset: string;
   readonly #limitArgs: string[];
+  /** How long a named session may stay unused, in ms, as the script reads it ('' for no limit). */
+  readonly #sessionTtl: string;
+  readonly #clock: () => number;
+  readonly #scenarioTtlMs: number;
+  #scenarioKeeper: ReturnType<typeof setInterval> | undefined;
   readonly #blocks = new BoundedMap<string, string[]>(1024);
+  /** Items by their stored text: a list read again does not parse its items again. */
+  readonly #items = new ItemCache();
 
   private constructor(connection: RedisConnection, options: RedisEngineOptions) {
     const prefix = options.prefix ?? defaultStorePrefix;
@@ -127,6 +148,11 @@ export class RedisEngine {
       limitText(this.#limits.maxStoreBytes),
       limitText(this.#limits.maxTotalStoreBytes),
     ];
+    this.#sessionTtl = limitText(
+      options.sessionTtlMs === 0 ? undefined : (options.sessionTtlMs ?? defaultSessionTtlMs),
+    );
+    this.#clock = options.clock ?? Date.now;
+    this.#scenarioTtlMs = options.scenarioTtlMs ?? defaultScenarioTtlMs;
     const [first] = this.#collections.values();
     if (!first) throw new Error('the Redis store needs at least one collection');
     this.#startDigest = scenarioDigest(options.startScenario, [...this.#collections.values()]);
@@ -159,8 +185,15 @@ export class RedisEngine {
         if (event.kind === 'reachable' && opened.engine) void opened.engine.#prepare().catch(() => undefined);
       },
     });
-    opened.engine = new RedisEngine(connection, options);
-    return opened.engine;
+    const engine = new RedisEngine(connection, options);
+    opened.engine = engine;
+    // Renews the scenarios in use a few times within their expiry (at most every hour); a failure waits for the next.
+    engine.#scenarioKeeper = setInterval(
+      () => void engine.keepScenarios().catch(() => undefined),
+      Math.min(engine.#scenarioTtlMs / 4, 60 * 60 * 1000),
+    );
+    engine.#scenarioKeeper.unref();
+    return engine;
   }
 
   /** Resolves once the server has answered and the starting scenario is in it (start-up and tests wait on it). */
@@ -205,14 +238,38 @@ export class RedisEngine {
     return this.#connection.libraryLoads;
   }
 
-  /** Writes a scenario's items to the server (once per content: replicas share them); returns its digest. */
+  /**
+   * Writes a scenario's items to the server (once per content: replicas share them) and renews their expiry;
+   * returns its digest.
+   */
   async publishScenario(scenario: Scenario): Promise<string> {
     const digest = await publishScenario(this.#connection, this.keyPrefix, scenario, [...this.#collections.values()]);
     this.#scenarios.set(digest, scenario);
+    await this.#keep([digest]);
     return digest;
   }
 
+  /**
+   * Renews the expiry of the scenarios in use: those a session stands on or goes back to, and this
+   * replica's starting one. Returns how many it renewed.
+   */
+  async keepScenarios(): Promise<number> {
+    return this.#keep([this.#startDigest]);
+  }
+
+  async #keep(digests: readonly string[]): Promise<number> {
+    const reply = await this.#run([
+      'scenario_keep',
+      String(this.#scenarioTtlMs),
+      keySegment(defaultSessionName),
+      String(digests.length),
+      ...digests,
+    ]);
+    return Number(reply[1]);
+  }
+
   async close(): Promise<void> {
+    clearInterval(this.#scenarioKeeper);
     await this.#connection.close();
   }
 
@@ -242,10 +299,12 @@ export class RedisEngine {
         this.#startOffset,
         String(seed),
         ...this.#limitArgs,
+        this.#sessionTtl,
       ];
       this.#blocks.set(key, block);
     }
-    return block;
+    // The mock's clock, for a named session's idle time (the session's own clock may be set anywhere).
+    return [...block, String(this.#clock())];
   }
 
   #collectionList(): string[] {
@@ -394,18 +453,21 @@ export class RedisEngine {
   #result(action: StoreAction, values: unknown[]): ActionResult {
     switch (action.kind) {
       case 'list':
-        return { kind: 'list', items: values.map((value) => parseItem(text(value))) };
+        return { kind: 'list', items: values.map((value) => this.#items.item(text(value))) };
       case 'create':
-        return { kind: 'create', item: parseItem(text(values[0])) };
+        return { kind: 'create', item: this.#items.item(text(values[0])) };
       case 'delete':
         return {
           kind: 'delete',
           deleted: text(values[0]) === '1',
-          item: values[1] === undefined || values[1] === null ? undefined : parseItem(text(values[1])),
+          item: values[1] === undefined || values[1] === null ? undefined : this.#items.item(text(values[1])),
         };
       default: {
         const [value] = values;
-        return { kind: action.kind, item: value === null || value === undefined ? undefined : parseItem(text(value)) };
+        return {
+          kind: action.kind,
+          item: value === null || value === undefined ? undefined : this.#items.item(text(value)),
+        };
       }
     }
   }
@@ -609,7 +671,7 @@ export class RedisEngine {
       ...this.#filterArgs(collection, query.filters),
     ]);
     const [scenario, size, ...items] = this.#expect(reply, name);
-    return { scenario: text(scenario), size: Number(size), items: items.map((each) => parseItem(text(each))) };
+    return { scenario: text(scenario), size: Number(size), items: items.map((each) => this.#items.item(text(each))) };
   }
 
   // The journal.

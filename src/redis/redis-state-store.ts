@@ -46,6 +46,8 @@ export interface RedisStoreOptions {
   prefix?: string;
   /** How long a call may take before the request answers `503 store_unavailable`. Default 2000 ms. */
   deadlineMs?: number;
+  /** How long a named session may go unused before it is dropped, in ms (`--session-ttl`); 0 for never. Default a day. */
+  sessionTtlMs?: number;
 }
 
 /** A list with no page size reads every item; the engine takes a number. */
@@ -142,6 +144,8 @@ export class RedisStateStore implements StateStore {
       seed: context.seed,
       ...(context.latency ? { latency: context.latency } : {}),
       clockOffset: context.clockOffset,
+      ...(options.sessionTtlMs === undefined ? {} : { sessionTtlMs: options.sessionTtlMs }),
+      clock: context.clock,
       limits: {
         maxSessions: limits.maxSessions,
         maxItems: limits.maxItems,

@@ -73,7 +73,8 @@ async function sendAll(connection: RedisConnection, commands: string[][]): Promi
 
 /**
  * Writes a scenario's items under `<prefix>:sc:<digest>` once: read-only
- * from then on, shared by every session (and replica) that loads it. Its
+ * from then on, shared by every session (and replica) that loads it, with
+ * the list of its keys (`:keys`) that the engine renews the expiry of. Its
  * summary (`complete`, name, bytes, and per collection its count, bytes and
  * highest id as text) is written last, so that a scenario whose writing was
  * cut short is written again rather than used. Returns the digest.
@@ -130,6 +131,11 @@ export async function publishScenario(
     if (last !== undefined && collection.shape.idType === 'integer') {
       summary.push(`l:${collection.seg}`, String(last[collection.shape.idField]));
     }
+  }
+  // The list of its keys, for the engine to renew (or let run out) the expiry of them all at once.
+  const keys = [meta, ...new Set(commands.map((command) => command[1] as string))];
+  for (let start = 0; start < keys.length; start += batchSize) {
+    commands.push(['SADD', `${meta}:keys`, ...keys.slice(start, start + batchSize)]);
   }
   await sendAll(connection, commands);
   summary.push('complete', '1');

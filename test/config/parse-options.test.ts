@@ -42,6 +42,7 @@ describe('parseOptions', () => {
       store: 'memory',
       storePrefix: 'petstore',
       storeTimeout: 2000,
+      sessionTtl: 86_400,
       corsOrigins: [],
       allowedHosts: [],
       pidFile: undefined,
@@ -95,6 +96,7 @@ describe('parseOptions', () => {
       PETSTORE_STATE_FILE: 'env-state.json',
       PETSTORE_STORE_PREFIX: 'team-a',
       PETSTORE_STORE_TIMEOUT: '500',
+      PETSTORE_SESSION_TTL: '3600',
       PETSTORE_LOG_FORMAT: 'pretty',
       PETSTORE_CORS_ORIGIN: 'https://app.example.com, http://b.test:8080',
       PETSTORE_ALLOWED_HOST: 'mock.team.internal,.staging.example',
@@ -123,6 +125,7 @@ describe('parseOptions', () => {
       store: 'memory',
       storePrefix: 'team-a',
       storeTimeout: 500,
+      sessionTtl: 3600,
       corsOrigins: ['https://app.example.com', 'http://b.test:8080'],
       allowedHosts: ['mock.team.internal', '.staging.example'],
       pidFile: undefined,
@@ -147,6 +150,7 @@ describe('parseOptions', () => {
       PETSTORE_STATE_FILE: 'env-state.json',
       PETSTORE_STORE_PREFIX: 'team-a',
       PETSTORE_STORE_TIMEOUT: '500',
+      PETSTORE_SESSION_TTL: '3600',
       PETSTORE_LOG_FORMAT: 'pretty',
       PETSTORE_CORS_ORIGIN: 'https://app.example.com',
       PETSTORE_ALLOWED_HOST: 'mock.team.internal',
@@ -195,6 +199,8 @@ describe('parseOptions', () => {
       'team-b',
       '--store-timeout',
       '750',
+      '--session-ttl',
+      '0',
     ];
     expect(parseOptions(argv, env)).toEqual({
       host: '::1',
@@ -218,6 +224,7 @@ describe('parseOptions', () => {
       store: 'memory',
       storePrefix: 'team-b',
       storeTimeout: 750,
+      sessionTtl: 0,
       corsOrigins: ['http://a.test', '*'],
       allowedHosts: ['other.internal'],
       pidFile: undefined,
@@ -439,6 +446,7 @@ describe('toAppOptions', () => {
       store: 'memory',
       storePrefix: 'petstore',
       storeTimeout: 2000,
+      sessionTtl: 86_400,
     });
   });
 
@@ -471,6 +479,7 @@ describe('helpText', () => {
     ['--store', 'PETSTORE_STORE'],
     ['--store-prefix', 'PETSTORE_STORE_PREFIX'],
     ['--store-timeout', 'PETSTORE_STORE_TIMEOUT'],
+    ['--session-ttl', 'PETSTORE_SESSION_TTL'],
   ])('lists %s with its variable %s', (flag, env) => {
     expect(text).toMatch(new RegExp(`^  ${flag} +\\S`, 'm'));
     expect(text).toContain(`env ${env}`);
@@ -528,6 +537,7 @@ describe('helpText', () => {
       '--port',
       '--scenario',
       '--seed',
+      '--session-ttl',
       '--state-file',
       '--store',
       '--store-prefix',

@@ -78,12 +78,135 @@ describe.skipIf(noRedisServer !== undefined)('sessions in Redis', () => {
       await expect(engine.dropSession('default')).rejects.toMatchObject({ status: 400, code: 'invalid_session' });
     });
 
+    it('drops a named session unused for longer than the idle TTL, with every key it held; one in use stays', async () => {
+      let now = Date.UTC(2026, 0, 1);
+      const ttl = await openEngine(server.url, { sessionTtlMs: 60_000, clock: () => now });
+      const { createClient } = await import('@redis/client');
+      const client = createClient({ url: server.url });
+      await client.connect();
+      const keysOf = (session: string) => client.keys(`${ttl.keyPrefix}:s:${session}*`);
+      try {
+        await created(ttl, 'animals', { name: 'left behind' }, 'idle');
+        await ttl.scheduleFault('idle', { status: 500 });
+        await created(ttl, 'animals', { name: 'kept busy' }, 'busy');
+        await created(ttl, 'animals', { name: 'shared' });
+        await ttl.record('idle', {
+          id: 'r1',
+          startedAt: now,
+          method: 'GET',
+          url: '/animals',
+          headers: {},
+          body: undefined,
+          status: 200,
+          responseBody: undefined,
+          durationMs: 1,
+          admin: false,
+        });
+        expect((await ttl.journal('idle')).records).toHaveLength(1);
+        expect(await keysOf('idle')).not.toEqual([]);
+        now += 40_000;
+        await act(ttl, undefined, 'busy');
+        now += 30_000;
+        // 'idle' was last used 70 s ago, 'busy' 30 s ago: the listing sweeps the first and keeps the second.
+        expect((await ttl.sessions()).sessions.map((each) => each.name)).toEqual(['default', 'busy']);
+        expect(await keysOf('idle')).toEqual([]);
+        expect(await ttl.session('busy')).toMatchObject({ copied: true, counts: { animals: 4 } });
+        expect(await ttl.session('idle')).toMatchObject({ copied: false, faults: 0, counts: { animals: 3 } });
+        // The default session never expires.
+        now += 10 * 24 * 60 * 60 * 1000;
+        expect(await ttl.session('default')).toMatchObject({ copied: true, counts: { animals: 4 } });
+      } finally {
+        await client.quit();
+        await ttl.close();
+      }
+    });
+
+    it('starts afresh a session whose next request comes after its idle TTL, sweeping others at each call', async () => {
+      let now = Date.UTC(2026, 0, 1);
+      const ttl = await openEngine(server.url, { sessionTtlMs: 1000, clock: () => now });
+      try {
+        await created(ttl, 'animals', { name: 'mine' }, 'late');
+        await created(ttl, 'animals', { name: 'theirs' }, 'other');
+        now += 999;
+        expect(await items(ttl, { collection: 'animals', limit: 100 }, 'late')).toHaveLength(4);
+        now += 1001;
+        expect(await items(ttl, { collection: 'animals', limit: 100 }, 'late')).toHaveLength(3);
+        // The request of 'late' swept 'other', unused for 2 s, before anyone listed the sessions.
+        const { createClient } = await import('@redis/client');
+        const client = createClient({ url: server.url });
+        await client.connect();
+        try {
+          expect(await client.keys(`${ttl.keyPrefix}:s:other*`)).toEqual([]);
+        } finally {
+          await client.quit();
+        }
+      } finally {
+        await ttl.close();
+      }
+    });
+
+    it('keeps unused sessions for ever with an idle TTL of 0, until the registry evicts them', async () => {
+      let now = Date.UTC(2026, 0, 1);
+      const forever = await openEngine(server.url, { sessionTtlMs: 0, clock: () => now });
+      try {
+        await created(forever, 'animals', { name: 'kept' }, 'old');
+        now += 365 * 24 * 60 * 60 * 1000;
+        expect(await forever.session('old')).toMatchObject({ copied: true, counts: { animals: 4 } });
+      } finally {
+        await forever.close();
+      }
+    });
+
     it('keeps session names as text: __proto__, and names that are no key segment', async () => {
       for (const name of ['__proto__', 'a:b', 'zoë']) {
         await created(engine, 'animals', { name }, name);
         expect(await engine.session(name)).toMatchObject({ name, copied: true, counts: { animals: 4 } });
       }
       expect(await engine.session('a')).toMatchObject({ copied: false });
+    });
+  });
+
+  describe('scenarios on the server', () => {
+    it('lets a scenario no session stands on expire, every key at once, and keeps the ones in use', async () => {
+      const { createClient } = await import('@redis/client');
+      const client = createClient({ url: server.url });
+      await client.connect();
+      const kept = await openEngine(server.url, { scenarioTtlMs: 60_000 });
+      try {
+        const keysOf = async (name: string) => {
+          for (const meta of await client.keys(`${kept.keyPrefix}:sc:*`)) {
+            if (/:sc:[0-9a-f]{32}$/.test(meta) && (await client.hGet(meta, 'name')) === name) {
+              return client.keys(`${meta}*`);
+            }
+          }
+          return [];
+        };
+        const scenario = (name: string) =>
+          scenarioOf(name, { animals: [{ id: 8, name, status: 'sold' }], keepers: [{ code: 'k9', zone: 'east' }] });
+        await kept.switchScenario('left', scenario('left'));
+        await kept.switchScenario('left', zoo);
+        await kept.switchScenario('stays', scenario('stays'));
+        // Items, ids, an index per indexed value, the summary and the list of keys: each with an expiry.
+        const left = await keysOf('left');
+        expect(left.length).toBeGreaterThanOrEqual(5);
+        for (const each of [...left, ...(await keysOf('zoo'))]) expect(await client.pTTL(each)).toBeGreaterThan(0);
+        // Cut every scenario's time short; a renewal then renews the two in use and leaves 'left' to run out.
+        for (const each of await client.keys(`${kept.keyPrefix}:sc:*`)) await client.pExpire(each, 20_000);
+        expect(await kept.keepScenarios()).toBe(2);
+        for (const each of [...(await keysOf('stays')), ...(await keysOf('zoo'))]) {
+          expect(await client.pTTL(each)).toBeGreaterThan(30_000);
+        }
+        for (const each of left) expect(await client.pTTL(each)).toBeLessThanOrEqual(20_000);
+        for (const each of left) await client.pExpire(each, 1);
+        await expect.poll(async () => (await keysOf('left')).length).toBe(0);
+        expect(await kept.session('stays')).toMatchObject({ scenario: 'stays', counts: { animals: 1 } });
+        // A session switched to it again writes it again.
+        await kept.switchScenario('left', scenario('left'));
+        expect(await kept.session('left')).toMatchObject({ scenario: 'left', counts: { animals: 1 } });
+      } finally {
+        await client.quit();
+        await kept.close();
+      }
     });
   });
 

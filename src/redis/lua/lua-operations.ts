@@ -93,6 +93,7 @@ local function op_sessions()
   local collections = collections_args()
   local t = touch(S)
   if t ~= true then return t or { 'no_session' } end
+  sweep_idle(S)
   local out = { 'ok', S.evicted or '', fmt(#collections + 8) }
   local function add(info) for _, v in ipairs(info) do out[#out + 1] = v end end
   add(session_info(S, collections))
@@ -276,10 +277,42 @@ local function op_journal_clear()
   return with_session(S, function() return { 'ok', fmt(journal_clear(S.seg)) } end)
 end
 
+-- Renews the expiry of every scenario a session stands on or goes back to at a reset, and of the
+-- scenarios named (a replica's starting one, one just written): a scenario nobody uses any more is
+-- not renewed, and the server drops it when its time runs out. Every key of a scenario gets the same
+-- expiry in this one call, so none goes before the others. A scenario written without its list of
+-- keys (by a kit from before) is left as it is.
+local function op_scenario_keep()
+  local ms = arg()
+  local default_seg = arg()
+  local digests = {}
+  for i = 1, tonumber(arg()) do digests[arg()] = true end
+  local function stands(seg)
+    local got = redis.call('HMGET', P .. ':s:' .. seg, 'scn', 'start')
+    if got[1] then digests[got[1]] = true end
+    if got[2] then digests[got[2]] = true end
+  end
+  stands(default_seg)
+  for _, seg in ipairs(redis.call('ZRANGE', P .. ':sessions', 0, -1)) do stands(seg) end
+  local kept = 0
+  for digest in pairs(digests) do
+    local meta = scenario_key(digest)
+    local list = meta .. ':keys'
+    if has(list) then
+      for _, k in ipairs(redis.call('SMEMBERS', list)) do redis.call('PEXPIRE', k, ms) end
+      redis.call('PEXPIRE', list, ms)
+      redis.call('PEXPIRE', meta, ms)
+      kept = kept + 1
+    end
+  end
+  return { 'ok', fmt(kept) }
+end
+
 local operations = {
   request = op_request, view = op_view, info = op_info, sessions = op_sessions, drop = op_drop,
   latency = op_latency, clock = op_clock, fault_add = op_fault_add, fault_list = op_fault_list,
   fault_clear = op_fault_clear, switch = op_switch, reset = op_reset,
   journal_append = op_journal_append, journal_read = op_journal_read, journal_clear = op_journal_clear,
+  scenario_keep = op_scenario_keep,
 }
 `;

@@ -5,6 +5,11 @@
  * registry of named sessions ordered by last use (`sessions`, scored by the
  * counter `tick`). The default session is never in the registry, so never
  * evicted. `charged` is what every session's own items hold together.
+ * With an idle TTL, `idle` holds each named session's last use by the
+ * mock's clock (ms): a session unused for longer is dropped (as an eviction
+ * drops it, its items, faults and journal with it) by the next call that
+ * names it, and any call sweeps a few others; the default session never
+ * expires.
  */
 export const luaSessions = String.raw`
 local function scenario_key(digest)
@@ -27,6 +32,8 @@ local function session_args()
   S.maxItems = num(arg())
   S.maxBytes = num(arg())
   S.maxTotal = num(arg())
+  S.ttl = num(arg())
+  S.now = num(arg())
   S.key = P .. ':s:' .. S.seg
   return S
 end
@@ -67,6 +74,32 @@ local function drop_session(seg)
   journal_clear(seg)
   redis.call('DEL', S.key, S.key .. ':f', S.key .. ':fs')
   redis.call('ZREM', P .. ':sessions', seg)
+  redis.call('ZREM', P .. ':idle', seg)
+end
+
+-- Drops up to 'most' named sessions unused since before the TTL (all of them with no 'most'), other
+-- than the session of the call: the keys of sessions nobody uses go away while the mock runs.
+local function sweep_idle(S, most)
+  if not S.ttl or not S.now then return end
+  local idle = P .. ':idle'
+  local stale = most
+    and redis.call('ZRANGEBYSCORE', idle, '-inf', '(' .. fmt(S.now - S.ttl), 'LIMIT', 0, most)
+    or redis.call('ZRANGEBYSCORE', idle, '-inf', '(' .. fmt(S.now - S.ttl))
+  for _, seg in ipairs(stale) do
+    if seg ~= S.seg then
+      if has(P .. ':s:' .. seg) then drop_session(seg) else redis.call('ZREM', idle, seg) end
+    end
+  end
+end
+
+-- Whether the session was last used before its TTL ran out: it is dropped then, as though never made.
+local function expired(S)
+  if not S.ttl or not S.now or not S.named or not S.scn then return false end
+  local last = redis.call('ZSCORE', P .. ':idle', S.seg)
+  if not last or tonumber(last) + S.ttl >= S.now then return false end
+  drop_session(S.seg)
+  S.scn = nil
+  return true
 end
 
 local function load_session(S)
@@ -102,6 +135,8 @@ end
 -- a refusal, or true.
 local function touch(S)
   load_session(S)
+  expired(S)
+  sweep_idle(S, 2)
   if not S.scn then
     if not S.create then return nil end
     local got = redis.call('HGET', scenario_key(S.start), 'complete')
@@ -120,7 +155,10 @@ local function touch(S)
       'own', '0', 'hid', '0', 'jb', '0', 'jd', '0')
     load_session(S)
   end
-  if S.named then redis.call('ZADD', P .. ':sessions', redis.call('INCR', P .. ':tick'), S.seg) end
+  if S.named then
+    redis.call('ZADD', P .. ':sessions', redis.call('INCR', P .. ':tick'), S.seg)
+    if S.ttl and S.now then redis.call('ZADD', P .. ':idle', 'GT', S.now, S.seg) end
+  end
   if not load_scenario(S) then return { 'scenario_missing', S.scn } end
   return true
 end
