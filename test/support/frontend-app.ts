@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/package-root.js';
 import { launchChromium, noBrowser } from './browser.js';
 import { installInto, nodeEnv, nodeOf, packTarball, spawnSyncText, tscIn } from './packed-package.js';
-import { serveFiles, type ServedFile } from './serve-files.js';
+import { bundledPage, serveFiles } from './serve-files.js';
 
 /** An MSW major and the Node major a team runs it on (MSW 3 needs Node 22.12 or later). */
 export interface Major {
@@ -171,18 +171,13 @@ async function runDevApp(dir: string): Promise<unknown> {
     write: false,
     logLevel: 'silent',
   });
-  const files: Record<string, ServedFile> = {
-    '/': {
-      type: 'text/html',
-      body: '<!doctype html><meta charset="utf-8"><title>pets</title><script type="module" src="/dev-app.js"></script>',
-    },
-    '/mockServiceWorker.js': {
-      type: 'text/javascript',
-      body: readFileSync(join(dir, 'node_modules/msw/lib/mockServiceWorker.js')),
-    },
-  };
-  for (const file of result.outputFiles)
-    files[file.path.replace(/^\/app/, '')] = { type: 'text/javascript', body: file.contents };
+  const files = bundledPage({
+    title: 'pets',
+    script: 'dev-app.js',
+    outdir: '/app',
+    outputFiles: result.outputFiles,
+    nodeModules: join(dir, 'node_modules'),
+  });
   const site = await serveFiles(files);
   const browser = await launchChromium();
   try {
