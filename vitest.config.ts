@@ -23,7 +23,7 @@ const processHeavy = [
   'test/contract/mock-deployment.test.ts',
   'test/contract/explore/curl-command.test.ts',
   'test/contract/explore/explore-deployment.test.ts',
-  'test/evolution/behaviour-over-the-cli.test.ts',
+  'test/evolution/behaviour-over-the-cli-*.test.ts',
   'test/evolution/reference-page.test.ts',
   'test/evolution/suite-*.test.ts',
 ];

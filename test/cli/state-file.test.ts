@@ -55,6 +55,13 @@ function writeHeavyLoad(baseUrl: string, tag: string, workers = 8) {
   const done = Promise.all(Array.from({ length: workers }, (_, worker) => loop(worker)));
   return {
     acknowledged,
+    /** Resolves once `count` creates acknowledged before `before()` (a time on performance.now()'s clock) are in. */
+    async acknowledgedAtLeast(count: number, before: () => number = () => Infinity): Promise<void> {
+      while (acknowledged.filter(({ at }) => at < before()).length < count) {
+        if (stopped) throw new Error(`the load stopped after ${acknowledged.length} acknowledged creates`);
+        await sleep(10);
+      }
+    },
     stop: async () => {
       stopped = true;
       await done;
@@ -94,8 +101,10 @@ describe('petstore-mock --state-file', () => {
       const { cli, baseUrl } = await start(['--pets', '5000']);
       if (round > 0) expect(cli.stdout()).toMatch(/State {6}\S+state\.json \(\d+ pets restored\)/);
       const load = writeHeavyLoad(baseUrl, `round${round}`);
-      // Kill at an unpredictable moment, well after the first debounced writes.
-      await sleep(1_500 + Math.random() * 600);
+      // Kill at an unpredictable moment, well after the first debounced writes: once 20 creates are older
+      // than the promise's debounce + margin (however busy the machine), and up to 600 ms later.
+      await load.acknowledgedAtLeast(20, () => performance.now() - debounceMs - marginMs);
+      await sleep(Math.random() * 600);
       const killedAt = performance.now();
       cli.child.kill('SIGKILL');
       await cli.exited;
@@ -122,7 +131,8 @@ describe('petstore-mock --state-file', () => {
   it('saves everything acknowledged when stopped with SIGTERM in the middle of a load', async () => {
     const { cli, baseUrl } = await start(['--scenario', 'one-of-each-status']);
     const load = writeHeavyLoad(baseUrl, 'term');
-    await sleep(500);
+    // In the middle of the load: once creates are being acknowledged, however busy the machine.
+    await load.acknowledgedAtLeast(21);
     cli.child.kill('SIGTERM');
     expect(await cli.exited).toBe(0);
     await load.stop();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { kitDocument } from '../support/behaviour-subject.js';
 import { behindMsw } from '../support/msw-transport.js';
-import { documentsUnderTest, sampledDocuments, shapeOf } from './support/documents-under-test.js';
+import { documentsUnderTest, sampledDocuments, sampledPart, shapeOf } from './support/documents-under-test.js';
 import { runBehaviourSuites } from './support/run-behaviour-suites.js';
 
 // The kit's behaviour suites through MSW 2's setupServer and the kit's handlers (createMockHandlers): the
@@ -17,6 +17,17 @@ describe('the sample of documents behind MSW', () => {
     expect(sampledDocuments[0]?.kit).toBe(true);
     expect(shapes(sampledDocuments)).toEqual(shapes(documentsUnderTest));
     expect(sampledDocuments.length).toBeLessThan(documentsUnderTest.length);
+  });
+
+  it('is cut into parts (the CLI’s files) that hold each sampled document once, every part some', () => {
+    const parts = [sampledPart(1, 2), sampledPart(2, 2)];
+    for (const part of parts) expect(part.length).toBeGreaterThan(0);
+    expect(
+      parts
+        .flat()
+        .map((document) => document.name)
+        .sort(),
+    ).toEqual(sampledDocuments.map((document) => document.name).sort());
   });
 });
 

@@ -129,9 +129,10 @@ describe('the GitHub Actions job of docs/contract-testing.md, its run steps with
   });
 
   it('runs the contract job from a project with the packed kit installed: reports written, exit 0', async () => {
-    // The project as the job's checkout gives it: petstore-kit in its devDependencies and a lockfile, no reports/.
-    const project = installInto(root, 'project', ['--save-dev', packTarball(root)]).dir;
-    rmSync(join(project, 'node_modules'), { recursive: true, force: true });
+    // The project as the job's checkout gives it: petstore-kit in its devDependencies and a lockfile, no reports/,
+    // no node_modules (the lockfile alone is written: the job's `npm ci` is the one install).
+    const project = installInto(root, 'project', ['--save-dev', '--package-lock-only', packTarball(root)]).dir;
+    expect(existsSync(join(project, 'node_modules'))).toBe(false);
     for (const step of jobs.contract?.steps ?? []) {
       if (!step.run) continue;
       const result = await runStep(step, project, environmentOf(step, values));

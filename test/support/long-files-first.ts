@@ -7,15 +7,19 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * few lines then starts last and the run waits for it alone.
  */
 const longFiles = [
-  'test/project/app-suite.test.ts',
-  'test/evolution/behaviour-over-the-cli.test.ts',
   'test/project/packed-package.test.ts',
-  'test/evolution/behaviour-through-mock-fetch.test.ts',
-  'test/evolution/behaviour-behind-msw.test.ts',
+  'test/project/app-suite-msw-',
+  'test/evolution/behaviour-over-the-cli-',
   'test/project/doc-snippets.test.ts',
   'test/project/contract-actions-job.test.ts',
   'test/contract/deployment-catalogue-',
   'test/fuzz/mock-properties.test.ts',
+  'test/redis/behaviour-on-redis.test.ts',
+  'test/replicas/',
+  'test/evolution/behaviour-behind-msw.test.ts',
+  'test/cli/state-file.test.ts',
+  'test/adapters/msw-reset-between-tests.test.ts',
+  'test/evolution/behaviour-through-mock-fetch.test.ts',
   'test/ui/',
 ];
 

@@ -17,7 +17,7 @@ import {
   type KitFacts,
   type Snippet,
 } from './doc-snippets.js';
-import { serveFiles, type ServedFile } from './serve-files.js';
+import { bundledPage, serveFiles } from './serve-files.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -258,18 +258,13 @@ document.body.dataset.status = String(probe.status);
     write: false,
     logLevel: 'silent',
   });
-  const files: Record<string, ServedFile> = {
-    '/': {
-      type: 'text/html',
-      body: '<!doctype html><meta charset="utf-8"><title>snippet</title><script type="module" src="/page.js"></script>',
-    },
-    '/mockServiceWorker.js': {
-      type: 'text/javascript',
-      body: readFileSync(join(packageRoot, 'node_modules/msw/lib/mockServiceWorker.js')),
-    },
-  };
-  for (const file of result.outputFiles)
-    files[file.path.replace(/^\/page/, '')] = { type: 'text/javascript', body: file.contents };
+  const files = bundledPage({
+    title: 'snippet',
+    script: 'page.js',
+    outdir: '/page',
+    outputFiles: result.outputFiles,
+    nodeModules: join(packageRoot, 'node_modules'),
+  });
   const site = await serveFiles(files);
   const browser = await launchChromium();
   try {

@@ -33,3 +33,11 @@ export const sampledDocuments: DocumentUnderTest[] = documentsUnderTest.filter((
   );
   return document.kit || document.facts.resources.some((resource) => !earlier.has(shapeOf(resource)));
 });
+
+/**
+ * Part `part` of `of` of the sampled documents (every `of`-th, from the `part`-th): the transports that run the
+ * suites one request after another over a socket (the CLI) cut their runs into files that run side by side.
+ */
+export function sampledPart(part: number, of: number): DocumentUnderTest[] {
+  return sampledDocuments.filter((_document, index) => index % of === part - 1);
+}

@@ -1,6 +1,6 @@
 // The app in a real browser, as a team runs it in development: the kit's handlers in MSW's service worker
 // (setupWorker, mockServiceWorker.js from the msw the project installed), the component on the page's own
-// origin. What it saw goes into the page, for test/project/app-suite.test.ts to read.
+// origin. What it saw goes into the page, for test/project/app-suite-msw-*.test.ts to read.
 import { setupWorker } from 'msw/browser';
 import { createMockHandlers } from 'petstore-kit/msw';
 import { createPetClient } from '../src/pet-client.js';

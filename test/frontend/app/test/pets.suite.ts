@@ -1,6 +1,6 @@
 // A frontend team's suite, as docs/in-process.md tells them to write it: MSW's setupServer with the kit's handlers,
 // an openapi-fetch client typed by the kit's `paths`, a small component, one reset before each test, and one test's
-// own 500 both ways (server.use and the mock's typed fault). test/project/app-suite.test.ts runs it from the packed
+// own 500 both ways (server.use and the mock's typed fault). test/project/app-suite-msw-*.test.ts runs it from the packed
 // tarball on MSW 2 (Node 20) and MSW 3 (Node 24), under vitest's node, jsdom and happy-dom environments, shuffled.
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';

@@ -1,0 +1,196 @@
+import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packageRoot } from '../../src/package-root.js';
+import { launchChromium, noBrowser } from './browser.js';
+import { installInto, nodeEnv, nodeOf, packTarball, spawnSyncText, tscIn } from './packed-package.js';
+import { bundledPage, serveFiles } from './serve-files.js';
+
+/** An MSW major and the Node major a team runs it on (MSW 3 needs Node 22.12 or later). */
+export interface Major {
+  msw: 2 | 3;
+  node: number;
+}
+
+export interface FrontendApp {
+  dir: string;
+  /** The `node` program the app runs on. */
+  node: string;
+  /** What `npm i -D` printed. */
+  installed: string;
+}
+
+/** vitest's JSON report, what of it the checks read. */
+export interface VitestReport {
+  numTotalTests: number;
+  numPassedTests: number;
+  numFailedTests: number;
+  testResults: Array<{ assertionResults: Array<{ title: string; status: string; failureMessages: string[] }> }>;
+}
+
+/** Runs the app's suite with vitest under `environment`, shuffled, on the app's Node; its report and output. */
+export function runSuite(
+  app: FrontendApp,
+  environment: string,
+  env: Record<string, string> = {},
+): { report: VitestReport; output: string } {
+  const reportFile = join(app.dir, `report-${environment}-${Object.keys(env).join('-') || 'plain'}.json`);
+  const vitest = join(app.dir, 'node_modules/vitest/vitest.mjs');
+  const args = ['run', '--environment', environment, '--sequence.shuffle', '--reporter=json'];
+  const result = spawnSyncText(app.node, [vitest, ...args, `--outputFile=${reportFile}`], app.dir, {
+    ...cleanEnv(app.node),
+    EXPECTED_ENVIRONMENT: environment,
+    ...env,
+  });
+  return { report: JSON.parse(readFileSync(reportFile, 'utf8')) as VitestReport, output: result.output };
+}
+
+/** The app's Node environment without vitest's own variables, which would make the child vitest think it is a worker. */
+function cleanEnv(node: string): NodeJS.ProcessEnv {
+  const env = nodeEnv(node);
+  for (const name of Object.keys(env)) if (name.startsWith('VITEST') || name === 'NODE_OPTIONS') delete env[name];
+  return env;
+}
+
+/** The tests of a report that did not pass, with the first line of their failure. */
+export const failures = (report: VitestReport) =>
+  report.testResults.flatMap((file) =>
+    file.assertionResults
+      .filter((test) => test.status !== 'passed')
+      .map((test) => `${test.title}: ${test.failureMessages.join('\n').split('\n')[0]}`),
+  );
+
+/**
+ * A frontend team's app and its suite (test/frontend/app: an openapi-fetch
+ * client typed by the kit's `paths`, a component that lists and creates
+ * pets, one test's own 500 both through `server.use` and the mock's typed
+ * fault, the documented reset), in a folder of its own with the packed
+ * tarball installed beside msw, openapi-fetch, vitest, jsdom and happy-dom
+ * by a plain `npm i -D`, as a team installs them, on one MSW major and its
+ * Node. Registers the tests every major passes: it installs cleanly, runs
+ * under each of vitest's environments in a shuffled order, compiles under
+ * `strict` with `skipLibCheck: false`, and runs as a dev app in headless
+ * Chromium with MSW's service worker. Each major is a test file of its own
+ * (test/project/app-suite-msw-*.test.ts), so that the two run side by side;
+ * the returned function gives the installed app to that file's own tests.
+ */
+export function frontendApp({ msw, node: major }: Major): () => FrontendApp {
+  let root: string;
+  let app: FrontendApp | undefined;
+  const appOf = (): FrontendApp => {
+    if (!app) throw new Error(`the app on msw ${msw} was not installed`);
+    return app;
+  };
+
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), `petstore-app-msw-${msw}-`));
+    const tarball = packTarball(root);
+    const source = join(packageRoot, 'test/frontend/app');
+    const node = nodeOf(major);
+    // What a team installs for this app: the kit and msw (`npm i -D petstore-kit msw`), its client, its test tools.
+    const { dir, output } = installInto(
+      root,
+      `app-msw-${msw}`,
+      ['-D', tarball, `msw@${msw}`, 'openapi-fetch@^0.17', 'vitest@^4.1', 'jsdom@^29', 'happy-dom@^21'],
+      nodeEnv(node),
+    );
+    // The app, with the one file that differs between the majors in its place.
+    cpSync(source, dir, { recursive: true, filter: (path) => !/[/\\]msw-\d$/.test(path) });
+    copyFileSync(join(source, `msw-${msw}/listen.ts`), join(dir, 'test/listen.ts'));
+    app = { dir, node, installed: output };
+  }, 600_000);
+  afterAll(() => rmSync(root, { recursive: true, force: true }), 120_000);
+
+  describe(`a frontend app’s suite on msw ${msw} with Node ${major}, from the packed tarball`, () => {
+    it(`installs with a plain npm i -D: msw ${msw}, no peer conflict, no EBADENGINE`, () => {
+      const installedApp = appOf();
+      const installed = JSON.parse(readFileSync(join(installedApp.dir, 'node_modules/msw/package.json'), 'utf8')) as {
+        version: string;
+      };
+      expect(installed.version.split('.')[0]).toBe(String(msw));
+      expect(spawnSyncText(installedApp.node, ['--version'], installedApp.dir).output).toMatch(
+        new RegExp(`^v${major}\\.`),
+      );
+      expect(installedApp.installed).not.toMatch(/ERESOLVE|EBADENGINE/);
+      const manifest = JSON.parse(readFileSync(join(installedApp.dir, 'package.json'), 'utf8')) as {
+        devDependencies: Record<string, string>;
+      };
+      expect(Object.keys(manifest.devDependencies)).toEqual(expect.arrayContaining(['petstore-kit', 'msw']));
+    });
+
+    it.each(['node', 'jsdom', 'happy-dom'])(
+      'passes whole under vitest’s %s environment, in a shuffled order',
+      (environment) => {
+        const { report, output } = runSuite(appOf(), environment);
+        expect(failures(report), output).toEqual([]);
+        expect(report.numFailedTests).toBe(0);
+        expect(report.numPassedTests).toBe(report.numTotalTests);
+        expect(report.numTotalTests).toBe(11);
+      },
+      120_000,
+    );
+
+    it('compiles, app, tests and dev page, under strict with skipLibCheck false', () => {
+      expect(tscIn(appOf().dir, ['-p', 'tsconfig.json'])).toBe('');
+    }, 120_000);
+
+    describe.skipIf(noBrowser !== undefined)('as a dev app in headless Chromium, with MSW’s service worker', () => {
+      it('lists, adds, and gets a broken connection from an injected fault', async () => {
+        const seen = await runDevApp(appOf().dir);
+        expect(seen).toEqual({
+          listed: ['1 Bella (available)', '2 Max (pending)', '3 Luna (sold)'],
+          added: { id: 4, name: 'Zoë 🐱', categoryId: 2, status: 'sold' },
+          afterAdd: 4,
+          fault: 'rejected: TypeError',
+        });
+      }, 120_000);
+    });
+  });
+
+  return appOf;
+}
+
+/**
+ * Bundles the app's dev page (browser/dev-app.ts) as its bundler would, from
+ * the app's own node_modules (its msw and the installed kit), serves it with
+ * the `mockServiceWorker.js` of that msw (what `npx msw init` copies), opens
+ * it in headless Chromium and returns what the page saw.
+ */
+async function runDevApp(dir: string): Promise<unknown> {
+  const result = await build({
+    absWorkingDir: dir,
+    entryPoints: ['browser/dev-app.ts'],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    splitting: true,
+    outdir: '/app',
+    write: false,
+    logLevel: 'silent',
+  });
+  const files = bundledPage({
+    title: 'pets',
+    script: 'dev-app.js',
+    outdir: '/app',
+    outputFiles: result.outputFiles,
+    nodeModules: join(dir, 'node_modules'),
+  });
+  const site = await serveFiles(files);
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(site.origin);
+    await page.waitForSelector('body[data-seen]', { state: 'attached', timeout: 60_000 }).catch(() => {
+      throw new Error(`the dev app did not finish: ${errors.join('; ') || 'no page error'}`);
+    });
+    return JSON.parse((await page.getAttribute('body', 'data-seen')) ?? '{}');
+  } finally {
+    await browser.close();
+    await site.close();
+  }
+}
