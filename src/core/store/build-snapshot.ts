@@ -7,6 +7,7 @@ import {
   type ItemId,
   type ItemRows,
   type ItemSnapshot,
+  type ItemStream,
   textBytes,
   valueKey,
   type ValueKey,
@@ -173,18 +174,50 @@ function sortedById(items: readonly Item[], idField: string): readonly Item[] {
 /** The bytes `"name":` takes in an item's JSON. */
 const keyBytes = (name: string): number => textBytes(JSON.stringify(name)) + 1;
 
+/** An item the stream handed out below the one before it: its items are read again as one sorted list. */
+class OutOfOrder extends Error {}
+
 /**
  * Indexes checked items (see check-item-list.ts) into a compact snapshot:
  * in id order, each read as a new frozen item (nothing of the objects given
  * is kept but the values of their fields, so a later change to those objects
  * cannot reach the store). Throws on an id used twice, naming `what` holds them.
+ *
+ * `more` are items after `given` (a generator's, in ascending id order above
+ * the given ones), written into the columns one at a time as they are made,
+ * so that they never all exist as objects; out of order, they are read again
+ * as one list and sorted with the others.
  */
-export function buildSnapshot(given: readonly Item[], shape: CollectionShape, what: string): ItemSnapshot {
+export function buildSnapshot(
+  given: readonly Item[],
+  shape: CollectionShape,
+  what: string,
+  more?: ItemStream,
+): ItemSnapshot {
+  const items = sortedById(given, shape.idField);
+  if (!more || more.length === 0) return fill(shape, what, items.length, (add) => items.forEach(add));
+  try {
+    let complete = true;
+    const snapshot = fill(shape, what, items.length + more.length, (add) => {
+      items.forEach(add);
+      complete = more.each(add);
+    });
+    if (complete) return snapshot;
+  } catch (error) {
+    if (!(error instanceof OutOfOrder)) throw error;
+  }
+  return buildSnapshot(items.concat(more.toArray()), shape, what);
+}
+
+/** A compact snapshot of `count` items, handed to `add` by `feed` in ascending id order. */
+function fill(
+  shape: CollectionShape,
+  what: string,
+  count: number,
+  feed: (add: (item: Item) => void) => void,
+): ItemSnapshot {
   const { idField } = shape;
-  const items = sortedById(given, idField);
-  const count = items.length;
-  const numericIds = items.every((item) => typeof item[idField] === 'number');
-  const ids: Float64Array | ItemId[] = numericIds ? new Float64Array(count) : new Array<ItemId>(count);
+  let ids: Float64Array | ItemId[] = new Float64Array(count);
   const columns: Array<{ name: string; codes: Uint32Array; values: unknown[]; known: Map<unknown, number> }> = [];
   const columnOf = new Map<string, number>();
   /** The bytes of each column's `"name":value` pair, by code (objects: per row, not kept). */
@@ -192,15 +225,21 @@ export function buildSnapshot(given: readonly Item[], shape: CollectionShape, wh
   const layouts: Layout[] = [];
   const layoutOf = new Map<string, number>();
   const layoutCodes = new Uint32Array(count);
+  const index = new Map(shape.indexed.map((field) => [field, new Map<ValueKey, number[]>()]));
   const idKeyBytes = keyBytes(idField);
   let bytes = 0;
   let lastLayout: number[] = [];
   let lastCode = -1;
   const scratch: number[] = [];
-  for (let row = 0; row < count; row++) {
-    const item = items[row] as Item;
+  let row = 0;
+  const add = (item: Item): void => {
     const id = item[idField] as ItemId;
-    if (row > 0 && ids[row - 1] === id) throw new Error(`${what} has two ${shape.name} with ${idField} ${String(id)}`);
+    if (row > 0) {
+      const order = compareIds(ids[row - 1] as ItemId, id);
+      if (order === 0) throw new Error(`${what} has two ${shape.name} with ${idField} ${String(id)}`);
+      if (order > 0) throw new OutOfOrder();
+    }
+    if (typeof id !== 'number' && ids instanceof Float64Array) ids = Array.from(ids) as ItemId[];
     ids[row] = id as never;
     scratch.length = 0;
     let fields = 0;
@@ -242,7 +281,7 @@ export function buildSnapshot(given: readonly Item[], shape: CollectionShape, wh
     }
     // `{`, `}` and the commas between the fields.
     bytes += 2 + Math.max(0, fields - 1);
-    if (scratch.length !== lastLayout.length || scratch.some((position, index) => lastLayout[index] !== position)) {
+    if (scratch.length !== lastLayout.length || scratch.some((position, at) => lastLayout[at] !== position)) {
       const key = scratch.join(',');
       let code = layoutOf.get(key);
       if (code === undefined) {
@@ -254,25 +293,28 @@ export function buildSnapshot(given: readonly Item[], shape: CollectionShape, wh
       lastLayout = [...scratch];
     }
     layoutCodes[row] = lastCode;
-  }
-  const index = new Map<string, Map<ValueKey, Uint32Array>>();
-  for (const field of shape.indexed) {
-    const rows = new Map<ValueKey, number[]>();
-    for (let row = 0; row < count; row++) {
-      const key = valueKey((items[row] as Item)[field]);
-      let bucket = rows.get(key);
-      if (!bucket) rows.set(key, (bucket = []));
+    for (const [field, buckets] of index) {
+      const key = valueKey(item[field]);
+      let bucket = buckets.get(key);
+      if (!bucket) buckets.set(key, (bucket = []));
       bucket.push(row);
     }
-    index.set(field, new Map([...rows].map(([key, bucket]) => [key, Uint32Array.from(bucket)])));
-  }
+    row++;
+  };
+  feed(add);
+  if (row !== count) throw new Error(`${what}: ${count} ${shape.name} were announced, ${row} were made`);
   return new CompactSnapshot({
     idField,
     ids,
     columns: columns.map(({ name, codes, values }) => ({ name, codes: narrowest(codes, values.length), values })),
     layouts,
     layoutCodes: narrowest(layoutCodes, layouts.length),
-    index,
+    index: new Map(
+      [...index].map(([field, rows]) => [
+        field,
+        new Map([...rows].map(([key, bucket]) => [key, Uint32Array.from(bucket)])),
+      ]),
+    ),
     bytes,
   });
 }
