@@ -171,6 +171,21 @@ function sortedById(items: readonly Item[], idField: string): readonly Item[] {
   return items;
 }
 
+/** Whether two lists of field names are the same, in the same order. */
+function sameNames(names: readonly string[], others: readonly string[] | undefined): boolean {
+  if (others === undefined || names.length !== others.length) return false;
+  for (let at = 0; at < names.length; at++) if (names[at] !== others[at]) return false;
+  return true;
+}
+
+/** How many characters a number takes in JSON: counted for a safe integer, without writing it. */
+function digitsOf(value: number): number {
+  if (!Number.isSafeInteger(value)) return String(value).length;
+  let digits = value < 0 ? 2 : 1;
+  for (let rest = Math.abs(value); rest >= 10; rest = Math.floor(rest / 10)) digits++;
+  return digits;
+}
+
 /** The bytes `"name":` takes in an item's JSON. */
 const keyBytes = (name: string): number => textBytes(JSON.stringify(name)) + 1;
 
@@ -218,19 +233,44 @@ function fill(
 ): ItemSnapshot {
   const { idField } = shape;
   let ids: Float64Array | ItemId[] = new Float64Array(count);
-  const columns: Array<{ name: string; codes: Uint32Array; values: unknown[]; known: Map<unknown, number> }> = [];
+  /** Each column's distinct values, their codes, and the bytes of each one's `"name":value` pair (objects: per row). */
+  const columns: Array<{
+    name: string;
+    codes: Uint32Array;
+    values: unknown[];
+    known: Map<unknown, number>;
+    pairBytes: number[];
+  }> = [];
   const columnOf = new Map<string, number>();
-  /** The bytes of each column's `"name":value` pair, by code (objects: per row, not kept). */
-  const pairBytes: number[][] = [];
+  const columnFor = (name: string): number => {
+    let position = columnOf.get(name);
+    if (position === undefined) {
+      position = columns.length;
+      columnOf.set(name, position);
+      columns.push({ name, codes: new Uint32Array(count), values: [], known: new Map(), pairBytes: [] });
+    }
+    return position;
+  };
   const layouts: Layout[] = [];
   const layoutOf = new Map<string, number>();
+  const layoutCodeOf = (positions: readonly number[]): number => {
+    const key = positions.join(',');
+    let code = layoutOf.get(key);
+    if (code === undefined) {
+      code = layouts.length;
+      layoutOf.set(key, code);
+      layouts.push(Object.freeze([...positions]));
+    }
+    return code;
+  };
   const layoutCodes = new Uint32Array(count);
   const index = new Map(shape.indexed.map((field) => [field, new Map<ValueKey, number[]>()]));
+  const indexed = [...index];
   const idKeyBytes = keyBytes(idField);
   let bytes = 0;
-  let lastLayout: number[] = [];
+  let lastNames: readonly string[] | undefined;
+  let lastPositions: readonly number[] = [];
   let lastCode = -1;
-  const scratch: number[] = [];
   let row = 0;
   const add = (item: Item): void => {
     const id = item[idField] as ItemId;
@@ -241,32 +281,27 @@ function fill(
     }
     if (typeof id !== 'number' && ids instanceof Float64Array) ids = Array.from(ids) as ItemId[];
     ids[row] = id as never;
-    scratch.length = 0;
+    bytes += idKeyBytes + (typeof id === 'number' ? digitsOf(id) : textBytes(stringifyJson(id)));
+    // Items one after another have the same fields in the same order: their columns are looked up once.
+    const names = Object.keys(item);
+    if (!sameNames(names, lastNames)) {
+      lastNames = names;
+      lastPositions = names.map((name) => (name === idField ? idColumn : columnFor(name)));
+      lastCode = layoutCodeOf(lastPositions);
+    }
     let fields = 0;
-    bytes += idKeyBytes + (typeof id === 'string' ? textBytes(stringifyJson(id)) : String(id).length);
-    for (const name of Object.keys(item)) {
-      const value = item[name];
+    for (let at = 0; at < names.length; at++) {
+      const position = lastPositions[at] as number;
+      const value = item[names[at] as string];
       if (value === undefined) continue;
       fields++;
-      if (name === idField) {
-        scratch.push(idColumn);
-        continue;
-      }
-      let position = columnOf.get(name);
-      if (position === undefined) {
-        position = columns.length;
-        columnOf.set(name, position);
-        columns.push({ name, codes: new Uint32Array(count), values: [], known: new Map() });
-        pairBytes.push([]);
-      }
-      scratch.push(position);
+      if (position === idColumn) continue;
       const column = columns[position] as (typeof columns)[number];
-      const pairs = pairBytes[position] as number[];
       if (value !== null && typeof value === 'object') {
         // An object or array (or an exact number literal) is kept as given, one a row.
         column.codes[row] = column.values.length;
         column.values.push(value);
-        bytes += keyBytes(name) + textBytes(stringifyJson(value));
+        bytes += keyBytes(column.name) + textBytes(stringifyJson(value));
         continue;
       }
       let code = column.known.get(value);
@@ -274,26 +309,19 @@ function fill(
         code = column.values.length;
         column.known.set(value, code);
         column.values.push(value);
-        pairs[code] = keyBytes(name) + textBytes(stringifyJson(value));
+        column.pairBytes[code] = keyBytes(column.name) + textBytes(stringifyJson(value));
       }
       column.codes[row] = code;
-      bytes += pairs[code] as number;
+      bytes += column.pairBytes[code] as number;
     }
     // `{`, `}` and the commas between the fields.
     bytes += 2 + Math.max(0, fields - 1);
-    if (scratch.length !== lastLayout.length || scratch.some((position, at) => lastLayout[at] !== position)) {
-      const key = scratch.join(',');
-      let code = layoutOf.get(key);
-      if (code === undefined) {
-        code = layouts.length;
-        layoutOf.set(key, code);
-        layouts.push(Object.freeze([...scratch]));
-      }
-      lastCode = code;
-      lastLayout = [...scratch];
-    }
-    layoutCodes[row] = lastCode;
-    for (const [field, buckets] of index) {
+    // A field left undefined is no field: such a row's layout is its own.
+    layoutCodes[row] =
+      fields === names.length
+        ? lastCode
+        : layoutCodeOf(lastPositions.filter((_, at) => item[names[at] as string] !== undefined));
+    for (const [field, buckets] of indexed) {
       const key = valueKey(item[field]);
       let bucket = buckets.get(key);
       if (!bucket) buckets.set(key, (bucket = []));
