@@ -8,6 +8,7 @@ import type { OpenAPIV3 } from 'openapi-types';
 import { defaultPetCount, defaultSeed } from '../src/core/scenarios/scenario-defaults.js';
 import { fillAdminDocument } from '../src/core/admin/fill-admin-document.js';
 import { storeFilters } from '../src/core/admin/store-filters.js';
+import { stringifyJson } from '../src/core/json/exact-json.js';
 import { parseExactYaml } from '../src/core/json/parse-exact-yaml.js';
 import { type ApiModel, describeApi } from '../src/core/model/describe-api.js';
 import { compileDocument } from '../src/core/openapi/compile-document.js';
@@ -164,7 +165,7 @@ export const defaultValidators: PrecompiledValidators = ${precompiledValidatorsL
     },
     {
       path: join(generated, 'default-document.ts'),
-      text: `${header('openapi.yaml')}import type { OpenAPIV3 } from 'openapi-types';\n\nexport const defaultDocument = ${literal(document)} as unknown as OpenAPIV3.Document;\n`,
+      text: `${header('openapi.yaml')}import type { OpenAPIV3 } from 'openapi-types';\n\nexport const defaultDocument = ${literal(document)} as unknown as OpenAPIV3.Document;\n\n/** The document's exact JSON, as the mock serves it: its validators are found by this text without hashing it. */\nexport const defaultDocumentJson = ${JSON.stringify(stringifyJson(document))};\n`,
     },
     { path: join(generated, 'admin-document.ts'), text: adminDocumentFile(document as OpenAPIV3.Document) },
     {

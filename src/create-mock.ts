@@ -14,13 +14,14 @@ import { provideAjv, type RunTimeCompiler } from './core/openapi/load-ajv.js';
 import {
   checkPrecompiled,
   hashText,
+  knowHash,
   usePrecompiledValidators,
   type PrecompiledValidators,
 } from './core/openapi/precompiled-validators.js';
 import { markFixtureChecked } from './core/scenarios/scenario-catalogue.js';
 import { rememberGeneratedItems } from './core/seed/keep-generated-items.js';
 import type { StateStoreFactory } from './core/state/state-store-factory.js';
-import { defaultDocument } from './generated/default-document.js';
+import { defaultDocument, defaultDocumentJson } from './generated/default-document.js';
 import { defaultFixtures } from './generated/default-fixtures.js';
 import { defaultScenarioItems } from './generated/default-scenario-items.js';
 import { defaultValidators } from './generated/default-validators.js';
@@ -32,6 +33,7 @@ import { defaultValidators } from './generated/default-validators.js';
 // drawing.
 markDocumentChecked(defaultDocument);
 usePrecompiledValidators(defaultValidators);
+knowHash(defaultDocumentJson, defaultValidators.api.hash);
 for (const fixture of Object.values(defaultFixtures)) markFixtureChecked(fixture);
 for (const { options, items } of defaultScenarioItems) rememberGeneratedItems(options, items);
 

@@ -6,11 +6,12 @@ import type { ValidateFunction } from 'ajv';
 import fc from 'fast-check';
 import type { OpenAPIV3 } from 'openapi-types';
 import { afterAll, describe, expect, it } from 'vitest';
-import { NumberLiteral } from '../src/core/json/exact-json.js';
+import { NumberLiteral, stringifyJson } from '../src/core/json/exact-json.js';
 import { compileDocument, type CompiledDocument } from '../src/core/openapi/compile-document.js';
-import type { PrecompiledValidators } from '../src/core/openapi/precompiled-validators.js';
+import { hashText, precompiledFor, type PrecompiledValidators } from '../src/core/openapi/precompiled-validators.js';
 import { createMock } from '../src/create-mock.js';
-import { defaultDocument } from '../src/generated/default-document.js';
+import { defaultDocument, defaultDocumentJson } from '../src/generated/default-document.js';
+import { defaultValidators } from '../src/generated/default-validators.js';
 import { precompileValidators } from '../src/precompile-validators.js';
 import { runTimeCompiler } from '../src/run-time-compiler.js';
 import { loadDocument } from '../src/node/load-document.js';
@@ -92,6 +93,13 @@ describe('the kit’s own validators, compiled ahead by npm run generate', () =>
     const precompiledCount = validatorsOf(builtIn).filter(([, validate]) => !('schemaEnv' in validate)).length;
     expect(precompiledCount).toBe(validatorsOf(builtIn).length);
     expect(validatorsOf(atRunTime).every(([, validate]) => 'schemaEnv' in validate)).toBe(true);
+  });
+
+  it('are found by the document’s exact JSON, generated with them, without hashing it; another text finds none', () => {
+    expect(defaultDocumentJson).toBe(stringifyJson(defaultDocument));
+    expect(hashText(defaultDocumentJson)).toBe(defaultValidators.api.hash);
+    expect(precompiledFor(defaultDocumentJson)).toBeDefined();
+    expect(precompiledFor(defaultDocumentJson.replace('"3.0.3"', '"3.0.2"'))).toBeUndefined();
   });
 
   it('judge every value as the validators Ajv compiles at run time do, errors included', () => {

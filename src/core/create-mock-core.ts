@@ -240,7 +240,7 @@ export interface SharedMockCore extends AsyncSessionApi {
 
 /** Faker, loaded only when a scenario generates items that were not made before (a separate chunk in a browser). */
 const defaultGenerateItems: GenerateItems = keepGeneratedItems(async (options) =>
-  (await import('./seed/generate-items.js')).generateItems(options),
+  (await import('./seed/generate-items.js')).generateItemsLazily(options),
 );
 
 /** Keys are the upstream's to judge: the proxy's API checks none. */

@@ -5,7 +5,7 @@ import type { OpenAPIV3 } from 'openapi-types';
 import type { ScenarioSource } from '../core/create-mock-core.js';
 import type { MockLogger } from '../core/support/mock-logger.js';
 import { ItemListError } from '../core/store/check-item-list.js';
-import { drawItems } from '../core/seed/draw-items.js';
+import { drawItemsLazily } from '../core/seed/draw-items.js';
 import { keepGeneratedItems } from '../core/seed/keep-generated-items.js';
 import { createMock, createSharedMock, type Mock, type MockOptions, type SharedMock } from '../create-mock.js';
 import { defaultFixtures } from '../generated/default-fixtures.js';
@@ -25,7 +25,7 @@ const require = createRequire(import.meta.url);
  * default scenario's are built in): importing the kit does not load it, and a mock is still ready at once.
  */
 const generateKeptItems = keepGeneratedItems((options) =>
-  drawItems((require('@faker-js/faker/locale/en') as { faker: Faker }).faker, options),
+  drawItemsLazily((require('@faker-js/faker/locale/en') as { faker: Faker }).faker, options),
 );
 
 let kitDocument: string | undefined;

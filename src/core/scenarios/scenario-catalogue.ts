@@ -2,10 +2,10 @@ import type { ValidateFunction } from 'ajv';
 import { fromAjvErrors, listDetails } from '../errors/from-ajv-errors.js';
 import type { ApiModel } from '../model/describe-api.js';
 import { isDocumentChecked, type CompiledDocument } from '../openapi/compile-document.js';
-import type { GeneratedItem, GenerateItems, GenerateItemsOptions } from '../seed/draw-items.js';
+import type { GenerateItems, GenerateItemsOptions, MadeItems } from '../seed/draw-items.js';
 import { setOwnField } from '../support/own-field.js';
 import { createItemListCheck, ItemListError } from '../store/check-item-list.js';
-import type { CollectionShape, Item } from '../store/item-snapshot.js';
+import { isItemStream, type CollectionShape, type Item } from '../store/item-snapshot.js';
 import type { RevisionCounter } from '../store/revision-counter.js';
 import { createScenario, type Scenario } from '../store/scenario.js';
 import { FixtureError, fixtureSchema, fixtureSettings, type Fixture } from './fixture.js';
@@ -254,16 +254,19 @@ export class ScenarioCatalogue {
     // Generated items are checked against a document of the user's (a format or bound Faker cannot meet).
     const checkMade = !isDocumentChecked(compiled.document);
     const generate = (options: GenerateItemsOptions) => {
-      let made: readonly GeneratedItem[] | Promise<readonly GeneratedItem[]>;
+      let made: MadeItems | Promise<MadeItems>;
       try {
         made = this.#options.generateItems(options);
       } catch (error) {
         throw new FixtureError(`${where}: ${(error as Error).message}`);
       }
-      const checked = (items: readonly GeneratedItem[]) => {
+      const checked = (items: MadeItems): MadeItems => {
         if (!checkMade) return items;
         try {
-          return this.#itemCheck(options.collection)(items, `${where}, its generated ${options.collection}`);
+          return this.#itemCheck(options.collection)(
+            isItemStream(items) ? items.toArray() : items,
+            `${where}, its generated ${options.collection}`,
+          );
         } catch (error) {
           if (error instanceof ItemListError) {
             throw new FixtureError(
@@ -283,9 +286,9 @@ export class ScenarioCatalogue {
       literal,
       defaults: { pets: this.#options.pets, seed: this.#options.seed },
     });
-    const items = runScenarioItems(steps, generate);
-    return items instanceof Promise
-      ? items.then((made) => createScenario(name, made, shapes, revisions))
-      : createScenario(name, items, shapes, revisions);
+    const lists = runScenarioItems(steps, generate);
+    return lists instanceof Promise
+      ? lists.then(({ items, streams }) => createScenario(name, items, shapes, revisions, streams))
+      : createScenario(name, lists.items, shapes, revisions, lists.streams);
   }
 }

@@ -1,7 +1,7 @@
 import type { ApiModel, Resource } from '../model/describe-api.js';
-import type { GeneratedId, GeneratedItem, GenerateItemsOptions } from '../seed/draw-items.js';
+import type { GeneratedId, GenerateItemsOptions, MadeItems } from '../seed/draw-items.js';
 import { generatedFields } from '../seed/generated-fields.js';
-import type { Item } from '../store/item-snapshot.js';
+import { isItemStream, type Item, type ItemStream } from '../store/item-snapshot.js';
 import { FixtureError, type Fixture } from './fixture.js';
 
 /** What a scenario's items are made from: the fixture, checked, and its literal items by collection. */
@@ -21,7 +21,17 @@ export interface ScenarioItemsInput {
  * batch it asks the item generator for, and is given the items made. Run by
  * `runScenarioItems` (synchronously where the generator answers at once).
  */
-export type ScenarioItemsSteps = Generator<GenerateItemsOptions, Record<string, Item[]>, readonly GeneratedItem[]>;
+export type ScenarioItemsSteps = Generator<GenerateItemsOptions, ScenarioLists, MadeItems>;
+
+/**
+ * A scenario's items by collection: `items`, then for a collection whose
+ * generated items came as a stream (a million pets), `streams` after them,
+ * never made into objects all at once (see `ItemStream`).
+ */
+export interface ScenarioLists {
+  items: Record<string, Item[]>;
+  streams: Record<string, ItemStream>;
+}
 
 /** The resources with each one's references before it (a circle, or a reference to itself, is cut). */
 function referenceOrder(resources: readonly Resource[]): Resource[] {
@@ -65,10 +75,20 @@ export function* scenarioItems(input: ScenarioItemsInput): ScenarioItemsSteps {
   const { api, fixture, literal, defaults, where } = input;
   const items: Record<string, Item[]> = {};
   for (const resource of api.resources) items[resource.name] = [...(literal[resource.name] ?? [])];
+  const streams: Record<string, ItemStream> = {};
+  /** A collection's items as one list: a stream after them is made into objects, for a step that reads them all. */
+  const listOf = (name: string): Item[] => {
+    const stream = streams[name];
+    if (stream) {
+      items[name] = (items[name] ?? []).concat(stream.toArray() as Item[]);
+      delete streams[name];
+    }
+    return items[name] ?? [];
+  };
   const block = fixture.generate;
   const seed = block?.seed ?? defaults.seed;
   const idsOf = (resource: Resource): GeneratedId[] =>
-    (items[resource.name] ?? []).map((item) => item[resource.idField] as GeneratedId);
+    listOf(resource.name).map((item) => item[resource.idField] as GeneratedId);
   const batch = (resource: Resource, ids: { count: number; firstId?: GeneratedId; ids?: GeneratedId[] }) => {
     const fields = generatedFields(resource, block?.categories);
     const pools: Record<string, GeneratedId[]> = {};
@@ -92,7 +112,7 @@ export function* scenarioItems(input: ScenarioItemsInput): ScenarioItemsSteps {
       const count = block.counts?.[resource.name] ?? block.count ?? defaults.pets;
       if (count === 0) continue;
       const held = items[resource.name] ?? [];
-      let made: readonly GeneratedItem[];
+      let made: MadeItems;
       if (resource.idType === 'string') {
         // Texts counted from 1, skipping those a literal item has.
         const taken = new Set(idsOf(resource).map(String));
@@ -107,29 +127,36 @@ export function* scenarioItems(input: ScenarioItemsInput): ScenarioItemsSteps {
         const firstId = typeof highest === 'bigint' ? highest + 1n : (highest as number) + 1;
         made = yield batch(resource, { count, firstId });
       }
+      // Integer ids follow the literal ones, so a stream's items are written after them as they are made;
+      // generated texts ("10" before "2") are sorted with the others.
+      if (isItemStream(made) && resource.idType === 'integer') streams[resource.name] = made;
       // concat, not push(...): a spread of a million items overflows the call stack.
-      items[resource.name] = held.concat(made as Item[]);
+      else items[resource.name] = held.concat((isItemStream(made) ? made.toArray() : made) as Item[]);
     }
   }
 
   // The items referred to in a collection the fixture does not give: the referring ones first.
   for (const resource of [...order].reverse()) {
     if (Object.hasOwn(literal, resource.name)) continue;
+    const referring = api.resources.flatMap((other) =>
+      other.references
+        .filter((reference) => reference.collection === resource.name)
+        .map(({ field }) => ({ other, field })),
+    );
+    // A set of a million generated ids costs a third of a second: made only for a collection something refers to.
+    if (referring.length === 0) continue;
     const held = new Set<unknown>(idsOf(resource));
     const wanted = new Set<GeneratedId>();
-    for (const other of api.resources) {
-      for (const reference of other.references) {
-        if (reference.collection !== resource.name) continue;
-        for (const item of items[other.name] ?? []) {
-          const value = item[reference.field];
-          if (names(value) && !held.has(value)) wanted.add(value);
-        }
+    for (const { other, field } of referring) {
+      for (const item of listOf(other.name)) {
+        const value = item[field];
+        if (names(value) && !held.has(value)) wanted.add(value);
       }
     }
     if (wanted.size === 0) continue;
     const ids = [...wanted].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     const made = yield batch(resource, { count: ids.length, ids });
-    items[resource.name] = (items[resource.name] ?? []).concat(made as Item[]);
+    items[resource.name] = listOf(resource.name).concat((isItemStream(made) ? made.toArray() : made) as Item[]);
   }
 
   // A reference into a collection the fixture gives names an item of it.
@@ -139,8 +166,7 @@ export function* scenarioItems(input: ScenarioItemsInput): ScenarioItemsSteps {
       const target = api.resource(reference.collection);
       if (!target) continue;
       const held = new Set<unknown>(idsOf(target));
-      const list = items[resource.name] ?? [];
-      for (const [index, item] of list.entries()) {
+      for (const [index, item] of listOf(resource.name).entries()) {
         const value = item[reference.field];
         if (!names(value) || held.has(value)) continue;
         throw new FixtureError(
@@ -149,14 +175,14 @@ export function* scenarioItems(input: ScenarioItemsInput): ScenarioItemsSteps {
       }
     }
   }
-  return items;
+  return { items, streams };
 }
 
 /** Runs the steps, asking `generate` for each batch: at once where it answers at once, else as a promise. */
 export function runScenarioItems(
   steps: ScenarioItemsSteps,
-  generate: (options: GenerateItemsOptions) => readonly GeneratedItem[] | Promise<readonly GeneratedItem[]>,
-): Record<string, Item[]> | Promise<Record<string, Item[]>> {
+  generate: (options: GenerateItemsOptions) => MadeItems | Promise<MadeItems>,
+): ScenarioLists | Promise<ScenarioLists> {
   let step = steps.next();
   while (!step.done) {
     const made = generate(step.value);
@@ -168,9 +194,9 @@ export function runScenarioItems(
 
 async function finishLater(
   steps: ScenarioItemsSteps,
-  pending: Promise<readonly GeneratedItem[]>,
-  generate: (options: GenerateItemsOptions) => readonly GeneratedItem[] | Promise<readonly GeneratedItem[]>,
-): Promise<Record<string, Item[]>> {
+  pending: Promise<MadeItems>,
+  generate: (options: GenerateItemsOptions) => MadeItems | Promise<MadeItems>,
+): Promise<ScenarioLists> {
   let step = steps.next(await pending);
   while (!step.done) step = steps.next(await generate(step.value));
   return step.value;

@@ -1,6 +1,7 @@
 import type { Faker } from '@faker-js/faker';
 import { int64Max, normaliseInt64, type Int64 } from '../json/exact-json.js';
 import { setOwnField } from '../support/own-field.js';
+import type { ItemStream } from '../store/item-snapshot.js';
 
 /** An item as the generator makes it: its fields by name (int64 ids a number up to 2^53−1, a bigint beyond). */
 export type GeneratedItem = Readonly<Record<string, unknown>>;
@@ -122,6 +123,50 @@ function valueOf(
   }
 }
 
+/** A state field's name, its values, and how each value (or its absence) is drawn by weight. */
+interface DrawnState {
+  name: string;
+  values: readonly unknown[];
+  choices: Array<{ value: unknown; weight: number }>;
+}
+
+/** The state fields of the items, each with its weighted choices. */
+function statesOf(fields: readonly GeneratedField[]): DrawnState[] {
+  return fields.flatMap((field) => {
+    if (field.fill.kind !== 'state') return [];
+    const { values, optional } = field.fill;
+    const choices = values.map((value, index) => ({
+      value: value as unknown,
+      weight: stateWeights[index] ?? laterStateWeight,
+    }));
+    if (optional) choices.push({ value: undefined, weight: absentWeight });
+    return [{ name: field.name, values, choices }];
+  });
+}
+
+/** Seeds Faker, then hands each item to `visit` as it is drawn. */
+function drawEach(faker: Faker, options: GenerateItemsOptions, visit: (item: Record<string, unknown>) => void): void {
+  const { count, seed, firstId = 1, fields, idField, ids, pools, collection } = options;
+  // Seeded right before a synchronous run, so the shared instance gives the same items every time.
+  faker.seed(seed);
+  const states = statesOf(fields);
+  const total = ids ? ids.length : count;
+  const drawn = new Map<string, unknown>();
+  for (let index = 0; index < total; index++) {
+    for (const state of states) drawn.set(state.name, faker.helpers.weightedArrayElement(state.choices));
+    const item: Record<string, unknown> = {};
+    setOwnField(item, idField, ids ? ids[index] : idAt(firstId, index));
+    for (const field of fields) {
+      const value = field.fill.kind === 'state' ? drawn.get(field.name) : valueOf(faker, field, pools, collection);
+      if (value !== undefined) setOwnField(item, field.name, value);
+    }
+    visit(item);
+  }
+}
+
+/** How many items a list holds: `ids` when given, else `count`. */
+const totalOf = (options: GenerateItemsOptions): number => (options.ids ? options.ids.length : options.count);
+
 /**
  * Realistic items from Faker with a fixed seed, their fields read from the
  * document (generated-fields.ts): the same options give the same items, byte
@@ -134,32 +179,10 @@ function valueOf(
  * loaded (see generate-items.ts, and create-node-mock.ts).
  */
 export function drawItems(faker: Faker, options: GenerateItemsOptions): GeneratedItem[] {
-  const { count, seed, firstId = 1, fields, idField, ids, pools, collection } = options;
-  // Seeded right before a synchronous run, so the shared instance gives the same items every time.
-  faker.seed(seed);
-  const states = fields.flatMap((field) => {
-    if (field.fill.kind !== 'state') return [];
-    const { values, optional } = field.fill;
-    const choices = values.map((value, index) => ({
-      value: value as unknown,
-      weight: stateWeights[index] ?? laterStateWeight,
-    }));
-    if (optional) choices.push({ value: undefined, weight: absentWeight });
-    return [{ name: field.name, values, choices }];
-  });
-  const total = ids ? ids.length : count;
   const items: Array<Record<string, unknown>> = [];
-  const drawn = new Map<string, unknown>();
-  for (let index = 0; index < total; index++) {
-    for (const state of states) drawn.set(state.name, faker.helpers.weightedArrayElement(state.choices));
-    const item: Record<string, unknown> = {};
-    setOwnField(item, idField, ids ? ids[index] : idAt(firstId, index));
-    for (const field of fields) {
-      const value = field.fill.kind === 'state' ? drawn.get(field.name) : valueOf(faker, field, pools, collection);
-      if (value !== undefined) setOwnField(item, field.name, value);
-    }
-    items.push(item);
-  }
+  drawEach(faker, options, (item) => items.push(item));
+  const states = statesOf(options.fields);
+  const total = totalOf(options);
   // Make every value of each state appear: give each missing one to the first item whose value another item
   // shares, or else to an item without one. Deterministic, so the same seed still gives the same items.
   for (const { name, values } of states) {
@@ -178,5 +201,60 @@ export function drawItems(faker: Faker, options: GenerateItemsOptions): Generate
   return items;
 }
 
-/** Makes Faker items. Synchronous where Faker is already loaded (Node); a promise where it is loaded on demand. */
-export type GenerateItems = (options: GenerateItemsOptions) => GeneratedItem[] | Promise<GeneratedItem[]>;
+/**
+ * `drawItems`' items drawn one at a time each time they are read, none kept:
+ * a million pets written straight into a snapshot's columns never all exist
+ * as objects, so they neither survive V8's young collections nor grow its
+ * heap. Where a state value was drawn by no item (a list `drawItems` then
+ * changes), `each` says so, and `toArray()` gives the list.
+ */
+class DrawnItems implements ItemStream {
+  readonly length: number;
+  readonly #faker: Faker;
+  readonly #options: GenerateItemsOptions;
+
+  constructor(faker: Faker, options: GenerateItemsOptions) {
+    this.#faker = faker;
+    this.#options = options;
+    this.length = totalOf(options);
+  }
+
+  each(visit: (item: GeneratedItem) => void): boolean {
+    const states = statesOf(this.#options.fields);
+    const seen = states.map(({ name }) => ({ name, values: new Set<unknown>() }));
+    drawEach(this.#faker, this.#options, (item) => {
+      for (const state of seen) state.values.add(item[state.name]);
+      visit(item);
+    });
+    // Every value of each state drawn (or fewer items than values): the list `drawItems` gives, unchanged.
+    return states.every(
+      ({ values }, index) => this.length < values.length || values.every((value) => seen[index]?.values.has(value)),
+    );
+  }
+
+  toArray(): GeneratedItem[] {
+    return drawItems(this.#faker, this.#options);
+  }
+}
+
+/** Above this many items, the kit's generator hands them out as a stream (`drawItemsLazily`) rather than a list. */
+export const itemsStreamedAbove = 10_000;
+
+/**
+ * `drawItems`' items: a list, or for more than `itemsStreamedAbove` a stream
+ * that draws them again each time it is read (a store writes them straight
+ * into its columns), the same items either way.
+ */
+export function drawItemsLazily(faker: Faker, options: GenerateItemsOptions): GeneratedItem[] | ItemStream {
+  return totalOf(options) > itemsStreamedAbove ? new DrawnItems(faker, options) : drawItems(faker, options);
+}
+
+/** Made items: a list, or a stream (see `ItemStream`) that makes them one at a time whenever it is read. */
+export type MadeItems = readonly GeneratedItem[] | ItemStream;
+
+/**
+ * Makes Faker items. Synchronous where Faker is already loaded (Node); a
+ * promise where it is loaded on demand. The kit's own hands out a large list
+ * as a stream; a generator of yours may return a list.
+ */
+export type GenerateItems = (options: GenerateItemsOptions) => MadeItems | Promise<MadeItems>;

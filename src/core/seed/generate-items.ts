@@ -1,8 +1,14 @@
 // Only the English locale: importing the whole package costs about 120 ms more.
 import { faker } from '@faker-js/faker/locale/en';
-import { drawItems, type GeneratedItem, type GenerateItemsOptions } from './draw-items.js';
+import {
+  drawItems,
+  drawItemsLazily,
+  type GeneratedItem,
+  type GenerateItemsOptions,
+  type MadeItems,
+} from './draw-items.js';
 
-export type { GeneratedField, GeneratedItem, GenerateItems, GenerateItemsOptions } from './draw-items.js';
+export type { GeneratedField, GeneratedItem, GenerateItems, GenerateItemsOptions, MadeItems } from './draw-items.js';
 
 /**
  * `drawItems` with Faker's English locale, imported with this module: what a
@@ -11,4 +17,9 @@ export type { GeneratedField, GeneratedItem, GenerateItems, GenerateItemsOptions
  */
 export function generateItems(options: GenerateItemsOptions): GeneratedItem[] {
   return drawItems(faker, options);
+}
+
+/** `drawItemsLazily` with the same locale: a large list as a stream (what a mock asks for). */
+export function generateItemsLazily(options: GenerateItemsOptions): MadeItems {
+  return drawItemsLazily(faker, options);
 }

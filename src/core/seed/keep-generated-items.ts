@@ -1,5 +1,6 @@
 import { BoundedMap } from '../support/bounded-map.js';
-import type { GeneratedItem, GenerateItems, GenerateItemsOptions } from './draw-items.js';
+import { isItemStream } from '../store/item-snapshot.js';
+import type { GeneratedItem, GenerateItems, GenerateItemsOptions, MadeItems } from './draw-items.js';
 
 /** The lists the kit's generator made, by what it was asked; the oldest goes beyond 16. */
 const made = new BoundedMap<string, readonly GeneratedItem[]>(16);
@@ -12,8 +13,8 @@ function keyOf(options: GenerateItemsOptions): string {
 }
 
 /** Keeps a list under its options, each item frozen (so stores share them, and copy only their own indexes). */
-function keep(key: string, items: readonly GeneratedItem[]): GeneratedItem[] {
-  if (items.length > maxItemsKept) return items as GeneratedItem[];
+function keep(key: string, items: MadeItems): MadeItems {
+  if (isItemStream(items) || items.length > maxItemsKept) return items;
   const frozen = Object.freeze(items.map((item) => (Object.isFrozen(item) ? item : Object.freeze({ ...item }))));
   made.set(key, frozen);
   return frozen as GeneratedItem[];
@@ -38,7 +39,7 @@ export function keepGeneratedItems(generate: GenerateItems): GenerateItems {
   return (options) => {
     const key = keyOf(options);
     const found = made.get(key);
-    if (found) return found as GeneratedItem[];
+    if (found) return found;
     const items = generate(options);
     return items instanceof Promise ? items.then((list) => keep(key, list)) : keep(key, items);
   };

@@ -7,6 +7,7 @@ import {
   type ItemId,
   type ItemRows,
   type ItemSnapshot,
+  type ItemStream,
   textBytes,
   valueKey,
   type ValueKey,
@@ -170,64 +171,137 @@ function sortedById(items: readonly Item[], idField: string): readonly Item[] {
   return items;
 }
 
+/** Whether two lists of field names are the same, in the same order. */
+function sameNames(names: readonly string[], others: readonly string[] | undefined): boolean {
+  if (others === undefined || names.length !== others.length) return false;
+  for (let at = 0; at < names.length; at++) if (names[at] !== others[at]) return false;
+  return true;
+}
+
+/** How many characters a number takes in JSON: counted for a safe integer, without writing it. */
+function digitsOf(value: number): number {
+  if (!Number.isSafeInteger(value)) return String(value).length;
+  let digits = value < 0 ? 2 : 1;
+  for (let rest = Math.abs(value); rest >= 10; rest = Math.floor(rest / 10)) digits++;
+  return digits;
+}
+
 /** The bytes `"name":` takes in an item's JSON. */
 const keyBytes = (name: string): number => textBytes(JSON.stringify(name)) + 1;
+
+/** An item the stream handed out below the one before it: its items are read again as one sorted list. */
+class OutOfOrder extends Error {}
 
 /**
  * Indexes checked items (see check-item-list.ts) into a compact snapshot:
  * in id order, each read as a new frozen item (nothing of the objects given
  * is kept but the values of their fields, so a later change to those objects
  * cannot reach the store). Throws on an id used twice, naming `what` holds them.
+ *
+ * `more` are items after `given` (a generator's, in ascending id order above
+ * the given ones), written into the columns one at a time as they are made,
+ * so that they never all exist as objects; out of order, they are read again
+ * as one list and sorted with the others.
  */
-export function buildSnapshot(given: readonly Item[], shape: CollectionShape, what: string): ItemSnapshot {
+export function buildSnapshot(
+  given: readonly Item[],
+  shape: CollectionShape,
+  what: string,
+  more?: ItemStream,
+): ItemSnapshot {
+  const items = sortedById(given, shape.idField);
+  if (!more || more.length === 0) return fill(shape, what, items.length, (add) => items.forEach(add));
+  try {
+    let complete = true;
+    const snapshot = fill(shape, what, items.length + more.length, (add) => {
+      items.forEach(add);
+      complete = more.each(add);
+    });
+    if (complete) return snapshot;
+  } catch (error) {
+    if (!(error instanceof OutOfOrder)) throw error;
+  }
+  return buildSnapshot(items.concat(more.toArray()), shape, what);
+}
+
+/** A compact snapshot of `count` items, handed to `add` by `feed` in ascending id order. */
+function fill(
+  shape: CollectionShape,
+  what: string,
+  count: number,
+  feed: (add: (item: Item) => void) => void,
+): ItemSnapshot {
   const { idField } = shape;
-  const items = sortedById(given, idField);
-  const count = items.length;
-  const numericIds = items.every((item) => typeof item[idField] === 'number');
-  const ids: Float64Array | ItemId[] = numericIds ? new Float64Array(count) : new Array<ItemId>(count);
-  const columns: Array<{ name: string; codes: Uint32Array; values: unknown[]; known: Map<unknown, number> }> = [];
+  let ids: Float64Array | ItemId[] = new Float64Array(count);
+  /** Each column's distinct values, their codes, and the bytes of each one's `"name":value` pair (objects: per row). */
+  const columns: Array<{
+    name: string;
+    codes: Uint32Array;
+    values: unknown[];
+    known: Map<unknown, number>;
+    pairBytes: number[];
+  }> = [];
   const columnOf = new Map<string, number>();
-  /** The bytes of each column's `"name":value` pair, by code (objects: per row, not kept). */
-  const pairBytes: number[][] = [];
+  const columnFor = (name: string): number => {
+    let position = columnOf.get(name);
+    if (position === undefined) {
+      position = columns.length;
+      columnOf.set(name, position);
+      columns.push({ name, codes: new Uint32Array(count), values: [], known: new Map(), pairBytes: [] });
+    }
+    return position;
+  };
   const layouts: Layout[] = [];
   const layoutOf = new Map<string, number>();
+  const layoutCodeOf = (positions: readonly number[]): number => {
+    const key = positions.join(',');
+    let code = layoutOf.get(key);
+    if (code === undefined) {
+      code = layouts.length;
+      layoutOf.set(key, code);
+      layouts.push(Object.freeze([...positions]));
+    }
+    return code;
+  };
   const layoutCodes = new Uint32Array(count);
+  const index = new Map(shape.indexed.map((field) => [field, new Map<ValueKey, number[]>()]));
+  const indexed = [...index];
   const idKeyBytes = keyBytes(idField);
   let bytes = 0;
-  let lastLayout: number[] = [];
+  let lastNames: readonly string[] | undefined;
+  let lastPositions: readonly number[] = [];
   let lastCode = -1;
-  const scratch: number[] = [];
-  for (let row = 0; row < count; row++) {
-    const item = items[row] as Item;
+  let row = 0;
+  const add = (item: Item): void => {
     const id = item[idField] as ItemId;
-    if (row > 0 && ids[row - 1] === id) throw new Error(`${what} has two ${shape.name} with ${idField} ${String(id)}`);
+    if (row > 0) {
+      const order = compareIds(ids[row - 1] as ItemId, id);
+      if (order === 0) throw new Error(`${what} has two ${shape.name} with ${idField} ${String(id)}`);
+      if (order > 0) throw new OutOfOrder();
+    }
+    if (typeof id !== 'number' && ids instanceof Float64Array) ids = Array.from(ids) as ItemId[];
     ids[row] = id as never;
-    scratch.length = 0;
+    bytes += idKeyBytes + (typeof id === 'number' ? digitsOf(id) : textBytes(stringifyJson(id)));
+    // Items one after another have the same fields in the same order: their columns are looked up once.
+    const names = Object.keys(item);
+    if (!sameNames(names, lastNames)) {
+      lastNames = names;
+      lastPositions = names.map((name) => (name === idField ? idColumn : columnFor(name)));
+      lastCode = layoutCodeOf(lastPositions);
+    }
     let fields = 0;
-    bytes += idKeyBytes + (typeof id === 'string' ? textBytes(stringifyJson(id)) : String(id).length);
-    for (const name of Object.keys(item)) {
-      const value = item[name];
+    for (let at = 0; at < names.length; at++) {
+      const position = lastPositions[at] as number;
+      const value = item[names[at] as string];
       if (value === undefined) continue;
       fields++;
-      if (name === idField) {
-        scratch.push(idColumn);
-        continue;
-      }
-      let position = columnOf.get(name);
-      if (position === undefined) {
-        position = columns.length;
-        columnOf.set(name, position);
-        columns.push({ name, codes: new Uint32Array(count), values: [], known: new Map() });
-        pairBytes.push([]);
-      }
-      scratch.push(position);
+      if (position === idColumn) continue;
       const column = columns[position] as (typeof columns)[number];
-      const pairs = pairBytes[position] as number[];
       if (value !== null && typeof value === 'object') {
         // An object or array (or an exact number literal) is kept as given, one a row.
         column.codes[row] = column.values.length;
         column.values.push(value);
-        bytes += keyBytes(name) + textBytes(stringifyJson(value));
+        bytes += keyBytes(column.name) + textBytes(stringifyJson(value));
         continue;
       }
       let code = column.known.get(value);
@@ -235,44 +309,40 @@ export function buildSnapshot(given: readonly Item[], shape: CollectionShape, wh
         code = column.values.length;
         column.known.set(value, code);
         column.values.push(value);
-        pairs[code] = keyBytes(name) + textBytes(stringifyJson(value));
+        column.pairBytes[code] = keyBytes(column.name) + textBytes(stringifyJson(value));
       }
       column.codes[row] = code;
-      bytes += pairs[code] as number;
+      bytes += column.pairBytes[code] as number;
     }
     // `{`, `}` and the commas between the fields.
     bytes += 2 + Math.max(0, fields - 1);
-    if (scratch.length !== lastLayout.length || scratch.some((position, index) => lastLayout[index] !== position)) {
-      const key = scratch.join(',');
-      let code = layoutOf.get(key);
-      if (code === undefined) {
-        code = layouts.length;
-        layoutOf.set(key, code);
-        layouts.push(Object.freeze([...scratch]));
-      }
-      lastCode = code;
-      lastLayout = [...scratch];
-    }
-    layoutCodes[row] = lastCode;
-  }
-  const index = new Map<string, Map<ValueKey, Uint32Array>>();
-  for (const field of shape.indexed) {
-    const rows = new Map<ValueKey, number[]>();
-    for (let row = 0; row < count; row++) {
-      const key = valueKey((items[row] as Item)[field]);
-      let bucket = rows.get(key);
-      if (!bucket) rows.set(key, (bucket = []));
+    // A field left undefined is no field: such a row's layout is its own.
+    layoutCodes[row] =
+      fields === names.length
+        ? lastCode
+        : layoutCodeOf(lastPositions.filter((_, at) => item[names[at] as string] !== undefined));
+    for (const [field, buckets] of indexed) {
+      const key = valueKey(item[field]);
+      let bucket = buckets.get(key);
+      if (!bucket) buckets.set(key, (bucket = []));
       bucket.push(row);
     }
-    index.set(field, new Map([...rows].map(([key, bucket]) => [key, Uint32Array.from(bucket)])));
-  }
+    row++;
+  };
+  feed(add);
+  if (row !== count) throw new Error(`${what}: ${count} ${shape.name} were announced, ${row} were made`);
   return new CompactSnapshot({
     idField,
     ids,
     columns: columns.map(({ name, codes, values }) => ({ name, codes: narrowest(codes, values.length), values })),
     layouts,
     layoutCodes: narrowest(layoutCodes, layouts.length),
-    index,
+    index: new Map(
+      [...index].map(([field, rows]) => [
+        field,
+        new Map([...rows].map(([key, bucket]) => [key, Uint32Array.from(bucket)])),
+      ]),
+    ),
     bytes,
   });
 }

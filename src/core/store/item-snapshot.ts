@@ -38,6 +38,28 @@ export function jsonBytes(item: Item): number {
   return textBytes(stringifyJson(item));
 }
 
+/**
+ * Items handed out one at a time, each read and let go: a generator's million
+ * pets, which never all exist as objects at once (build-snapshot.ts writes
+ * them straight into its columns). `each` makes them afresh on every call.
+ */
+export interface ItemStream {
+  readonly length: number;
+  /**
+   * Hands each item to `visit`, in order; false when the items handed out
+   * turned out not to be the list (a generator that changes earlier items
+   * once it has made them all): read `toArray()` instead.
+   */
+  each(visit: (item: Item) => void): boolean;
+  /** The items as one list. */
+  toArray(): readonly Item[];
+}
+
+/** Whether a list of items is a stream rather than an array. */
+export function isItemStream(items: readonly Item[] | ItemStream): items is ItemStream {
+  return !Array.isArray(items);
+}
+
 /** How a collection's items are identified and indexed: what the store needs to know of a resource. */
 export interface CollectionShape {
   /** The resource's name (`pets`): how fixtures, state files and messages name its items. */

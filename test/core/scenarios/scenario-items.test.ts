@@ -1,5 +1,10 @@
 import type { OpenAPIV3 } from 'openapi-types';
 import { describe, expect, it } from 'vitest';
+import { compileDocument } from '../../../src/core/openapi/compile-document.js';
+import { describeApi } from '../../../src/core/model/describe-api.js';
+import { runScenarioItems, scenarioItems } from '../../../src/core/scenarios/scenario-items.js';
+import { generateItems, generateItemsLazily } from '../../../src/core/seed/generate-items.js';
+import { isItemStream, type ItemStream } from '../../../src/core/store/item-snapshot.js';
 import { createMock, type Mock } from '../../../src/create-mock.js';
 import { loadDocument } from '../../../src/node/load-document.js';
 import { evolvedDocumentPath } from '../../evolution/support/evolved-documents.js';
@@ -10,8 +15,11 @@ type Item = Record<string, unknown>;
 const withCategories = loadDocument(evolvedDocumentPath('with-categories'));
 const renamed = loadDocument(evolvedDocumentPath('renamed-to-animals'));
 
-async function mockOf(document: OpenAPIV3.Document, options: Parameters<typeof createMock>[0] = {}): Promise<Mock> {
-  const mock = createMock({ document, ...options });
+async function mockOf(
+  document: OpenAPIV3.Document | undefined,
+  options: Parameters<typeof createMock>[0] = {},
+): Promise<Mock> {
+  const mock = createMock({ ...(document ? { document } : {}), ...options });
   await mock.ready;
   return mock;
 }
@@ -29,6 +37,30 @@ describe('the scenarios of a document with categories, which an animal’s categ
     const held = new Set(idsOf(categories));
     expect(pets.every((pet) => held.has(pet.categoryId))).toBe(true);
     expect(new Set(pets.map((pet) => pet.categoryId)).size).toBeGreaterThan(3);
+  });
+
+  it('makes a streamed collection into a list where another refers to it, giving the items a list would', () => {
+    const api = describeApi(compileDocument(withCategories, 'with-categories.yaml'));
+    const stepsOf = () =>
+      scenarioItems({
+        api,
+        where: 'the test',
+        fixture: { description: 'generated', generate: { count: 40, counts: { categories: 3 } } },
+        literal: {},
+        defaults: { pets: 40, seed: 5 },
+      });
+    const streamOf = (items: readonly Item[]): ItemStream => ({
+      length: items.length,
+      each: (visit) => (items.forEach(visit), true),
+      toArray: () => items,
+    });
+    const streamed = runScenarioItems(stepsOf(), (options) => streamOf(generateItems(options)));
+    const listed = runScenarioItems(stepsOf(), generateItems);
+    if (streamed instanceof Promise || listed instanceof Promise) throw new Error('expected the items at once');
+    // The animals were read for the categories they name, and the categories for the ids the animals draw.
+    expect(streamed.streams).toEqual({});
+    expect(streamed.items).toEqual(listed.items);
+    expect(streamed.items.pets).toHaveLength(40);
   });
 
   it('takes a count per collection from a generate block', async () => {
@@ -120,5 +152,34 @@ describe('the scenarios of a document that renamed /pets to /animals', () => {
     expect(() => createMock({ document: renamed, fixtureCollections: { pets: 'beasts' } })).toThrow(
       "fixture key 'pets' is mapped onto 'beasts', which is no collection of document (its collections: animals)",
     );
+  });
+});
+
+describe('the scenarios of the kit’s document, its generated pets streamed', () => {
+  it('writes the pets the mock’s generator streams after the literal ones, without a list, the same pets a list gives', async () => {
+    const fixture = {
+      description: 'one literal pet, then generated ones',
+      pets: [{ id: 4, name: 'Literal', categoryId: 2, status: 'sold' }],
+      generate: { count: 20_000, seed: 3 },
+    };
+    let lists = 0;
+    const counted: Parameters<typeof createMock>[0] = {
+      generateItems: (options) => {
+        const made = generateItemsLazily(options);
+        if (!isItemStream(made)) throw new Error('expected a stream');
+        return { length: made.length, each: (visit) => made.each(visit), toArray: () => (lists++, made.toArray()) };
+      },
+    };
+    const streamed = (await mockOf(undefined, { ...counted, scenario: { name: 'mine', fixture } })).store
+      .collection('pets')
+      .all();
+    const listed = (await mockOf(undefined, { generateItems, scenario: { name: 'mine', fixture } })).store
+      .collection('pets')
+      .all();
+    expect(lists).toBe(0);
+    expect(streamed).toHaveLength(20_001);
+    expect(streamed[0]?.name).toBe('Literal');
+    expect(streamed[1]?.id).toBe(5);
+    expect(JSON.stringify(streamed)).toBe(JSON.stringify(listed));
   });
 });

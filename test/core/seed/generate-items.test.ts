@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { compileDocument } from '../../../src/core/openapi/compile-document.js';
 import { loadDocument } from '../../../src/node/load-document.js';
 import { defaultDocumentPath } from '../../../src/package-root.js';
-import { generateItems, type GeneratedField } from '../../../src/core/seed/generate-items.js';
+import { itemsStreamedAbove } from '../../../src/core/seed/draw-items.js';
+import { generateItems, generateItemsLazily, type GeneratedField } from '../../../src/core/seed/generate-items.js';
+import { isItemStream, type Item } from '../../../src/core/store/item-snapshot.js';
 import { generatedFields } from '../../../src/core/seed/generated-fields.js';
 import type { ExactPet, PetStatus } from '../../../src/core/types/api-types.js';
 import { petFields, petResource, petsAsked } from '../../support/kit-model.js';
@@ -191,5 +193,49 @@ describe('generateItems, for any collection', () => {
     const [item] = of([{ name: '__proto__', fill: { kind: 'text' } }], { count: 1 });
     expect(Object.hasOwn(item as object, '__proto__')).toBe(true);
     expect(Object.getPrototypeOf(item)).toBe(Object.prototype);
+  });
+});
+
+describe('generateItemsLazily, for more items than a list is made for', () => {
+  /** Every item a stream hands out, and what its `each` answered. */
+  const read = (options: Parameters<typeof generateItems>[0]) => {
+    const made = generateItemsLazily(options);
+    if (!isItemStream(made)) throw new Error('expected a stream');
+    const items: Item[] = [];
+    const complete = made.each((item) => items.push(item));
+    return { made, items, complete };
+  };
+
+  it('hands out a list up to its bound, the same as generateItems', () => {
+    const made = generateItemsLazily(petsAsked(itemsStreamedAbove, 5));
+    expect(isItemStream(made)).toBe(false);
+    expect(JSON.stringify(made)).toBe(JSON.stringify(generateItems(petsAsked(itemsStreamedAbove, 5))));
+  });
+
+  it('hands out above it a stream of the same pets, byte for byte, each time it is read', () => {
+    const asked = petsAsked(itemsStreamedAbove + 1, 42, { firstId: 11 });
+    const list = JSON.stringify(generateItems(asked));
+    const { made, items, complete } = read(asked);
+    expect(made.length).toBe(itemsStreamedAbove + 1);
+    expect(complete).toBe(true);
+    expect(JSON.stringify(items)).toBe(list);
+    expect(JSON.stringify(made.toArray())).toBe(list);
+    const again: Item[] = [];
+    made.each((item) => again.push(item));
+    expect(JSON.stringify(again)).toBe(list);
+  });
+
+  it('says when a state value was drawn by no item, and its list gives that value to one, as generateItems does', () => {
+    // 5,000 states drawn for 10,001 items: some are drawn by none, and the list gives each of them to an item.
+    const values = Array.from({ length: 5000 }, (_, index) => `state ${index}`);
+    const fields: GeneratedField[] = [{ name: 'stage', fill: { kind: 'state', values, optional: false } }];
+    const asked = { collection: 'things', idField: 'id', count: itemsStreamedAbove + 1, seed: 9, fields };
+    const { made, items, complete } = read(asked);
+    const drawn = new Set(items.map((item) => item.stage));
+    expect(values.some((value) => !drawn.has(value))).toBe(true);
+    expect(complete).toBe(false);
+    const list = made.toArray();
+    expect(new Set(list.map((item) => item.stage)).size).toBe(5000);
+    expect(JSON.stringify(list)).toBe(JSON.stringify(generateItems(asked)));
   });
 });

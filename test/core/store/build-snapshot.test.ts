@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NumberLiteral, stringifyJson } from '../../../src/core/json/exact-json.js';
 import { buildSnapshot } from '../../../src/core/store/build-snapshot.js';
-import { type CollectionShape, type Item, jsonBytes } from '../../../src/core/store/item-snapshot.js';
+import { type CollectionShape, type Item, type ItemStream, jsonBytes } from '../../../src/core/store/item-snapshot.js';
 
 const pets: CollectionShape = {
   name: 'pets',
@@ -87,5 +87,80 @@ describe('buildSnapshot', () => {
     expect(held.all).toHaveLength(1_000_000);
     expect(held.get(1_000_000)).toEqual(many[999_999]);
     expect(held.rowsWith('status', 'pending')).toHaveLength(333_333);
+  });
+
+  describe('with a stream of items after the given ones', () => {
+    /** A stream over a list, counting how often it is read; `complete` is what its `each` answers. */
+    const streamOf = (list: readonly Item[], complete = true) => {
+      const stream = {
+        length: list.length,
+        reads: 0,
+        lists: 0,
+        each(visit: (item: Item) => void) {
+          stream.reads++;
+          list.forEach((item) => visit({ ...item }));
+          return complete;
+        },
+        toArray() {
+          stream.lists++;
+          return list;
+        },
+      };
+      return stream satisfies ItemStream;
+    };
+    const literal: Item[] = [
+      { id: 2, name: 'Literal', categoryId: 1 },
+      { id: 1, status: 'sold', name: 'First' },
+    ];
+    const made: Item[] = Array.from({ length: 50 }, (_, index) => ({
+      id: index + 3,
+      name: `Made ${index % 7}`,
+      categoryId: index % 4,
+      status: ['available', 'pending', 'sold'][index % 3],
+    }));
+
+    it('writes them into the columns as they come, once, giving the snapshot one list would give', () => {
+      const stream = streamOf(made);
+      const held = buildSnapshot(literal, pets, 'the test', stream);
+      const whole = buildSnapshot([...literal, ...made], pets, 'the test');
+      expect(text(held.all)).toBe(text(whole.all));
+      expect(held.bytes).toBe(whole.bytes);
+      expect([...(held.rowsWith('status', 'sold') ?? [])].map((item) => item.id)).toEqual(
+        [...(whole.rowsWith('status', 'sold') ?? [])].map((item) => item.id),
+      );
+      expect(held.get(52)).toEqual(made[49]);
+      expect([stream.reads, stream.lists]).toEqual([1, 0]);
+    });
+
+    it('reads the list instead when the stream says the items it handed out were not the list', () => {
+      const changed = made.map((item, index) => (index === 10 ? { ...item, status: 'lost' } : item));
+      const stream = { ...streamOf(made, false), toArray: () => changed };
+      const held = buildSnapshot(literal, pets, 'the test', stream);
+      expect(held.get(13)?.status).toBe('lost');
+      expect(held.rowsWith('status', 'lost')).toHaveLength(1);
+    });
+
+    it('sorts the items with the others when the stream hands them out of id order', () => {
+      const stream = streamOf([...made].reverse());
+      const held = buildSnapshot(literal, pets, 'the test', stream);
+      expect(text(held.all)).toBe(text(buildSnapshot([...literal, ...made], pets, 'the test').all));
+      expect(stream.lists).toBe(1);
+    });
+
+    it('refuses an id the stream hands out twice, or one a given item has', () => {
+      expect(() => buildSnapshot(literal, pets, "scenario 'twice'", streamOf([made[0]!, made[0]!]))).toThrow(
+        "scenario 'twice' has two pets with id 3",
+      );
+      expect(() => buildSnapshot(literal, pets, "scenario 'twice'", streamOf([{ id: 2 }]))).toThrow(
+        "scenario 'twice' has two pets with id 2",
+      );
+    });
+
+    it('keeps ids beyond 2^53 exactly when the stream brings the first of them', () => {
+      const held = buildSnapshot(literal, pets, 'the test', streamOf([{ id: 9007199254740993n }]));
+      expect(held.all.id(2)).toBe(9007199254740993n);
+      expect(held.get(9007199254740993n)?.id).toBe(9007199254740993n);
+      expect(held.get(1)?.name).toBe('First');
+    });
   });
 });
