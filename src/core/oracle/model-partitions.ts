@@ -1,5 +1,6 @@
 import { headerValue, type PlainRequest } from '../http/plain-http.js';
 import { isCredentialHeader, isCredentialParameter } from '../http/redact-credentials.js';
+import { fillRandomBytes } from '../support/fill-random-bytes.js';
 import type { CompiledDocument } from '../openapi/compile-document.js';
 import { sessionHeader } from '../http/session-header.js';
 import type { ClassifiedRequest } from './classify-request.js';
@@ -50,8 +51,7 @@ function isCredential(name: string, where: 'header' | 'query'): boolean {
 /** A salt of this process's own, so that the digest of a key is no digest anyone else can compute. */
 function newSalt(): [number, number] {
   const random = new Uint32Array(2);
-  if (typeof globalThis.crypto?.getRandomValues === 'function') globalThis.crypto.getRandomValues(random);
-  else for (let index = 0; index < 2; index++) random[index] = Math.floor(Math.random() * 2 ** 32);
+  fillRandomBytes(random);
   return [random[0] ?? 0, random[1] ?? 0];
 }
 

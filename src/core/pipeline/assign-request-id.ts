@@ -1,4 +1,5 @@
 import { headerValue, type PlainRequest } from '../http/plain-http.js';
+import { fillRandomBytes } from '../support/fill-random-bytes.js';
 
 const saneId = /^[\w.:-]{1,128}$/;
 
@@ -44,7 +45,7 @@ function newUuid(): string {
 }
 
 function writeBatch(size: number): string[] {
-  crypto.getRandomValues(size === batchSize ? pool : pool.subarray(0, 16 * size));
+  fillRandomBytes(size === batchSize ? pool : pool.subarray(0, 16 * size));
   const ids = new Array<string>(size);
   for (let id = 0; id < size; id++) ids[id] = writeUuid(16 * id);
   return ids;
