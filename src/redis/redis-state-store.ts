@@ -240,7 +240,8 @@ export class RedisStateStore implements StateStore {
       return settled;
     }
     if (outcome.kind === 'no_session') return settled;
-    if (this.#seen.get(settled.session.name) !== outcome.revision) this.#seen.set(settled.session.name, outcome.revision);
+    if (this.#seen.get(settled.session.name) !== outcome.revision)
+      this.#seen.set(settled.session.name, outcome.revision);
     settled.delayMs = outcome.delayMs;
     settled.now = now + outcome.clockOffset;
     switch (outcome.kind) {
