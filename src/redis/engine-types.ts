@@ -104,10 +104,19 @@ export interface EngineRequest {
   now: number;
   /** The store action to run when no fault or sunset stops the request. */
   action?: StoreAction;
+  /**
+   * A revision at which the caller already holds the answer of this read
+   * (`list` or `get`): when the session's store is still at it, the read is
+   * skipped and the result is `answered`, with no items. Any other revision
+   * (another replica wrote since) reads as always.
+   */
+  known?: number;
 }
 
 export type ActionResult =
   | { kind: 'list'; items: Item[] }
+  /** A read skipped: the session's store was still at the caller's `known` revision. */
+  | { kind: 'answered' }
   | { kind: 'get' | 'replace' | 'update'; item: Item | undefined }
   | { kind: 'create'; item: Item }
   /** `item`: the item removed, when there was one. */

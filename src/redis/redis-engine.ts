@@ -361,6 +361,7 @@ export class RedisEngine {
       call.sunsetMs === undefined ? '' : String(call.sunsetMs),
       String(call.now),
       action?.kind ?? '',
+      call.known === undefined || (action?.kind !== 'list' && action?.kind !== 'get') ? '' : String(call.known),
     ];
     const collection = action ? this.#collection(action.collection) : undefined;
     if (action && collection) args.push(...this.#actionArgs(action, collection));
@@ -389,6 +390,7 @@ export class RedisEngine {
     }
     if (status === 'removed') return { kind: 'removed', sessionNow: call.now + facts.clockOffset, ...facts };
     if (!action || !collection) return { kind: 'done', result: undefined, ...facts };
+    if (status === 'answered') return { kind: 'done', result: { kind: 'answered' }, ...facts };
     if (status === 'missing_reference') {
       const requirement = action.requires?.[Number(reply[8]) - 1];
       if (!requirement) throw new Error('the store named a reference the write did not give');

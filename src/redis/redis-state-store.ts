@@ -26,6 +26,7 @@ import type {
 } from '../core/state/state-store.js';
 import type { ListQuery } from '../core/store/item-collection.js';
 import { StoreBytesFullError, StoreFullError } from '../core/store/store-errors.js';
+import { BoundedMap } from '../core/support/bounded-map.js';
 import type { MockLogger } from '../core/support/mock-logger.js';
 import type {
   ActionResult as EngineResult,
@@ -78,6 +79,8 @@ function engineAction(action: StoreAction): EngineAction {
 
 function actionResult(action: StoreAction, result: EngineResult, revision: number): ActionResult {
   switch (result.kind) {
+    case 'answered':
+      return { revision, items: undefined, item: undefined, found: true, answered: true };
     case 'list':
       return { revision, items: result.items, item: undefined, found: true };
     case 'create':
@@ -92,6 +95,18 @@ function actionResult(action: StoreAction, result: EngineResult, revision: numbe
     default:
       return { revision, items: undefined, item: result.item, found: result.item !== undefined };
   }
+}
+
+/**
+ * The revision a read may be skipped at: the one its session was last seen
+ * at, when the mock holds the read's answer there. The server compares it
+ * with the store's own, in the same call, so a replica whose session was
+ * written by another since reads as always: only a name of the same content
+ * skips the read.
+ */
+function knownOf(action: StoreAction | undefined, seen: number | undefined): { known?: number } {
+  if (seen === undefined || !action || (action.op !== 'list' && action.op !== 'get')) return {};
+  return action.answered?.(seen) ? { known: seen } : {};
 }
 
 function storeState(session: EngineSession): StoreState {
@@ -116,6 +131,12 @@ export class RedisStateStore implements StateStore {
   #journalFailing = false;
   /** Journal entries of this turn of the event loop, not sent yet. */
   #journalBatch: Array<{ session: string; exchange: Exchange }> = [];
+  /**
+   * The revision each session's store was last seen at, by session name: a
+   * read whose answer the mock holds at it asks the server to skip the read
+   * when the store is still there (see `known`).
+   */
+  readonly #seen = new BoundedMap<string, number>(1024);
 
   private constructor(engine: RedisEngine, context: StateContext, prefix: string) {
     this.#engine = engine;
@@ -195,6 +216,7 @@ export class RedisStateStore implements StateStore {
       ...(call.sunset === undefined ? {} : { sunsetMs: call.sunset }),
       now,
       ...(action ? { action: engineAction(action) } : {}),
+      ...knownOf(action, this.#seen.get(call.session)),
     };
     const settled: SettledRequest = {
       session: { name: call.session },
@@ -218,6 +240,8 @@ export class RedisStateStore implements StateStore {
       return settled;
     }
     if (outcome.kind === 'no_session') return settled;
+    if (this.#seen.get(settled.session.name) !== outcome.revision)
+      this.#seen.set(settled.session.name, outcome.revision);
     settled.delayMs = outcome.delayMs;
     settled.now = now + outcome.clockOffset;
     switch (outcome.kind) {

@@ -60,6 +60,35 @@ describe.skipIf(noRedisServer !== undefined)('two engines on one Redis, as two r
     expect((await items(one, { collection: 'animals', limit: 10 }, session)).map((each) => each.id)).toEqual([1, 2, 3]);
   });
 
+  it('skips a read at the revision its replica holds the answer for, and reads again once the other replica wrote', async () => {
+    const session = 'answered';
+    const list = { kind: 'list', collection: 'animals', limit: 10 } as const;
+    const ask = (engine: RedisEngine, known: number) =>
+      engine.request({ session, create: true, operationId: 'list', now: 0, action: list, known });
+    const first = await act(one, list, session);
+    if (first.kind !== 'done') throw new Error(`the list did not run: ${first.kind}`);
+    expect(await ask(one, first.revision)).toMatchObject({
+      kind: 'done',
+      revision: first.revision,
+      result: { kind: 'answered' },
+    });
+    const item = await created(two, 'animals', { name: 'from two' }, session);
+    const after = await ask(one, first.revision);
+    expect(after).toMatchObject({ kind: 'done', result: { kind: 'list' } });
+    if (after.kind !== 'done') return;
+    expect(after.revision).not.toBe(first.revision);
+    expect(after.result).toMatchObject({ items: expect.arrayContaining([item]) as unknown });
+    // A read by id is skipped only at its revision too, and a write is never skipped.
+    const read = { kind: 'get', collection: 'animals', id: item.id as number } as const;
+    expect(
+      await one.request({ session, create: true, operationId: 'get', now: 0, action: read, known: first.revision }),
+    ).toMatchObject({ kind: 'done', result: { kind: 'get', item } });
+    const write = { kind: 'create', collection: 'animals', fields: { name: 'again' } } as const;
+    expect(
+      await one.request({ session, create: true, operationId: 'create', now: 0, action: write, known: after.revision }),
+    ).toMatchObject({ kind: 'done', result: { kind: 'create' } });
+  });
+
   it('keeps ids beyond 2^53 exact across replicas, up to 2^63−1 and no further', async () => {
     const session = 'large-ids';
     await one.switchScenario(

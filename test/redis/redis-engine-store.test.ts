@@ -383,6 +383,7 @@ describe.skipIf(noRedisServer !== undefined)('a session’s store in Redis', () 
                     : each.kind === 'get'
                       ? animals.get(each.id)
                       : animals.list({ limit: each.limit, filters: each.filters });
+          if (got.kind === 'answered') throw new Error('a read without a known revision was skipped');
           const shown = got.kind === 'list' ? got.items : got.kind === 'delete' ? got.deleted : got.item;
           expect(stringifyJson(shown ?? null)).toBe(stringifyJson(expected ?? null));
         }

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SharedMock } from '../../src/create-mock.js';
 import { createNodeMock } from '../../src/node/create-node-mock.js';
+import { ItemCache } from '../../src/redis/item-cache.js';
 import { noRedisServer, requireRedisServer, startRedisServer, type RedisServer } from '../support/redis-server.js';
 
 // createMock({ store: 'redis://…' }) in-process: the calls of the memory mock under the same names, each a
@@ -138,6 +139,21 @@ describe.skipIf(noRedisServer !== undefined)('a mock on a Redis store, in-proces
     expect(() => createNodeMock({ store: 'memcached://:hunter2@host' })).toThrow(
       "the store is 'memory' or the URL of a Redis or Valkey server (redis://[:password@]host[:port][/db], rediss:// for TLS), not memcached://host",
     );
+  });
+
+  it('sends a list it has answered at the store’s revision without reading its items, and never once another replica wrote', async () => {
+    const prefix = `answered-${process.pid}`;
+    const [one, two] = [await sharedMock(prefix), await sharedMock(prefix)];
+    const session = 'answered-reads';
+    const first = await call(one, '/v1/pets?limit=100', { session });
+    const decoded = vi.spyOn(ItemCache.prototype, 'item');
+    expect(await call(one, '/v1/pets?limit=100', { session })).toEqual(first);
+    expect(decoded).not.toHaveBeenCalled();
+    const made = await call(two, '/v1/pets', { method: 'POST', body: { name: 'Fresh', categoryId: 1 }, session });
+    expect(made.status).toBe(201);
+    const after = await call(one, '/v1/pets?limit=100', { session });
+    expect(after.body).toEqual([...(first.body as unknown[]), made.body]);
+    decoded.mockRestore();
   });
 
   it('answers 503 store_unavailable within the deadline, never hangs, while its server is stopped', async () => {

@@ -43,6 +43,7 @@ end
 local function op_request()
   local S = session_args()
   local operationId, useLatency, sunset, now, kind = arg(), arg() == '1', num(arg()), tonumber(arg()), arg()
+  local known = arg()
   local t = touch(S)
   if t == nil then return { 'no_session' } end
   if t ~= true then return t end
@@ -56,6 +57,9 @@ local function op_request()
     head[9], head[10], head[11], head[12] = id, spec, left, source
   elseif sunset and now + tonumber(S.off) >= sunset then
     head[1] = 'removed'
+  elseif known ~= '' and known == head[8] then
+    -- A read whose answer the replica holds at the store's revision: no items sent back.
+    head[1] = 'answered'
   elseif kind ~= '' then
     local result = store_action(S, kind)
     head[1] = result[1]
