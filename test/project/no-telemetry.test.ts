@@ -7,6 +7,7 @@ import { packageRoot } from '../../src/package-root.js';
 const manifest = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as {
   scarfSettings?: { enabled?: boolean };
   scripts: Record<string, string>;
+  allowScripts?: Record<string, boolean>;
 };
 
 describe('no telemetry', () => {
@@ -16,6 +17,11 @@ describe('no telemetry', () => {
     const require = createRequire(join(packageRoot, 'node_modules/@stoplight/prism-http/package.json'));
     const report = readFileSync(require.resolve('@scarf/scarf/report.js'), 'utf8');
     expect(report).toContain('rootPackage.scarfSettings.enabled === false');
+  });
+
+  it("lets npm run no dependency's install script but esbuild's: not Scarf's ping, not msw's worker copy", () => {
+    // npm 11.16 and later list every install script package.json does not name; npm 12 runs only those allowed.
+    expect(manifest.allowScripts).toEqual({ esbuild: true, msw: false, '@scarf/scarf': false });
   });
 
   it('runs Redocly CLI with its telemetry and update check off', () => {
