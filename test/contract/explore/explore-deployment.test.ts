@@ -287,6 +287,8 @@ describe.concurrent('the stateful exploration', { timeout: 60_000 }, () => {
         },
       );
       const [body = '', status = ''] = stdout.split('\n');
+      // A line that printed no body says so with its status (000: curl could not connect), not as a JSON error.
+      expect(body, `${line} answered ${status} with no body`).not.toBe('');
       replayed.push({ status, body: parseExactJson(body) });
     }
     const [created, read] = replayed;
