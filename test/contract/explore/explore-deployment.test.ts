@@ -1,5 +1,4 @@
-import { execFile, execFileSync } from 'node:child_process';
-import { promisify } from 'node:util';
+import { execFileSync } from 'node:child_process';
 import { parseExactJson } from '../../../src/core/json/exact-json.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fails } from '../../../src/core/oracle/finding.js';
@@ -9,10 +8,10 @@ import { createNodeListener } from '../../../src/node/node-listener.js';
 import { startServer } from '../../support/start-server.js';
 import { type ReferenceOptions, type ReferenceServer, startReferenceServer } from '../support/reference-server.js';
 import { exploreAgainst, sessionFor } from './support/explore-against.js';
+import { replayScript } from './support/replay-script.js';
 import { exploreDeployment } from '../../../src/contract/explore/explore-deployment.js';
 
 const token = 'explore-secret-4c1d7e';
-const run = promisify(execFile);
 const running: Array<{ close(): Promise<void> }> = [];
 afterAll(() => Promise.all(running.map((server) => server.close())));
 
@@ -255,18 +254,18 @@ describe.concurrent('the stateful exploration', { timeout: 60_000 }, () => {
     const server = await reference({ breakage: 'concurrent-same-id' });
     const { report } = await exploreAgainst(server.baseUrl, token, { budget: 150, settleMs: 300 });
     const { script } = failureOf(report);
-    // The lines as printed, against a fresh copy of the deployment, each answer's body on a line of its own. The
-    // copy races for a whole second, so that two curl processes started with `&` overlap however busy the machine.
-    const fresh = await reference({ breakage: 'concurrent-same-id', raceMs: 1_000 });
-    const lines = script.map((line) =>
-      line.replace(/^curl /, "curl -s -w '\\n' ").replace(/^BASE=\S+/, `BASE='${fresh.baseUrl}'`),
-    );
-    const { stdout } = await run('bash', ['-c', lines.join('\n')], {
-      env: { ...process.env, CONTRACT_TOKEN: token },
-      encoding: 'utf8',
-    });
-    const ids = [...stdout.matchAll(/"id":(\d+)/g)].map(([, id]) => id);
+    // Every create of the script is in the group sent at once.
+    const creates = script.filter((line) => line.startsWith('curl -X POST '));
+    expect(creates.length).toBeGreaterThan(1);
+    expect(creates.every((line) => / & {3}# → /.test(line))).toBe(true);
+    // The script as printed, against a fresh copy of the deployment whose racing creates wait for each other: the
+    // curl processes started with `&` overlap there however busy the machine is.
+    const fresh = await reference({ breakage: 'concurrent-same-id', raceUntil: creates.length });
+    const replayed = await replayScript(script, token, fresh.baseUrl);
+    expect(replayed.map(({ status }) => status)).toEqual(replayed.map(({ printed }) => printed));
+    const ids = replayed.map(({ body }) => /"id":(\d+)/.exec(body)?.[1]);
     expect(ids).toHaveLength(2);
+    expect(ids[0]).toMatch(/^\d+$/);
     expect(new Set(ids).size).toBe(1);
   });
 
@@ -274,34 +273,38 @@ describe.concurrent('the stateful exploration', { timeout: 60_000 }, () => {
     const server = await reference({ breakage: 'read-back-differs' });
     const { report } = await exploreAgainst(server.baseUrl, token, { budget: 150, settleMs: 300 });
     const { script } = failureOf(report);
-    // Each curl line as printed, with -s and the status written after the body (the deployment answers from this
-    // process, so curl runs asynchronously).
-    const replayed: Array<{ status: string; body: unknown }> = [];
-    for (const line of script.slice(1)) {
-      const { stdout } = await run(
-        'bash',
-        ['-c', `${script[0]}\n${line.replace(/^curl /, "curl -s -w '\\n%{http_code}' ")}`],
-        {
-          env: { ...process.env, CONTRACT_TOKEN: token },
-          encoding: 'utf8',
-        },
-      );
-      const [body = '', status = ''] = stdout.split('\n');
-      // A line that printed no body says so with its status (000: curl could not connect), not as a JSON error.
-      expect(body, `${line} answered ${status} with no body`).not.toBe('');
-      replayed.push({ status, body: parseExactJson(body) });
-    }
-    const [created, read] = replayed;
-    const pet = created?.body as { id: number; name: string };
+    // The whole script as printed: on a busy machine a pause of a few ms between the create and the read is printed
+    // as a `sleep` line of its own, which answers nothing.
+    const replayed = await replayScript(script, token);
+    expect(replayed.map(({ status }) => status)).toEqual(replayed.map(({ printed }) => printed));
+    const [created] = replayed;
+    const read = replayed.at(-1);
+    expect(created?.line).toMatch(/^curl -X POST /);
+    expect(created?.status).toBe(201);
+    expect(read?.status).toBe(200);
+    const pet = parseExactJson(created?.body ?? '') as { id: number; name: string };
+    const readBody = parseExactJson(read?.body ?? '') as unknown;
     // Read back by getPet, or in a page.
     const readPet = (
-      Array.isArray(read?.body) ? read.body.find((item: { id: number }) => item.id === pet.id) : read?.body
+      Array.isArray(readBody) ? readBody.find((item: { id: number }) => item.id === pet.id) : readBody
     ) as { name: string } | undefined;
-    expect(created?.status).toBe('201');
-    expect(read?.status).toBe('200');
     expect(readPet?.name).toBe([...pet.name].slice(0, 64).join(''));
     expect(readPet?.name).not.toBe(pet.name);
   });
+
+  it.skipIf(!hasCurl())(
+    'prints a sequence that waits out the settle window, which curl replays as printed, pauses included',
+    async () => {
+      const server = await reference({ breakage: 'lost-writes' });
+      const { report } = await exploreAgainst(server.baseUrl, token, { budget: 150, settleMs: 300 });
+      const { script } = failureOf(report);
+      expect(script.filter((line) => /^sleep \d/.test(line)).length).toBeGreaterThan(0);
+      const replayed = await replayScript(script, token);
+      expect(replayed.map(({ status }) => status)).toEqual(replayed.map(({ printed }) => printed));
+      expect(replayed[0]?.status).toBe(201);
+      expect(replayed.slice(1).every(({ status, body }) => status === 404 && body.includes('"code"'))).toBe(true);
+    },
+  );
 
   it('only reads in read-only mode, and still fails a deployment whose reads are wrong', async () => {
     const correct = await reference();
