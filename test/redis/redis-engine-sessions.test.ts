@@ -3,6 +3,7 @@ import { createSeededRandom } from '../../src/core/support/random.js';
 import { Session } from '../../src/core/sessions/session.js';
 import { createRevisionCounter } from '../../src/core/store/revision-counter.js';
 import type { RedisEngine } from '../../src/redis/redis-engine.js';
+import { journalEntry } from '../support/journal-entry.js';
 import { act, created, items, openEngine, scenarioOf, shapes, zoo } from '../support/redis-engine.js';
 import { noRedisServer, type RedisServer, startRedisServer } from '../support/redis-server.js';
 
@@ -78,84 +79,76 @@ describe.skipIf(noRedisServer !== undefined)('sessions in Redis', () => {
       await expect(engine.dropSession('default')).rejects.toMatchObject({ status: 400, code: 'invalid_session' });
     });
 
-    it('drops a named session unused for longer than the idle TTL, with every key it held; one in use stays', async () => {
+    /**
+     * An engine whose sessions expire after `sessionTtlMs` unused, on a clock the test moves on, and the keys the
+     * server holds for a session of it.
+     */
+    async function withIdleTtl(
+      sessionTtlMs: number,
+      test: (
+        ttl: RedisEngine,
+        later: (ms: number) => void,
+        keysOf: (session: string) => Promise<string[]>,
+      ) => Promise<void>,
+    ): Promise<void> {
       let now = Date.UTC(2026, 0, 1);
-      const ttl = await openEngine(server.url, { sessionTtlMs: 60_000, clock: () => now });
+      const ttl = await openEngine(server.url, { sessionTtlMs, clock: () => now });
       const { createClient } = await import('@redis/client');
       const client = createClient({ url: server.url });
       await client.connect();
-      const keysOf = (session: string) => client.keys(`${ttl.keyPrefix}:s:${session}*`);
       try {
+        await test(
+          ttl,
+          (ms) => (now += ms),
+          (session) => client.keys(`${ttl.keyPrefix}:s:${session}*`),
+        );
+      } finally {
+        await client.quit();
+        await ttl.close();
+      }
+    }
+
+    it('drops a named session unused for longer than the idle TTL, with every key it held; one in use stays', () =>
+      withIdleTtl(60_000, async (ttl, later, keysOf) => {
         await created(ttl, 'animals', { name: 'left behind' }, 'idle');
         await ttl.scheduleFault('idle', { status: 500 });
         await created(ttl, 'animals', { name: 'kept busy' }, 'busy');
         await created(ttl, 'animals', { name: 'shared' });
-        await ttl.record('idle', {
-          id: 'r1',
-          startedAt: now,
-          method: 'GET',
-          url: '/animals',
-          headers: {},
-          body: undefined,
-          status: 200,
-          responseBody: undefined,
-          durationMs: 1,
-          admin: false,
-        });
+        await ttl.record('idle', journalEntry(1));
         expect((await ttl.journal('idle')).records).toHaveLength(1);
         expect(await keysOf('idle')).not.toEqual([]);
-        now += 40_000;
+        later(40_000);
         await act(ttl, undefined, 'busy');
-        now += 30_000;
+        later(30_000);
         // 'idle' was last used 70 s ago, 'busy' 30 s ago: the listing sweeps the first and keeps the second.
         expect((await ttl.sessions()).sessions.map((each) => each.name)).toEqual(['default', 'busy']);
         expect(await keysOf('idle')).toEqual([]);
         expect(await ttl.session('busy')).toMatchObject({ copied: true, counts: { animals: 4 } });
         expect(await ttl.session('idle')).toMatchObject({ copied: false, faults: 0, counts: { animals: 3 } });
         // The default session never expires.
-        now += 10 * 24 * 60 * 60 * 1000;
+        later(10 * 24 * 60 * 60 * 1000);
         expect(await ttl.session('default')).toMatchObject({ copied: true, counts: { animals: 4 } });
-      } finally {
-        await client.quit();
-        await ttl.close();
-      }
-    });
+      }));
 
-    it('starts afresh a session whose next request comes after its idle TTL, sweeping others at each call', async () => {
-      let now = Date.UTC(2026, 0, 1);
-      const ttl = await openEngine(server.url, { sessionTtlMs: 1000, clock: () => now });
-      try {
+    it('starts afresh a session whose next request comes after its idle TTL, sweeping others at each call', () =>
+      withIdleTtl(1000, async (ttl, later, keysOf) => {
         await created(ttl, 'animals', { name: 'mine' }, 'late');
         await created(ttl, 'animals', { name: 'theirs' }, 'other');
-        now += 999;
+        expect(await keysOf('other')).not.toEqual([]);
+        later(999);
         expect(await items(ttl, { collection: 'animals', limit: 100 }, 'late')).toHaveLength(4);
-        now += 1001;
+        later(1001);
         expect(await items(ttl, { collection: 'animals', limit: 100 }, 'late')).toHaveLength(3);
         // The request of 'late' swept 'other', unused for 2 s, before anyone listed the sessions.
-        const { createClient } = await import('@redis/client');
-        const client = createClient({ url: server.url });
-        await client.connect();
-        try {
-          expect(await client.keys(`${ttl.keyPrefix}:s:other*`)).toEqual([]);
-        } finally {
-          await client.quit();
-        }
-      } finally {
-        await ttl.close();
-      }
-    });
+        expect(await keysOf('other')).toEqual([]);
+      }));
 
-    it('keeps unused sessions for ever with an idle TTL of 0, until the registry evicts them', async () => {
-      let now = Date.UTC(2026, 0, 1);
-      const forever = await openEngine(server.url, { sessionTtlMs: 0, clock: () => now });
-      try {
+    it('keeps unused sessions for ever with an idle TTL of 0, until the registry evicts them', () =>
+      withIdleTtl(0, async (forever, later) => {
         await created(forever, 'animals', { name: 'kept' }, 'old');
-        now += 365 * 24 * 60 * 60 * 1000;
+        later(365 * 24 * 60 * 60 * 1000);
         expect(await forever.session('old')).toMatchObject({ copied: true, counts: { animals: 4 } });
-      } finally {
-        await forever.close();
-      }
-    });
+      }));
 
     it('keeps session names as text: __proto__, and names that are no key segment', async () => {
       for (const name of ['__proto__', 'a:b', 'zoë']) {
@@ -359,18 +352,7 @@ describe.skipIf(noRedisServer !== undefined)('sessions in Redis', () => {
       await engine.scheduleFault(session, { status: 500, probability: 0.01 });
       await engine.setLatency(session, { min: 1, max: 9 });
       await engine.setClockOffset(session, 1000);
-      await engine.record(session, {
-        id: 'r',
-        startedAt: 0,
-        method: 'GET',
-        url: '/',
-        headers: {},
-        body: undefined,
-        status: 200,
-        responseBody: undefined,
-        durationMs: 1,
-        admin: false,
-      });
+      await engine.record(session, journalEntry(1));
       const drawnBefore = await act(engine, undefined, session);
       expect(await engine.reset(session)).toMatchObject({
         scenario: 'zoo',

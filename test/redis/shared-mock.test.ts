@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SharedMock } from '../../src/create-mock.js';
 import { createNodeMock } from '../../src/node/create-node-mock.js';
 import { ItemCache } from '../../src/redis/item-cache.js';
+import { redisCall } from '../support/redis-call.js';
 import { noRedisServer, requireRedisServer, startRedisServer, type RedisServer } from '../support/redis-server.js';
 
 // createMock({ store: 'redis://…' }) in-process: the calls of the memory mock under the same names, each a
@@ -9,7 +10,6 @@ import { noRedisServer, requireRedisServer, startRedisServer, type RedisServer }
 // one mock.
 
 const key = 'test-key';
-const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
 let server: RedisServer;
 let prefixes = 0;
 const open: SharedMock[] = [];
@@ -19,18 +19,6 @@ async function sharedMock(prefix = `shared-${process.pid}-${++prefixes}`, option
   open.push(mock);
   await mock.ready;
   return mock;
-}
-
-async function call(mock: SharedMock, path: string, init: { method?: string; body?: unknown; session?: string } = {}) {
-  const response = await mock.fetch(
-    new Request(`http://mock.test${path}`, {
-      method: init.method ?? 'GET',
-      headers: init.session ? { ...headers, 'petstore-session': init.session } : headers,
-      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-    }),
-  );
-  const text = await response.text();
-  return { status: response.status, body: text === '' ? undefined : (JSON.parse(text) as unknown) };
 }
 
 describe.skipIf(noRedisServer !== undefined)('a mock on a Redis store, in-process', () => {
@@ -59,8 +47,8 @@ describe.skipIf(noRedisServer !== undefined)('a mock on a Redis store, in-proces
       times: 1,
     });
     expect(await mock.faults()).toHaveLength(1);
-    expect(await call(mock, '/v1/pets')).toMatchObject({ status: 500, body: { code: 'injected_fault' } });
-    expect((await call(mock, '/v1/pets')).status).toBe(200);
+    expect(await redisCall(mock, key, '/v1/pets')).toMatchObject({ status: 500, body: { code: 'injected_fault' } });
+    expect((await redisCall(mock, key, '/v1/pets')).status).toBe(200);
     await mock.scheduleFault({ status: 503, times: 4 });
     expect(await mock.clearFaults()).toBe(1);
     expect(await mock.faults()).toEqual([]);
@@ -89,7 +77,7 @@ describe.skipIf(noRedisServer !== undefined)('a mock on a Redis store, in-proces
     expect(await mock.latency()).toEqual({ min: 10, max: 40 });
     await mock.setNow('2030-12-06');
     expect(new Date(await mock.now()).toISOString().slice(0, 10)).toBe('2030-12-06');
-    expect((await call(mock, '/v1/pets/1')).status).toBe(410);
+    expect((await redisCall(mock, key, '/v1/pets/1')).status).toBe(410);
     await mock.switchScenario('empty');
     await mock.scheduleFault({ status: 500 });
     expect(await mock.reset()).toEqual({ scenario: 'default', pets: 50 });
@@ -101,7 +89,7 @@ describe.skipIf(noRedisServer !== undefined)('a mock on a Redis store, in-proces
 
   it('reads items and the journal as calls: redacted, exact, without using a fault', async () => {
     const mock = await sharedMock();
-    await call(mock, '/v1/pets', { method: 'POST', body: { name: 'Rex', categoryId: 1, status: 'sold' } });
+    await redisCall(mock, key, '/v1/pets', { method: 'POST', body: { name: 'Rex', categoryId: 1, status: 'sold' } });
     await mock.scheduleFault({ status: 500 });
     const view = await mock.items('pets', { limit: 2, filters: { status: 'sold' } });
     expect(view.size).toBe(51);
@@ -122,8 +110,8 @@ describe.skipIf(noRedisServer !== undefined)('a mock on a Redis store, in-proces
     expect(w2.name).toBe('w2');
     await w2.scheduleFault({ status: 503 });
     expect(await mock.faults()).toEqual([]);
-    expect((await call(mock, '/v1/pets')).status).toBe(200);
-    expect((await call(mock, '/v1/pets', { session: 'w2' })).status).toBe(503);
+    expect((await redisCall(mock, key, '/v1/pets')).status).toBe(200);
+    expect((await redisCall(mock, key, '/v1/pets', { session: 'w2' })).status).toBe(503);
     expect((await mock.sessions()).sessions.map((each) => each.name)).toEqual(['default', 'w2']);
     expect(await mock.dropSession('w2')).toBe(true);
     expect(await mock.dropSession('w2')).toBe(false);
@@ -132,7 +120,7 @@ describe.skipIf(noRedisServer !== undefined)('a mock on a Redis store, in-proces
   it('refuses to start on a scenario larger than a session may hold, as the memory store does', async () => {
     const mock = createNodeMock({ store: server.url, storePrefix: `too-big-${++prefixes}`, keys: [key], maxPets: 10 });
     await expect(mock.ready).rejects.toMatchObject({ code: 'store_full' });
-    expect((await call(mock, '/v1/pets')).body).toMatchObject({ code: 'mock_failed' });
+    expect((await redisCall(mock, key, '/v1/pets')).body).toMatchObject({ code: 'mock_failed' });
   });
 
   it('refuses a store it does not know, without showing what may be its password', () => {
@@ -145,14 +133,18 @@ describe.skipIf(noRedisServer !== undefined)('a mock on a Redis store, in-proces
     const prefix = `answered-${process.pid}`;
     const [one, two] = [await sharedMock(prefix), await sharedMock(prefix)];
     const session = 'answered-reads';
-    const first = await call(one, '/v1/pets?limit=100', { session });
+    const first = await redisCall<unknown[]>(one, key, '/v1/pets?limit=100', { session });
     const decoded = vi.spyOn(ItemCache.prototype, 'item');
-    expect(await call(one, '/v1/pets?limit=100', { session })).toEqual(first);
+    expect(await redisCall(one, key, '/v1/pets?limit=100', { session })).toEqual(first);
     expect(decoded).not.toHaveBeenCalled();
-    const made = await call(two, '/v1/pets', { method: 'POST', body: { name: 'Fresh', categoryId: 1 }, session });
+    const made = await redisCall(two, key, '/v1/pets', {
+      method: 'POST',
+      body: { name: 'Fresh', categoryId: 1 },
+      session,
+    });
     expect(made.status).toBe(201);
-    const after = await call(one, '/v1/pets?limit=100', { session });
-    expect(after.body).toEqual([...(first.body as unknown[]), made.body]);
+    const after = await redisCall(one, key, '/v1/pets?limit=100', { session });
+    expect(after.body).toEqual([...(first.body ?? []), made.body]);
     decoded.mockRestore();
   });
 
@@ -161,23 +153,23 @@ describe.skipIf(noRedisServer !== undefined)('a mock on a Redis store, in-proces
     const mock = createNodeMock({ store: alone.url, storePrefix: 'down', keys: [key], storeTimeout: 300 });
     try {
       await mock.ready;
-      expect((await call(mock, '/v1/pets/1')).status).toBe(200);
+      expect((await redisCall(mock, key, '/v1/pets/1')).status).toBe(200);
       await alone.stop();
-      const refused = await call(mock, '/v1/pets/1');
+      const refused = await redisCall(mock, key, '/v1/pets/1');
       expect(refused).toMatchObject({ status: 503, body: { code: 'store_unavailable' } });
       await expect(mock.faults()).rejects.toMatchObject({ code: 'store_unavailable' });
       expect((await mock.health()).problem?.message).toContain('cannot be reached since');
       await alone.start();
       // Recovers by itself: wait for the event (its health), not for the clock.
       await expect.poll(async () => (await mock.health()).store?.reachable, { timeout: 10_000 }).toBe(true);
-      expect((await call(mock, '/v1/pets/1')).status).toBe(200);
+      expect((await redisCall(mock, key, '/v1/pets/1')).status).toBe(200);
       // A hung server (a stopped process, a network that drops packets) answers nothing: refused at the deadline.
       alone.signal('SIGSTOP');
-      const hung = await call(mock, '/v1/pets/1');
+      const hung = await redisCall(mock, key, '/v1/pets/1');
       expect(hung).toMatchObject({ status: 503, body: { code: 'store_unavailable' } });
       expect((hung.body as { message: string }).message).toContain('did not answer within 300 ms');
       alone.signal('SIGCONT');
-      await expect.poll(async () => (await call(mock, '/v1/pets/1')).status, { timeout: 10_000 }).toBe(200);
+      await expect.poll(async () => (await redisCall(mock, key, '/v1/pets/1')).status, { timeout: 10_000 }).toBe(200);
     } finally {
       await mock.close();
       await alone.close();

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SharedMock } from '../../src/create-mock.js';
 import { createNodeMock } from '../../src/node/create-node-mock.js';
 import { engineLibrary } from '../../src/redis/engine-library.js';
+import { redisCall } from '../support/redis-call.js';
 import { noRedisServer, requireRedisServer, startRedisServer, type RedisServer } from '../support/redis-server.js';
 
 // docs/security.md gives an operator the ACL user the kit needs on a Redis server: every command the kit's Lua
@@ -18,24 +19,11 @@ const documented = (() => {
 })();
 const password = 'acl-test-password';
 const key = 'test-key';
-const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
 
 /** The documented rules as `redis-server --user …` arguments, with a password, less any commands named. */
 function userArgs(without: readonly string[] = []): string[] {
   const [, , name, ...rules] = documented.replace('CHANGE-ME', password).split(/\s+/);
   return ['--user', name as string, ...rules.filter((rule) => !without.includes(rule))];
-}
-
-async function call(mock: SharedMock, path: string, init: { method?: string; body?: unknown; session?: string } = {}) {
-  const response = await mock.fetch(
-    new Request(`http://mock.test${path}`, {
-      method: init.method ?? 'GET',
-      headers: init.session ? { ...headers, 'petstore-session': init.session } : headers,
-      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-    }),
-  );
-  const text = await response.text();
-  return { status: response.status, body: text === '' ? undefined : (JSON.parse(text) as Record<string, unknown>) };
 }
 
 describe('the ACL user docs/security.md gives the kit', () => {
@@ -85,37 +73,44 @@ describe.skipIf(noRedisServer !== undefined)('a mock connected as the documented
 
   it('serves requests, faults, the journal, sessions, scenarios and health, and recovers from a restart', async () => {
     const kit = await open();
-    const created = await call(kit, '/v1/pets', { method: 'POST', body: { name: 'Rex', categoryId: 1 } });
+    const created = await redisCall(kit, key, '/v1/pets', { method: 'POST', body: { name: 'Rex', categoryId: 1 } });
     expect(created.status).toBe(201);
-    expect((await call(kit, `/v1/pets/${String(created.body?.id)}`)).status).toBe(200);
-    expect((await call(kit, '/v1/pets?status=available&limit=5')).status).toBe(200);
-    expect((await call(kit, '/__admin/faults', { method: 'POST', body: { status: 503 } })).status).toBe(200);
-    expect((await call(kit, '/v1/pets/1')).status).toBe(503);
-    expect((await call(kit, '/v1/pets/1', { session: 'qa-1' })).status).toBe(200);
+    expect((await redisCall(kit, key, `/v1/pets/${String(created.body?.id)}`)).status).toBe(200);
+    expect((await redisCall(kit, key, '/v1/pets?status=available&limit=5')).status).toBe(200);
+    expect((await redisCall(kit, key, '/__admin/faults', { method: 'POST', body: { status: 503 } })).status).toBe(200);
+    expect((await redisCall(kit, key, '/v1/pets/1')).status).toBe(503);
+    expect((await redisCall(kit, key, '/v1/pets/1', { session: 'qa-1' })).status).toBe(200);
     expect(
-      (await call(kit, '/__admin/scenario', { method: 'POST', body: { name: 'large' }, session: 'qa-1' })).status,
+      (await redisCall(kit, key, '/__admin/scenario', { method: 'POST', body: { name: 'large' }, session: 'qa-1' }))
+        .status,
     ).toBe(200);
-    const sessions = await call(kit, '/__admin/sessions');
+    const sessions = await redisCall(kit, key, '/__admin/sessions');
     expect(sessions.status).toBe(200);
     expect(JSON.stringify(sessions.body)).toContain('qa-1');
     await expect
-      .poll(async () => ((await call(kit, '/__admin/requests')).body?.requests as unknown[] | undefined)?.length)
+      .poll(
+        async () => ((await redisCall(kit, key, '/__admin/requests')).body?.requests as unknown[] | undefined)?.length,
+      )
       .toBeGreaterThanOrEqual(3);
-    expect((await call(kit, '/__admin/reset', { method: 'POST' })).status).toBe(200);
-    const health = await call(kit, '/__admin/health');
+    expect((await redisCall(kit, key, '/__admin/reset', { method: 'POST' })).status).toBe(200);
+    const health = await redisCall(kit, key, '/__admin/health');
     expect(health.status).toBe(200);
     // CONFIG is not the kit's: what the server keeps across a restart comes from INFO persistence.
     expect(logged.join('\n')).toContain('CONFIG is refused) and keeps no append-only file');
     // A restart without persistence loses the library and the scenarios: the kit loads and writes them again.
     await server?.stop();
     await server?.start();
-    await expect.poll(async () => (await call(kit, '/v1/pets?limit=1')).status, { timeout: 15_000 }).toBe(200);
-    expect((await call(kit, '/v1/pets', { method: 'POST', body: { name: 'Again', categoryId: 1 } })).status).toBe(201);
+    await expect
+      .poll(async () => (await redisCall(kit, key, '/v1/pets?limit=1')).status, { timeout: 15_000 })
+      .toBe(200);
+    expect(
+      (await redisCall(kit, key, '/v1/pets', { method: 'POST', body: { name: 'Again', categoryId: 1 } })).status,
+    ).toBe(201);
   });
 
   it('fails a create with an Error body when the user lacks a command the library runs', async () => {
     const kit = await open(['+zadd']);
-    const refused = await call(kit, '/v1/pets', { method: 'POST', body: { name: 'Rex', categoryId: 1 } });
+    const refused = await redisCall(kit, key, '/v1/pets', { method: 'POST', body: { name: 'Rex', categoryId: 1 } });
     expect(refused.status).toBeGreaterThanOrEqual(500);
     expect(refused.body).toMatchObject({ code: expect.any(String), message: expect.any(String) });
   });

@@ -25,16 +25,24 @@ export class ExplorationBudget {
   readonly used: Record<ExplorationPhase, number> = { exploring: 0, shrinking: 0 };
   /** Which bound stopped a phase, if one did. */
   readonly exhausted: Partial<Record<ExplorationPhase, Exhausted>> = {};
-  readonly #started = performance.now();
+  readonly #clock: () => number;
+  readonly #started: number;
   /** Shrinking requests held back for its last step (the pass that drops commands). */
   heldForLastStep = 0;
   /** Exploring requests held back for the run's end (which reads back what the run wrote, oldest first). */
   heldForAudit = 0;
 
-  constructor(readonly bounds: ExplorationBounds) {}
+  /** `clock`: milliseconds on a monotonic clock (performance.now() unless told), which the time bounds are kept on. */
+  constructor(
+    readonly bounds: ExplorationBounds,
+    clock: () => number = () => performance.now(),
+  ) {
+    this.#clock = clock;
+    this.#started = clock();
+  }
 
   get elapsedMs(): number {
-    return performance.now() - this.#started;
+    return this.#clock() - this.#started;
   }
 
   /** Requests the current phase may still send (0 once its time is up). */

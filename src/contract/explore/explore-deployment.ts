@@ -61,6 +61,15 @@ export function replayFlags(
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+export interface ExplorationOptions {
+  /**
+   * The clock, in milliseconds, that the time bounds of exploring and shrinking and the pacing of `--duration`
+   * are kept on (default performance.now()). A test holds it still so that how long a busy machine takes does
+   * not decide how far the run gets; the settle window stays on the machine's clock.
+   */
+  boundsClock?: () => number;
+}
+
 /**
  * The stateful exploration (model-based testing with fast-check's
  * commands): random sequences of the document's operations, drawn per kind
@@ -87,10 +96,10 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * the budget over that long. The same seed and budget draw the same
  * sequences (and the same run) again.
  */
-export async function exploreDeployment(api: ContractSession): Promise<Exploration> {
+export async function exploreDeployment(api: ContractSession, options: ExplorationOptions = {}): Promise<Exploration> {
   const { settings } = api;
   const started = performance.now();
-  const budget = new ExplorationBudget(explorationBounds(settings));
+  const budget = new ExplorationBudget(explorationBounds(settings), options.boundsClock);
   const findingsByRule: Record<string, number> = {};
   const kept = new Map<string, Finding[]>();
   const unproven = new Set<string>();

@@ -50,9 +50,13 @@ describe.concurrent('the exploration in the contract suite', { timeout: 60_000 }
     );
     expect(report.operations.exploration?.map((result) => result.state)).toEqual(['passed']);
     expect(report.exploration).toMatchObject({ seed: 20301205, budget: 150, outcome: 'passed' });
-    // The sequences spend the budget but a fifth, the run's end what it needs of that fifth.
+    // The summary and the JSON report count the same requests. (How much of the budget the run spends is
+    // explore-deployment.test.ts's business: there the exploration's time bound is on a clock the test holds, here
+    // on the machine's, which a busy machine can run out before the budget.)
     expect(report.exploration.requests.shrinking).toBe(0);
-    expect(report.exploration.requests.exploring).toBeGreaterThan(120);
+    const [, printed] = /(\d+) requests exploring in/.exec(output) ?? [];
+    expect(report.exploration.requests.exploring).toBe(Number(printed));
+    expect(report.exploration.requests.exploring).toBeGreaterThan(0);
     expect(report.exploration.requests.exploring).toBeLessThanOrEqual(150);
   });
 

@@ -154,6 +154,11 @@ export interface ReferenceOptions {
   throttle?: Throttle;
   /** How long a racing create (the concurrent breakages) waits between reading and writing its store (default 10 ms). */
   raceMs?: number;
+  /**
+   * Instead of `raceMs`: a racing create waits between reading and writing its store until this many creates
+   * are waiting there together, so that creates sent at once overlap however busy the machine is.
+   */
+  raceUntil?: number;
   /** Accepts integers written with a zero fraction or an exponent (`7.0`, `1e0`) as categoryId and petId. */
   lenientIntegers?: boolean;
   /**
@@ -719,7 +724,7 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
       } else if (broken('concurrent-same-id')) {
         // Read, wait on the store, then count: two creates in that gap get the same id.
         const id = nextId;
-        await pause(options.raceMs ?? raceMs);
+        await raceGap();
         pet.id = id;
         nextId = id + 1n;
         const taken = pets.findIndex((each) => each.id === id);
@@ -749,7 +754,7 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
       if (broken('concurrent-create-lost')) {
         // Copy the store, wait on it, write the copy back: a create in that gap is lost.
         const copy = [...pets, stored];
-        await pause(options.raceMs ?? raceMs);
+        await raceGap();
         pets.splice(0, pets.length, ...copy);
       } else if (!broken('lost-writes')) pets.push(stored);
       if (broken('evicted-after-30-creates')) {
@@ -802,6 +807,17 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
     }
     if (broken('unknown-id-410')) throw new Reply(410, 'gone');
     throw new Reply(404, 'pet_not_found');
+  };
+
+  /** The racing creates waiting between reading and writing the store (with raceUntil). */
+  const racing: Array<() => void> = [];
+  const raceGap = (): Promise<void> => {
+    const until = options.raceUntil;
+    if (until === undefined) return pause(options.raceMs ?? raceMs);
+    return new Promise((resolve) => {
+      racing.push(resolve);
+      if (racing.length >= until) for (const go of racing.splice(0)) go();
+    });
   };
 
   let creates = 0;

@@ -1,7 +1,11 @@
 import { compileDocument, type CompiledDocument } from '../../../../src/core/openapi/compile-document.js';
 import { createContractSession, type ContractSession } from '../../../../src/contract/contract-session.js';
 import { type ContractSettings, defaultPatience } from '../../../../src/contract/contract-settings.js';
-import { type Exploration, exploreDeployment } from '../../../../src/contract/explore/explore-deployment.js';
+import {
+  type Exploration,
+  type ExplorationOptions,
+  exploreDeployment,
+} from '../../../../src/contract/explore/explore-deployment.js';
 import { createHttpClient } from '../../../../src/contract/http-client.js';
 import { createRedactor } from '../../../../src/core/http/redact-credentials.js';
 import { loadDocument } from '../../../../src/node/load-document.js';
@@ -36,11 +40,18 @@ export function sessionFor(baseUrl: string, token: string, settings: Partial<Con
   });
 }
 
-/** The exploration alone against a deployment. */
+/**
+ * A clock that stands still, for the exploration's time bounds: how long a busy machine takes over a run does not
+ * decide how far it gets (its budget does).
+ */
+export const stillClock = (): number => 0;
+
+/** The exploration alone against a deployment, its time bounds on a clock that stands still unless told. */
 export function exploreAgainst(
   baseUrl: string,
   token: string,
   settings: Partial<ContractSettings> = {},
+  options: ExplorationOptions = { boundsClock: stillClock },
 ): Promise<Exploration> {
-  return exploreDeployment(sessionFor(baseUrl, token, settings));
+  return exploreDeployment(sessionFor(baseUrl, token, settings), options);
 }
