@@ -7,6 +7,10 @@ import { tooLarge } from '../core/pipeline/read-body.js';
  * Reads a Node request's body up to `limit` bytes. A Content-Length above the
  * limit is refused before a byte is read; a body that grows beyond it is
  * refused as soon as it does, and the rest is drained, not kept.
+ *
+ * Three listeners (one for both ways a client stops sending), left on the
+ * request once the body is read or refused, when each does nothing: removing
+ * them cost four calls a body, and the request is gone with its answer.
  */
 export function readNodeBody(req: IncomingMessage): BodyReader {
   return (limit) =>
@@ -17,36 +21,33 @@ export function readNodeBody(req: IncomingMessage): BodyReader {
         reject(tooLarge(limit));
         return;
       }
-      const chunks: Buffer[] = [];
+      let chunks: Buffer[] | undefined = [];
       let size = 0;
-      let settled = false;
-      const finish = (error: HttpError | undefined): void => {
-        if (settled) return;
-        settled = true;
-        req.off('data', onData);
-        req.off('end', onEnd);
-        req.off('error', onError);
-        req.off('aborted', onAborted);
-        if (error) {
-          req.resume();
-          reject(error);
-        } else resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
+      const refuse = (error: HttpError): void => {
+        if (!chunks) return;
+        chunks = undefined;
+        req.resume();
+        reject(error);
       };
-      const onData = (chunk: Buffer): void => {
+      req.on('data', (chunk: Buffer): void => {
+        if (!chunks) return;
         size += chunk.length;
-        if (size > limit) finish(tooLarge(limit));
+        if (size > limit) refuse(tooLarge(limit));
         else chunks.push(chunk);
-      };
-      const onEnd = (): void => {
+      });
+      req.on('end', (): void => {
+        if (!chunks) return;
         if (declared !== undefined && Number(declared) !== size) {
-          finish(new HttpError('request_aborted', 'the body is shorter or longer than its Content-Length'));
-        } else finish(undefined);
-      };
-      const onAborted = (): void => finish(new HttpError('request_aborted', 'the client stopped sending the body'));
-      const onError = (): void => onAborted();
-      req.on('data', onData);
-      req.on('end', onEnd);
-      req.on('error', onError);
-      req.on('aborted', onAborted);
+          refuse(new HttpError('request_aborted', 'the body is shorter or longer than its Content-Length'));
+          return;
+        }
+        const read = chunks;
+        chunks = undefined;
+        resolve(read.length === 1 ? (read[0] as Buffer) : Buffer.concat(read, size));
+      });
+      // A client that stops sending: the request is aborted, or its connection fails.
+      const stopped = (): void => refuse(new HttpError('request_aborted', 'the client stopped sending the body'));
+      req.on('aborted', stopped);
+      req.on('error', stopped);
     });
 }

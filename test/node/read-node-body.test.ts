@@ -81,4 +81,29 @@ describe('readNodeBody', () => {
     request.emit('error', new Error('ECONNRESET'));
     await expect(body).rejects.toMatchObject({ code: 'request_aborted' });
   });
+
+  it('keeps the body it read when the connection fails afterwards, and the failure throws nowhere', async () => {
+    const request = incoming({ 'content-length': '7' });
+    const body = read(request, 100);
+    request.end('{"a":1}');
+    expect(Buffer.from(await body).toString()).toBe('{"a":1}');
+    // Without a listener, an 'error' emitted on the stream would be thrown here.
+    expect(() => request.emit('error', new Error('ECONNRESET'))).not.toThrow();
+    expect(() => request.emit('aborted')).not.toThrow();
+    expect(Buffer.from(await body).toString()).toBe('{"a":1}');
+  });
+
+  it('answers a body refused for its size once, however much more arrives', async () => {
+    const request = incoming({ 'transfer-encoding': 'chunked' });
+    const body = read(request, 4);
+    const refusals: unknown[] = [];
+    body.catch((error: unknown) => refusals.push(error));
+    request.write('x'.repeat(5));
+    request.write('x'.repeat(5));
+    request.emit('aborted');
+    request.end('x');
+    await new Promise((resolve) => request.on('end', resolve));
+    await expect(body).rejects.toMatchObject({ code: 'payload_too_large' });
+    expect(refusals).toHaveLength(1);
+  });
 });

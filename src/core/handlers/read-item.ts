@@ -7,8 +7,12 @@ import { idOfRequest, itemNotFound, type PlacedSemantics } from './item-context.
 export function readItem(semantics: PlacedSemantics): ItemHandler {
   const { operation, resource } = semantics;
   const collection = resource.name;
-  const cacheKey = (request: ValidRequest, revision: number): string =>
-    `${operation.operationId} ${revision} ${stringifyJson(idOfRequest(semantics, request))}`;
+  const cacheKey = (request: ValidRequest, revision: number): string => {
+    const id = idOfRequest(semantics, request);
+    // An integer id is its digits in JSON (a bigint's too, which the native writer refuses): no writer needed.
+    const text = typeof id === 'number' || typeof id === 'bigint' ? String(id) : stringifyJson(id);
+    return `${operation.operationId} ${revision} ${text}`;
+  };
   return {
     plan: (request) => ({ op: 'get', collection, id: idOfRequest(semantics, request) }),
     answer: (request, { revision, item }) => {

@@ -9,9 +9,15 @@ export interface MediaType {
  * → `{ essence: 'application/json', parameters: { charset: 'UTF-8' } }`.
  */
 export function parseMediaType(header: string | undefined): MediaType {
-  const [essence = '', ...rest] = (header ?? '').split(';');
+  const text = header ?? '';
+  // Read with indexOf rather than a destructured split: this runs for every request with a body.
+  let end = text.indexOf(';');
+  const essence = (end === -1 ? text : text.slice(0, end)).trim().toLowerCase();
   const parameters: Record<string, string> = {};
-  for (const part of rest) {
+  while (end !== -1) {
+    const start = end + 1;
+    end = text.indexOf(';', start);
+    const part = end === -1 ? text.slice(start) : text.slice(start, end);
     const equals = part.indexOf('=');
     if (equals === -1) continue;
     const name = part.slice(0, equals).trim().toLowerCase();
@@ -21,7 +27,7 @@ export function parseMediaType(header: string | undefined): MediaType {
       .replace(/^"(.*)"$/, '$1');
     if (name !== '') parameters[name] = value;
   }
-  return { essence: essence.trim().toLowerCase(), parameters };
+  return { essence, parameters };
 }
 
 /** The `type/subtype` of a Content-Type, lower case, parameters dropped. */
@@ -31,6 +37,7 @@ export function mediaTypeEssence(header: string | undefined): string {
 
 /** `application/json` and any `application/*+json`, parameters ignored. */
 export function isJsonMediaType(header: string | undefined): boolean {
+  if (header === 'application/json') return true;
   const essence = mediaTypeEssence(header);
   return essence === 'application/json' || /^application\/[^/]+\+json$/.test(essence);
 }

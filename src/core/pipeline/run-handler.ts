@@ -57,10 +57,18 @@ export function planPreference(input: MiddleInput, operation: CompiledOperation,
  */
 export function createHandlerMiddle(options: HandlerMiddleOptions): Middle {
   const { handlers, fallback, cache } = options;
+  // Each operation's sunset as a moment, read from its date once rather than on every request.
+  const sunsets = new Map<CompiledOperation, number>();
+  const sunsetOf = (operation: CompiledOperation): number | undefined => {
+    if (operation.sunset === undefined) return undefined;
+    let moment = sunsets.get(operation);
+    if (moment === undefined) sunsets.set(operation, (moment = sunsetMoment(operation.sunset)));
+    return moment;
+  };
   return {
     plan(input): Plan {
       const { operation, valid } = validOf(input);
-      const sunset = operation.sunset === undefined ? undefined : sunsetMoment(operation.sunset);
+      const sunset = sunsetOf(operation);
       const plan = planPreference(input, operation, sunset);
       const handler =
         plan.preference && plan.preference.status === undefined ? handlers[operation.operationId] : undefined;

@@ -1,5 +1,6 @@
 import type { HandlerResponse } from '../types/handler-response.js';
 import { stringifyJson } from '../json/exact-json.js';
+import { measuredJson } from '../store/item-snapshot.js';
 
 /** A handler's response as bytes, with the headers it is sent with; what the cache keeps. */
 export interface SerialisedResponse {
@@ -19,6 +20,8 @@ const encoder = new TextEncoder();
  * Writes the body as JSON, numbers exactly (bigints beyond 2^53 included),
  * sent as `application/json` with no charset parameter (JSON is UTF-8 by
  * definition), with the handler's headers and `sentWith` in one new object.
+ * An item a write has just stored is not written again: the store made its
+ * JSON to count its bytes.
  */
 export function serialiseResponse(
   response: HandlerResponse,
@@ -29,7 +32,7 @@ export function serialiseResponse(
     for (const name in response.headers) headers[name.toLowerCase()] = response.headers[name] as string;
   let body: Uint8Array | undefined;
   if (response.body !== undefined) {
-    body = encoder.encode(stringifyJson(response.body));
+    body = encoder.encode(measuredJson(response.body) ?? stringifyJson(response.body));
     headers['content-type'] = 'application/json';
     headers['content-length'] = String(body.length);
   }

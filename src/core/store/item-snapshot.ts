@@ -33,9 +33,26 @@ export function textBytes(text: string): number {
   return bytes;
 }
 
+/**
+ * The item measured last and its JSON. A write measures its new item, then
+ * answers with it: the answer's serialiser takes this text (`measuredJson`)
+ * instead of writing the same item again. An item is frozen and never
+ * changed once stored, so its text stays true.
+ */
+let measured: Item | undefined;
+let measuredText = '';
+
 /** How many bytes an item takes as JSON (UTF-8): what the store's byte limits count. */
 export function jsonBytes(item: Item): number {
-  return textBytes(stringifyJson(item));
+  const text = stringifyJson(item);
+  measured = item;
+  measuredText = text;
+  return textBytes(text);
+}
+
+/** The JSON of `value` when it is the item the store measured last (the one a write answers with); else undefined. */
+export function measuredJson(value: unknown): string | undefined {
+  return value === measured ? measuredText : undefined;
 }
 
 /**

@@ -135,7 +135,7 @@ export class MemoryStore implements ResourceStore {
     for (const [name, snapshot] of scenario.snapshots) {
       this.#checkFits(snapshot.all.length, `scenario '${scenario.name}'`, name);
     }
-    this.#checkBytes(scenario.bytes, `scenario '${scenario.name}'`, false, this.#everyCollection());
+    this.#checkBytes(scenario.bytes, `scenario '${scenario.name}'`, false);
     this.#gate?.check('load');
     this.#scenario = scenario;
     this.#share(scenario);
@@ -165,7 +165,7 @@ export class MemoryStore implements ResourceStore {
       bytes += snapshot.bytes;
       snapshots.set(name, snapshot);
     }
-    this.#checkBytes(bytes, what, true, this.#everyCollection(), bytes - this.chargedBytes);
+    this.#checkBytes(bytes, what, true, bytes - this.chargedBytes);
     for (const [name, snapshot] of snapshots) this.#collection(name).share(snapshot, true);
     this.#restored = true;
     this.#revision = this.#revisions.next();
@@ -240,10 +240,6 @@ export class MemoryStore implements ResourceStore {
     return names.length === 1 ? (names[0] as string) : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
   }
 
-  #singular(items: ItemCollection): string {
-    return `a new ${items.shape.itemName}`;
-  }
-
   /** The id a new item gets: one above the highest ever held. */
   #nextId(items: ItemCollection): ItemId {
     const last = items.lastId;
@@ -258,7 +254,8 @@ export class MemoryStore implements ResourceStore {
   }
 
   #create(items: ItemCollection, fields: Readonly<Record<string, unknown>>): Item {
-    const what = this.#singular(items);
+    // What is refused, named only when it is: a create that fits (nearly every one) builds no message.
+    const what = (): string => `a new ${items.shape.itemName}`;
     this.#checkFits(items.size + 1, what, items.shape.name);
     const { idField } = items.shape;
     const id = this.#nextId(items);
@@ -267,7 +264,7 @@ export class MemoryStore implements ResourceStore {
     item[idField] = id;
     Object.freeze(item);
     const bytes = jsonBytes(item);
-    this.#checkBytes(this.bytes + bytes, what, true, this.#everyCollection(), bytes);
+    this.#checkBytes(this.bytes + bytes, what, true, bytes);
     this.#gate?.check('create');
     items.add(item, bytes);
     this.#revision = this.#revisions.next();
@@ -292,9 +289,8 @@ export class MemoryStore implements ResourceStore {
     const grows = bytes - jsonBytes(existing);
     this.#checkBytes(
       this.bytes + grows,
-      `the new values of ${items.shape.itemName} ${String(id)}`,
+      () => `the new values of ${items.shape.itemName} ${String(id)}`,
       true,
-      this.#everyCollection(),
       Math.max(0, grows),
     );
     this.#gate?.check(change);
@@ -326,22 +322,25 @@ export class MemoryStore implements ResourceStore {
     return true;
   }
 
-  #checkFits(count: number, what: string, collection: string): void {
-    if (count > this.maxItems) throw new StoreFullError(this.maxItems, count, what, collection);
+  /** `what` names what is refused: text, or a function that writes it only when it is refused (each create). */
+  #checkFits(count: number, what: string | (() => string), collection: string): void {
+    if (count > this.maxItems) throw new StoreFullError(this.maxItems, count, named(what), collection);
   }
 
   /**
    * Checks that the store may hold `bytes` of items (every collection's: the
-   * limits are the whole store's, `collections` names them): against its own
-   * maximum, and, when `owned` (the bytes are the store's own), against the
-   * mock's budget, which grows by `added`.
+   * limits are the whole store's, and the refusal names them all): against its
+   * own maximum, and, when `owned` (the bytes are the store's own), against
+   * the mock's budget, which grows by `added`.
    */
-  #checkBytes(bytes: number, what: string, owned: boolean, collections: string, added = bytes): void {
-    if (bytes > this.maxBytes) throw new StoreBytesFullError(this.maxBytes, bytes, what, 'store', collections);
+  #checkBytes(bytes: number, what: string | (() => string), owned: boolean, added = bytes): void {
+    if (bytes > this.maxBytes) {
+      throw new StoreBytesFullError(this.maxBytes, bytes, named(what), 'store', this.#everyCollection());
+    }
     if (!owned || !this.#budget) return;
     const total = this.#budget.charged() + added;
     if (total > this.#budget.maxBytes) {
-      throw new StoreBytesFullError(this.#budget.maxBytes, total, what, 'mock', collections);
+      throw new StoreBytesFullError(this.#budget.maxBytes, total, named(what), 'mock', this.#everyCollection());
     }
   }
 
@@ -360,3 +359,8 @@ export class MemoryStore implements ResourceStore {
 }
 
 export type { ListQuery };
+
+/** What a refusal names: the text given, or the text a function writes. */
+function named(what: string | (() => string)): string {
+  return typeof what === 'string' ? what : what();
+}

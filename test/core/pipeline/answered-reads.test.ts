@@ -78,6 +78,27 @@ describe('a read answered at the same revision of the store', () => {
     expect(reads()).toBe(1);
   });
 
+  it('sends each of two items whose ids differ only beyond 2^53 as its own, from the second read on', async () => {
+    const ids = [9223372036854775806n, 9223372036854775807n];
+    const mock = createTestMock({
+      scenario: 'big',
+      fixtures: {
+        big: {
+          description: 'ids at the end of int64',
+          pets: ids.map((id) => ({ id, name: `Pet ${id}`, categoryId: 1 })),
+        },
+      },
+    });
+    for (const id of ids) expect(text(await mock.handle(request('GET', `${collection}/${id}`)))).toContain(`${id}`);
+    const reads = countReads(mock);
+    for (const id of ids) {
+      const again = await mock.handle(request('GET', `${collection}/${id}`));
+      expect(again.status).toBe(200);
+      expect(text(again)).toBe(`{"id":${id},"name":"Pet ${id}","categoryId":1}`);
+    }
+    expect(reads()).toBe(0);
+  });
+
   it('serves each session its own page: a write in one session is not hidden by another’s answer', async () => {
     const mock = createTestMock({ scenario: 'one-of-each-status' });
     const everything = `${collection}?limit=100`;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NumberLiteral } from '../../../src/core/json/exact-json.js';
 import { serialiseResponse } from '../../../src/core/pipeline/serialise-response.js';
+import { jsonBytes, measuredJson } from '../../../src/core/store/item-snapshot.js';
 
 const text = (body: Uint8Array | undefined) => new TextDecoder().decode(body);
 
@@ -48,5 +49,26 @@ describe('serialiseResponse', () => {
     second.headers['x-request-id'] = 'r2';
     expect(first.headers['x-request-id']).toBeUndefined();
     expect(sentWith).not.toHaveProperty('x-request-id');
+  });
+
+  it('answers an item the store has just measured with the JSON the store made, and writes any other value anew', () => {
+    const stored = Object.freeze({ id: 9223372036854775807n, name: 'Zoë', status: 'sold' });
+    const bytes = jsonBytes(stored);
+    expect(measuredJson(stored)).toBe('{"id":9223372036854775807,"name":"Zoë","status":"sold"}');
+    const answered = serialiseResponse({ status: 201, body: stored });
+    expect(text(answered.body)).toBe('{"id":9223372036854775807,"name":"Zoë","status":"sold"}');
+    expect(answered.headers['content-length']).toBe(String(bytes));
+    // An equal object that is not the item measured is not taken for it: its own fields are written.
+    const other = { id: 9223372036854775807n, name: 'Zoë', status: 'available' };
+    expect(measuredJson(other)).toBeUndefined();
+    expect(text(serialiseResponse({ status: 200, body: other }).body)).toBe(
+      '{"id":9223372036854775807,"name":"Zoë","status":"available"}',
+    );
+    // Once another item is measured, the first is written anew, to the same text.
+    jsonBytes(Object.freeze({ id: 1 }));
+    expect(measuredJson(stored)).toBeUndefined();
+    expect(text(serialiseResponse({ status: 201, body: stored }).body)).toBe(
+      '{"id":9223372036854775807,"name":"Zoë","status":"sold"}',
+    );
   });
 });
