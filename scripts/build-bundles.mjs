@@ -1,8 +1,9 @@
 // The bundles, after tsc (`npm run build`), with their sizes:
 // - dist/index.js, msw.js, express.js, browser.js, run-time-compiler.js, precompile.js: the package's entry
 //   points, each bundled with the kit's modules it needs (chunks shared between them beside them,
-//   dependencies left to import): Node loads a few files where tsc's output is a hundred, which is most of
-//   what an import of the kit costs (docs/performance.md). tsc's output stays for the programs (cli.js, ...);
+//   dependencies left to import but for the few small ones `inlined` names): Node loads a few files where
+//   tsc's output is a hundred, which is most of what an import of the kit costs (docs/performance.md).
+//   tsc's output stays for the programs (cli.js, ...);
 // - dist/browser/: the MSW entry as one ESM bundle (msw stays external: the page brings its own);
 // - dist/ui/: the pages the mock serves (the dashboard, and the reference's start-up script).
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
