@@ -1,8 +1,9 @@
 // The bundles, after tsc (`npm run build`), with their sizes:
 // - dist/index.js, msw.js, express.js, browser.js, run-time-compiler.js, precompile.js: the package's entry
 //   points, each bundled with the kit's modules it needs (chunks shared between them beside them,
-//   dependencies left to import): Node loads a few files where tsc's output is a hundred, which is most of
-//   what an import of the kit costs (docs/performance.md). tsc's output stays for the programs (cli.js, ...);
+//   dependencies left to import but for the few small ones `inlined` names): Node loads a few files where
+//   tsc's output is a hundred, which is most of what an import of the kit costs (docs/performance.md).
+//   tsc's output stays for the programs (cli.js, ...);
 // - dist/browser/: the MSW entry as one ESM bundle (msw stays external: the page brings its own);
 // - dist/ui/: the pages the mock serves (the dashboard, and the reference's start-up script).
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,6 +32,26 @@ rmSync(`${root}/dist/browser`, { recursive: true, force: true });
 for (const file of readdirSync(`${root}/dist`)) {
   if (/^chunk-/.test(file)) rmSync(`${root}/dist/${file}`);
 }
+// The small run-time libraries the first request needs, bundled into the entries rather than imported:
+// Node's loader costs several ms for each package it resolves and each file it reads (lossless-json is ten
+// files; Ajv's run-time helpers and denque are CommonJS, read through its CJS lexer), which was about half of
+// what `import('petstore-kit')` cost. Every other package stays a dependency, imported from node_modules.
+const inlined = new Set([
+  'lossless-json',
+  'denque',
+  'fast-deep-equal',
+  'ajv/dist/runtime/equal.js',
+  'ajv/dist/runtime/ucs2length.js',
+  'ajv/dist/runtime/validation_error.js',
+  'ajv-formats/dist/formats.js',
+]);
+/** Leaves every package but the inlined ones to be imported, as esbuild's `packages: 'external'` would. */
+const importOtherPackages = {
+  name: 'import-other-packages',
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, ({ path }) => (inlined.has(path) ? undefined : { path, external: true }));
+  },
+};
 const results = [
   await build({
     ...common,
@@ -50,7 +71,7 @@ const results = [
     // At dist/'s top, as the entries are: package-root.ts finds the package one level up from either.
     chunkNames: 'chunk-[hash]',
     sourcemap: true,
-    packages: 'external',
+    plugins: [importOtherPackages],
     outdir: 'dist',
   }),
   await build({

@@ -15,6 +15,7 @@ import type { CompiledDocument } from './openapi/compile-document.js';
 import { compileDocumentOnce } from './openapi/compile-document-once.js';
 import { DocumentError } from './openapi/document-error.js';
 import { ModelPartitions } from './oracle/model-partitions.js';
+import { prepareRequestIds } from './pipeline/assign-request-id.js';
 import { createAuthenticator, type Authenticator } from './pipeline/authenticate.js';
 import { createHostCheck, type HostOptions } from './pipeline/check-host.js';
 import { createCorsPolicy, type CorsOptions } from './pipeline/cors-policy.js';
@@ -527,6 +528,7 @@ function createPipeline(
 ): Pipeline {
   const { compiled, api, catalogue, logger, started } = parts;
   const { proxy } = options;
+  prepareRequestIds();
   const authenticate = createAuthenticator(options.keys ?? ['dev-key']);
   const served = createApiMount(options, compiled, api, authenticate);
   // The admin API is the kit's own small document: compiled on its first request, not at every start.

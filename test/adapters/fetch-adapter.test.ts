@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createFetchHandler, toFetchResponse, toPlainRequest } from '../../src/adapters/fetch-adapter.js';
+import { createFetchHandler, pathAndQuery, toFetchResponse, toPlainRequest } from '../../src/adapters/fetch-adapter.js';
 import { HttpError } from '../../src/core/errors/http-error.js';
 import type { BodyReader, PlainRequest, PlainResponse } from '../../src/core/http/plain-http.js';
 
@@ -46,6 +46,21 @@ describe('toPlainRequest', () => {
       query: 'limit=5&status=sold',
       headers: { authorization: 'Bearer k', 'x-request-id': 'r-1' },
     });
+  });
+
+  it.each([
+    'http://petstore.test/v1/pets?limit=5#top',
+    'http://petstore.test',
+    'http://petstore.test/?',
+    'HTTPS://petstore.test:8443/v1/pets/a%20b?status=sold?x#f?g',
+    'http://[::1]:3000/v1/pets/../pets/./1?',
+    'http://petstore.test/v1/pets?#',
+    'file:///v1/pets?limit=1',
+    'blob:http://petstore.test/v1/pets',
+  ])('reads the same path and query from %s as a URL does', (text) => {
+    const url = new Request(text).url;
+    const parsed = new URL(url);
+    expect(pathAndQuery(url)).toEqual({ path: parsed.pathname, query: parsed.search.slice(1) });
   });
 
   it('gives a request without a body no body, and one with a body a reader', async () => {

@@ -21,10 +21,13 @@ function parameterValues(
   raw: RawRequest,
 ): { values: Record<ParameterLocation, Record<string, unknown>>; details: ErrorDetail[] } {
   const query = new Map<string, string[]>();
-  for (const [name, value] of new URLSearchParams(raw.search)) {
-    const list = query.get(name);
-    if (list) list.push(value);
-    else query.set(name, [value]);
+  // An empty query has no parameters: a process's first request without one does not build URLSearchParams.
+  if (raw.search !== '') {
+    for (const [name, value] of new URLSearchParams(raw.search)) {
+      const list = query.get(name);
+      if (list) list.push(value);
+      else query.set(name, [value]);
+    }
   }
   const values: Record<ParameterLocation, Record<string, unknown>> = { path: {}, query: {}, header: {}, cookie: {} };
   const details: ErrorDetail[] = [];

@@ -37,11 +37,19 @@ let taken = 0;
  * caches have lost the code and the tables it uses.
  */
 function newUuid(): string {
+  prepareRequestIds();
+  return batch[taken++] as string;
+}
+
+/**
+ * Writes the next ids if none is left. A mock calls it when it is made, so that a process's first request
+ * finds its id written (the first draw from the runtime's random source costs a fraction of a millisecond).
+ */
+export function prepareRequestIds(): void {
   if (taken === batch.length) {
     batch = writeBatch(batch.length === 0 ? firstBatchSize : batchSize);
     taken = 0;
   }
-  return batch[taken++] as string;
 }
 
 function writeBatch(size: number): string[] {

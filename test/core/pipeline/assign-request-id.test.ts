@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assignRequestId } from '../../../src/core/pipeline/assign-request-id.js';
+import { assignRequestId, prepareRequestIds } from '../../../src/core/pipeline/assign-request-id.js';
 
 const withId = (id: string | string[] | undefined) =>
   assignRequestId({ method: 'GET', path: '/', query: '', headers: id === undefined ? {} : { 'x-request-id': id } });
@@ -31,6 +31,14 @@ describe('assignRequestId', () => {
       // The version digit is always 4; the variant digit one of 8, 9, a, b; any other takes all 16 values in 1,000 ids.
       expect(seen.size, `hex digit ${position}`).toBe(position === 12 ? 1 : position === 16 ? 4 : 16);
     }
+  });
+
+  it('hands the ids written ahead (when a mock is made) to the requests that follow, each once', () => {
+    prepareRequestIds();
+    prepareRequestIds();
+    const ids = Array.from({ length: 300 }, () => withId(undefined));
+    expect(new Set(ids).size).toBe(300);
+    for (const id of ids) expect(id).toMatch(uuid);
   });
 
   it('reads a header sent twice as one value, which is then no sane id', () => {
