@@ -1,12 +1,11 @@
 import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/package-root.js';
-import { launchChromium, noBrowser } from './browser.js';
+import { noBrowser } from './browser.js';
 import { installInto, nodeEnv, nodeOf, packTarball, spawnSyncText, tscIn } from './packed-package.js';
-import { bundledPage, serveFiles } from './serve-files.js';
+import { runBundledPage } from './run-bundled-page.js';
 
 /** An MSW major and the Node major a team runs it on (MSW 3 needs Node 22.12 or later). */
 export interface Major {
@@ -153,44 +152,16 @@ export function frontendApp({ msw, node: major }: Major): () => FrontendApp {
 }
 
 /**
- * Bundles the app's dev page (browser/dev-app.ts) as its bundler would, from
- * the app's own node_modules (its msw and the installed kit), serves it with
- * the `mockServiceWorker.js` of that msw (what `npx msw init` copies), opens
- * it in headless Chromium and returns what the page saw.
+ * The app's dev page (browser/dev-app.ts), bundled as its bundler would from the app's own node_modules (its
+ * msw and the installed kit), in headless Chromium with that msw's worker: what the page saw.
  */
 async function runDevApp(dir: string): Promise<unknown> {
-  const result = await build({
-    absWorkingDir: dir,
-    entryPoints: ['browser/dev-app.ts'],
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    splitting: true,
-    outdir: '/app',
-    write: false,
-    logLevel: 'silent',
-  });
-  const files = bundledPage({
+  const seen = await runBundledPage({
+    dir,
+    entry: 'browser/dev-app.ts',
     title: 'pets',
-    script: 'dev-app.js',
-    outdir: '/app',
-    outputFiles: result.outputFiles,
     nodeModules: join(dir, 'node_modules'),
+    attribute: 'seen',
   });
-  const site = await serveFiles(files);
-  const browser = await launchChromium();
-  try {
-    const page = await browser.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(site.origin);
-    await page.waitForSelector('body[data-seen]', { state: 'attached', timeout: 60_000 }).catch(() => {
-      throw new Error(`the dev app did not finish: ${errors.join('; ') || 'no page error'}`);
-    });
-    return JSON.parse((await page.getAttribute('body', 'data-seen')) ?? '{}');
-  } finally {
-    await browser.close();
-    await site.close();
-  }
+  return JSON.parse(seen || '{}');
 }
