@@ -3,10 +3,9 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync,
 import { tmpdir } from 'node:os';
 import { delimiter, join, posix } from 'node:path';
 import { promisify } from 'node:util';
-import { build, transform } from 'esbuild';
+import { transform } from 'esbuild';
 import { packageRoot } from '../../src/package-root.js';
 import { killRunningClis, startCli, waitForBanner } from '../cli/start-cli.js';
-import { launchChromium } from './browser.js';
 import { builtPrograms } from './build-dist.js';
 import {
   againstMock,
@@ -17,7 +16,7 @@ import {
   type KitFacts,
   type Snippet,
 } from './doc-snippets.js';
-import { bundledPage, serveFiles } from './serve-files.js';
+import { runBundledPage } from './run-bundled-page.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -236,53 +235,23 @@ export async function runWithVitest(dir: string, snippets: readonly Snippet[]): 
  * the status that call got, or throws with what the page reported.
  */
 export async function runInBrowser(dir: string, snippet: Snippet): Promise<number> {
-  const entry = join(dir, `${snippetStem(snippet)}.page.ts`);
+  const entry = `${snippetStem(snippet)}.page.ts`;
   writeFileSync(
-    entry,
+    join(dir, entry),
     `${snippet.code}
 // The runner's probe: the API, through what the block set up.
 const probe = await fetch('/v1/pets', { headers: { Authorization: 'Bearer dev-key' } });
 document.body.dataset.status = String(probe.status);
 `,
   );
-  const result = await build({
-    absWorkingDir: dir,
-    entryPoints: [entry],
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    splitting: true,
-    outdir: '/page',
-    entryNames: 'page',
-    write: false,
-    logLevel: 'silent',
-  });
-  const files = bundledPage({
-    title: 'snippet',
-    script: 'page.js',
-    outdir: '/page',
-    outputFiles: result.outputFiles,
+  const status = await runBundledPage({
+    dir,
+    entry,
+    title: snippetName(snippet),
     nodeModules: join(packageRoot, 'node_modules'),
+    attribute: 'status',
   });
-  const site = await serveFiles(files);
-  const browser = await launchChromium();
-  try {
-    const page = await browser.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
-    await page.goto(site.origin);
-    await page.waitForSelector('body[data-status]', { state: 'attached', timeout: 60_000 }).catch(() => {
-      throw new Error(`${snippetName(snippet)} did not finish in the page: ${errors.join('; ') || 'no page error'}`);
-    });
-    return Number(await page.getAttribute('body', 'data-status'));
-  } finally {
-    await browser.close();
-    await site.close();
-  }
+  return Number(status);
 }
 
 /**

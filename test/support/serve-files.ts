@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 
 export interface ServedFile {
   type: string;
@@ -32,31 +30,4 @@ export async function serveFiles(
         server.close(() => resolve());
       }),
   };
-}
-
-/**
- * A page esbuild bundled (`write: false`, under `outdir`) as files to serve: an HTML page titled `title` that
- * loads `/${script}`, the `mockServiceWorker.js` of the msw in `nodeModules` (what `npx msw init` copies), and
- * each output file under its path.
- */
-export function bundledPage(page: {
-  title: string;
-  script: string;
-  outdir: string;
-  outputFiles: ReadonlyArray<{ path: string; contents: Uint8Array }>;
-  nodeModules: string;
-}): Record<string, ServedFile> {
-  const files: Record<string, ServedFile> = {
-    '/': {
-      type: 'text/html',
-      body: `<!doctype html><meta charset="utf-8"><title>${page.title}</title><script type="module" src="/${page.script}"></script>`,
-    },
-    '/mockServiceWorker.js': {
-      type: 'text/javascript',
-      body: readFileSync(join(page.nodeModules, 'msw/lib/mockServiceWorker.js')),
-    },
-  };
-  for (const file of page.outputFiles)
-    files[file.path.slice(page.outdir.length)] = { type: 'text/javascript', body: file.contents };
-  return files;
 }
