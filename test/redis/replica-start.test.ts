@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { killRunningClis, startCli, waitForBanner, type Cli } from '../cli/start-cli.js';
 import { noRedisServer, requireRedisServer, startRedisServer, type RedisServer } from '../support/redis-server.js';
@@ -26,9 +27,11 @@ async function replica(args: string[]): Promise<{ cli: Cli; origin: string }> {
   return { cli, origin: new URL(await waitForBanner(cli)).origin };
 }
 
+/** Stops the replica and resolves once its output is all read (its pipes closed), so stderr is complete. */
 async function stopped(cli: Cli): Promise<void> {
+  const closed = once(cli.child, 'close');
   cli.child.kill('SIGTERM');
-  await cli.exited;
+  await closed;
 }
 
 it('has a Redis server to run against (CI must)', () => requireRedisServer());
@@ -38,18 +41,19 @@ describe.skipIf(noRedisServer !== undefined)('a replica on a Redis store, at sta
     const bare = await server();
     const { cli } = await replica(['--store', bare.url]);
     expect(cli.stdout()).toContain('keeps nothing across a restart');
+    // stdout and stderr are two pipes: the banner can be read before the warning is. Read both to their end.
+    await stopped(cli);
     expect(cli.stderr()).toContain('petstore-mock: warning: ');
     expect(cli.stderr()).toContain('appendonly yes');
     expect(cli.stderr()).toContain('docs/persistence.md');
-    await stopped(cli);
   });
 
   it('gives no such warning when its server keeps an append-only file, and says what it keeps', async () => {
     const kept = await server({ persistent: true });
     const { cli } = await replica(['--store', kept.url]);
     expect(cli.stdout()).toContain('append-only file');
-    expect(cli.stderr()).not.toContain('warning');
     await stopped(cli);
+    expect(cli.stderr()).not.toContain('warning');
   });
 
   it('starts while its server is down, says so, answers 503 store_unavailable, and serves once it is up, without a restart', async () => {
