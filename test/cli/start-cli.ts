@@ -8,6 +8,7 @@ export interface Cli {
   child: ChildProcessWithoutNullStreams;
   stdout: () => string;
   stderr: () => string;
+  /** The exit code, once the program has exited and its output is all read. */
   exited: Promise<number | null>;
 }
 
@@ -25,9 +26,10 @@ export function startCli(args: string[], env: Record<string, string> = {}, wrapp
   });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  // 'close', not 'exit': the program's pipes may still hold output when it exits, and a test reads its stderr next.
+  const exited = once(child, 'close').then(([code]) => code as number | null);
   const cli = { child, stdout: () => stdout, stderr: () => stderr, exited };
   running.push(cli);
   return cli;

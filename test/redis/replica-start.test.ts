@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { killRunningClis, startCli, waitForBanner, type Cli } from '../cli/start-cli.js';
 import { noRedisServer, requireRedisServer, startRedisServer, type RedisServer } from '../support/redis-server.js';
@@ -27,11 +26,10 @@ async function replica(args: string[]): Promise<{ cli: Cli; origin: string }> {
   return { cli, origin: new URL(await waitForBanner(cli)).origin };
 }
 
-/** Stops the replica and resolves once its output is all read (its pipes closed), so stderr is complete. */
+/** Stops the replica and resolves once its output is all read, so stderr is complete. */
 async function stopped(cli: Cli): Promise<void> {
-  const closed = once(cli.child, 'close');
   cli.child.kill('SIGTERM');
-  await closed;
+  await cli.exited;
 }
 
 it('has a Redis server to run against (CI must)', () => requireRedisServer());
