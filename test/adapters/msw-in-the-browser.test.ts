@@ -4,7 +4,7 @@ import { build } from 'esbuild';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/package-root.js';
-import { launchChromium } from '../support/browser.js';
+import { launchChromium, pageErrors } from '../support/browser.js';
 import { browserSuite, skipWithoutBrowser } from '../support/browser-skip.js';
 import { serveFiles, type ServedFile } from '../support/serve-files.js';
 
@@ -52,8 +52,7 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('the MSW handlers in headless C
       loaded.push(request.url());
       if (!request.url().startsWith(site.origin)) outsideRequests.push(request.url());
     });
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
+    const errors = pageErrors(page);
     await page.goto(site.origin);
     await page.waitForSelector('body[data-done="true"]', { timeout: 90_000 }).catch(() => {
       throw new Error(`the page did not finish: ${errors.join('; ') || 'no page error'}`);

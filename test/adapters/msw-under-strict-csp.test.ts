@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDocument } from '../../src/node/load-document.js';
 import { packageRoot } from '../../src/package-root.js';
 import { precompileValidators } from '../../src/precompile-validators.js';
-import { launchChromium, noBrowser } from '../support/browser.js';
+import { launchChromium, noBrowser, pageErrors } from '../support/browser.js';
 import { serveFiles, type ServedFile } from '../support/serve-files.js';
 
 /** What many company apps ship: scripts and workers from the page's own origin only, and no 'unsafe-eval'. */
@@ -75,11 +75,7 @@ describe.skipIf(noBrowser !== undefined)(
       site = await serveFiles(await bundlePage());
       browser = await launchChromium();
       const page = await browser.newPage();
-      const errors: string[] = [];
-      page.on('pageerror', (error) => errors.push(error.message));
-      page.on('console', (message) => {
-        if (message.type() === 'error') errors.push(message.text());
-      });
+      const errors = pageErrors(page);
       await page.goto(site.origin);
       await page.waitForSelector('body[data-done="true"]', { timeout: 90_000 }).catch(async () => {
         const shown = await page.locator('#output').innerText();

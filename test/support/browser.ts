@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Debian's Chromium; CI installs it (`.ci/run`), and `npx playwright install` cannot work offline. */
 export const chromiumPath = process.env.PETSTORE_CHROMIUM ?? '/usr/bin/chromium';
@@ -25,4 +25,14 @@ export function launchChromium(extraArgs: readonly string[] = []): Promise<Brows
       ...extraArgs,
     ],
   });
+}
+
+/** What `page` reports as going wrong from now on (uncaught errors, console errors), for a failure's message. */
+export function pageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  return errors;
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { launchChromium } from './browser.js';
+import { launchChromium, pageErrors } from './browser.js';
 import { type ServedFile, serveFiles } from './serve-files.js';
 
 /** Where esbuild places the page's files, and so their paths on the page's origin. */
@@ -62,11 +62,7 @@ export async function runBundledPage(page: {
   const browser = await launchChromium();
   try {
     const tab = await browser.newPage();
-    const errors: string[] = [];
-    tab.on('pageerror', (error) => errors.push(error.message));
-    tab.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
+    const errors = pageErrors(tab);
     await tab.goto(site.origin);
     const selector = `body[data-${page.attribute}]`;
     await tab.waitForSelector(selector, { state: 'attached', timeout: 60_000 }).catch(() => {
