@@ -1,6 +1,4 @@
 import js from '@eslint/js';
-import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
-import { importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 /**
@@ -116,17 +114,6 @@ export default tseslint.config(
   },
   // Each folder of src/core imports only the layers below it.
   ...coreLayers.flatMap((folders, layer) => folders.map((folder) => layerRules(folder, layer))),
-  {
-    // No circle of files anywhere in src/: a circle is a design bug, whatever layer it is in.
-    files: ['src/**/*.ts'],
-    plugins: { 'import-x': importX },
-    settings: {
-      'import-x/extensions': ['.ts', '.js', '.mjs'],
-      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
-      'import-x/resolver-next': [createTypeScriptImportResolver({ project: 'tsconfig.json' })],
-    },
-    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
-  },
   {
     files: ['**/*.cjs'],
     languageOptions: {

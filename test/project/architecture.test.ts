@@ -3,6 +3,7 @@ import { join, posix } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/package-root.js';
+import { importCircles, sourcesUnder } from '../support/import-circles.js';
 
 /** Every folder under src/, as `src/core/`, `src/core/model/`. */
 function foldersUnder(folder: string): string[] {
@@ -39,5 +40,22 @@ describe('the architecture page', () => {
       .map((row) => [row.folder.split('/')[2], row.layer]);
     const held = config.coreLayers.flatMap((folders, layer) => folders.map((folder) => [folder, String(layer)]));
     expect(layers.sort()).toEqual(held.sort());
+  });
+});
+
+describe('the imports of src/', () => {
+  const sources = sourcesUnder(packageRoot, 'src');
+
+  it('run one way: no circle of files anywhere in src/, type-only imports and import() included', () => {
+    expect(sources.size).toBeGreaterThan(100);
+    expect(importCircles(sources)).toEqual([]);
+  });
+
+  it('would show a circle: exact-json.ts importing compile-document.ts, which imports it through others', () => {
+    const jsonFile = 'src/core/json/exact-json.ts';
+    const broken = new Map(sources);
+    broken.set(jsonFile, `import { compileDocument } from '../openapi/compile-document.js';\n${sources.get(jsonFile)}`);
+    const [circle] = importCircles(broken);
+    expect(circle).toEqual(expect.arrayContaining([jsonFile, 'src/core/openapi/compile-document.ts']));
   });
 });
