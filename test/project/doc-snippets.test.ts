@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
@@ -28,6 +27,7 @@ import {
   snippetsOf,
   userProject,
 } from '../support/run-snippets.js';
+import { temporaryFolder } from '../support/temporary-folder.js';
 
 /**
  * Every code block of the README and docs/ that is a program or a command
@@ -53,10 +53,7 @@ let facts: KitFacts;
 beforeAll(() => {
   facts = kitFacts();
 });
-afterAll(() => {
-  folder.remove();
-  project.remove();
-});
+afterAll(() => folder.remove());
 
 describe('the code blocks of the README and docs/', () => {
   it('mark every program and command with what it is, and what is checked of it', () => {
@@ -170,8 +167,7 @@ function brokenCopy(root: string, page: string, edit: (text: string) => string):
 }
 
 describe('the runner, given a page with a block broken on purpose (in a temporary copy)', () => {
-  const copies = mkdtempSync(join(tmpdir(), 'petstore-broken-docs-'));
-  afterAll(() => rmSync(copies, { recursive: true, force: true }));
+  const copies = temporaryFolder('petstore-broken-docs-');
   const blockAt = (list: Snippet[], text: string) => list.find((snippet) => snippet.code.includes(text)) as Snippet;
 
   it('fails "One test’s own answer" without server.listen(): its tests go to the network', async () => {

@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'lossless-json';
 import { killRunningClis, startCli, waitForBanner, type Cli } from '../cli/start-cli.js';
@@ -11,6 +10,10 @@ import {
   type Target,
   type Transport,
 } from './behaviour-subject.js';
+import { temporaryFolder } from './temporary-folder.js';
+
+/** Where the scenarios of the tests' own go as files (the CLI reads one at start), removed after the test file. */
+const fixtureFolder = temporaryFolder('petstore-cli-fixture-');
 
 /** The flags of `petstore-mock` for a test's options; undefined for an option it has no flag for. */
 function flags(document: DocumentUnderTest, options: StartOptions): string[] {
@@ -31,7 +34,7 @@ function flags(document: DocumentUnderTest, options: StartOptions): string[] {
     args.push('--latency', latency.min === latency.max ? String(latency.min) : `${latency.min}-${latency.max}`);
   if (own) {
     // A scenario of the test's own is a fixture file, named after it (JSON is YAML; ints beyond 2^53 kept exact).
-    const file = join(mkdtempSync(join(tmpdir(), 'petstore-cli-fixture-')), `${scenario}.yaml`);
+    const file = join(fixtureFolder, `${scenario}.yaml`);
     writeFileSync(file, stringify(ownFixture(document, own)) ?? '');
     args.push('--scenario', file);
   } else if (options.scenarioFile !== undefined) {

@@ -1,6 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { delimiter, join, posix } from 'node:path';
 import { promisify } from 'node:util';
 import { transform } from 'esbuild';
@@ -17,6 +16,7 @@ import {
   type Snippet,
 } from './doc-snippets.js';
 import { runBundledPage } from './run-bundled-page.js';
+import { temporaryFolder } from './temporary-folder.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -259,8 +259,8 @@ document.body.dataset.status = String(probe.status);
  * petstore-kit` is the checkout (built), and its programs are in
  * `node_modules/.bin`, where `npx` and a script find them.
  */
-export function userProject(): { dir: string; remove(): void } {
-  const dir = mkdtempSync(join(tmpdir(), 'petstore-snippets-'));
+export function userProject(): { dir: string } {
+  const dir = temporaryFolder('petstore-snippets-');
   writeFileSync(
     join(dir, 'package.json'),
     '{ "name": "a-user", "private": true, "devDependencies": { "petstore-kit": "*" } }\n',
@@ -270,7 +270,7 @@ export function userProject(): { dir: string; remove(): void } {
   for (const program of ['petstore-kit', 'petstore-mock', 'petstore-contract']) {
     symlinkSync(`../petstore-kit/bin/${program}.js`, join(dir, 'node_modules/.bin', program));
   }
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  return { dir };
 }
 
 /** The key and the addresses a shell block reads from the environment, as the docs name them. */
