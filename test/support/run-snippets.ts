@@ -82,13 +82,43 @@ export function snippetFolder(): { dir: string; remove(): void } {
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** What one run of several blocks (one tsc, one vitest) found, by block. */
+export interface BlocksReport {
+  /** The problems of one of the blocks run (`page:line: …`, the line the page's). */
+  of(snippet: Snippet): string[];
+  /** What the run reported of no block in particular (it did not run, a problem of its set-up). */
+  rest: string[];
+}
+
+/** A report of `rest` and the problems of each block. */
+function blocksReport(rest: string[], problems: ReadonlyMap<Snippet, string[]>): BlocksReport {
+  return { rest, of: (snippet) => problems.get(snippet) ?? [] };
+}
+
+/**
+ * A file stem for each block of one run, each its own: a block of a broken copy of a page sits at the
+ * same page and line as the original's, and both go into one run (one tsc, one vitest: each start costs
+ * seconds of CPU).
+ */
+function stemsOf(snippets: readonly Snippet[]): Map<Snippet, string> {
+  const taken = new Set<string>();
+  return new Map(
+    snippets.map((snippet) => {
+      let stem = snippetStem(snippet);
+      for (let copy = 2; taken.has(stem); copy += 1) stem = `${snippetStem(snippet)}-${copy}`;
+      taken.add(stem);
+      return [snippet, stem];
+    }),
+  );
+}
+
 /**
  * tsc's report on these blocks, each a module of its own under `strict`,
- * as problems by block (`page:line: error TS…`, the line the page's); an
- * empty list when every one compiles.
+ * by block (`page:line: error TS…`, the line the page's): none for a block
+ * that compiles.
  */
-export function compileSnippets(dir: string, snippets: readonly Snippet[]): string[] {
-  const files = new Map(snippets.map((snippet) => [`${snippetStem(snippet)}.ts`, snippet]));
+export function compileSnippets(dir: string, snippets: readonly Snippet[]): BlocksReport {
+  const files = new Map([...stemsOf(snippets)].map(([snippet, stem]) => [`${stem}.ts`, snippet]));
   for (const [name, snippet] of files) writeFileSync(join(dir, name), snippet.code);
   writeFileSync(
     join(dir, 'tsconfig.json'),
@@ -117,15 +147,18 @@ export function compileSnippets(dir: string, snippets: readonly Snippet[]): stri
     report = String((error as { stdout?: string }).stdout);
   }
   // `name.ts(12,5): error TS2304: …` as the page's own line.
-  return report
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => {
-      const match = /^([^(]+)\((\d+),(\d+)\): (.*)$/.exec(line);
-      const snippet = match ? files.get((match[1] as string).split(/[\\/]/).pop() as string) : undefined;
-      if (!match || !snippet) return line;
-      return `${snippet.page}:${snippet.line + Number(match[2])}: ${match[4]}`;
-    });
+  // The indented lines under an error (its details) are the same block's.
+  const rest: string[] = [];
+  const problems = new Map<Snippet, string[]>();
+  let last: Snippet | undefined;
+  for (const line of report.split('\n').filter((each) => each.trim() !== '')) {
+    const match = /^([^(]+)\((\d+),(\d+)\): (.*)$/.exec(line);
+    last = match ? files.get((match[1] as string).split(/[\\/]/).pop() as string) : /^\s/.test(line) ? last : undefined;
+    const problem = match && last ? `${last.page}:${last.line + Number(match[2])}: ${match[4]}` : line;
+    if (last) problems.set(last, [...(problems.get(last) ?? []), problem]);
+    else rest.push(line);
+  }
+  return blocksReport(rest, problems);
 }
 
 /** Runs a `run` block with Node, as an ES module in the snippet folder. */
@@ -153,14 +186,13 @@ it('fails a request no handler answers, rather than let it out', async () => {
 
 /**
  * Runs the `test` and `test-setup` blocks with one vitest (in a child
- * process, from the snippet folder); the problems by block, empty when
- * every test passed. A `test` block runs once under each environment its
- * marker names.
+ * process, from the snippet folder); the problems by block, none for a
+ * block whose tests all passed. A `test` block runs once under each
+ * environment its marker names.
  */
-export async function runWithVitest(dir: string, snippets: readonly Snippet[]): Promise<string[]> {
+export async function runWithVitest(dir: string, snippets: readonly Snippet[]): Promise<BlocksReport> {
   const files = new Map<string, Snippet>();
-  for (const snippet of snippets) {
-    const stem = snippetStem(snippet);
+  for (const [snippet, stem] of stemsOf(snippets)) {
     if (snippet.kind === 'test-setup') {
       writeFileSync(join(dir, `${stem}.setup.ts`), snippet.code);
       writeFileSync(join(dir, `${stem}.test.ts`), setupProbe(`${stem}.setup.ts`));
@@ -174,7 +206,7 @@ export async function runWithVitest(dir: string, snippets: readonly Snippet[]): 
       files.set(name, snippet);
     }
   }
-  if (files.size === 0) return [];
+  if (files.size === 0) return blocksReport([], new Map());
   const report = join(dir, `vitest-${Date.now()}.json`);
   // These files only: vitest leaves anything under a dist/ folder out by default.
   const config = join(dir, `vitest-${Date.now()}.config.mjs`);
@@ -206,9 +238,10 @@ export async function runWithVitest(dir: string, snippets: readonly Snippet[]): 
   try {
     results = JSON.parse(readFileSync(report, 'utf8'));
   } catch {
-    return [`vitest did not run the blocks: ${run.output}`];
+    return blocksReport([`vitest did not run the blocks: ${run.output}`], new Map());
   }
-  const problems: string[] = [];
+  const problems = new Map<Snippet, string[]>();
+  const problem = (snippet: Snippet, text: string) => problems.set(snippet, [...(problems.get(snippet) ?? []), text]);
   const seen = new Set<string>();
   for (const file of results.testResults) {
     const base = file.name.split(/[\\/]/).pop() as string;
@@ -216,16 +249,16 @@ export async function runWithVitest(dir: string, snippets: readonly Snippet[]): 
     if (!snippet) continue;
     seen.add(base);
     const where = `${snippetName(snippet)} (${base.split('.').slice(1, -2).join('.') || 'setup'})`;
-    if (file.assertionResults.length === 0) problems.push(`${where}: no test ran: ${file.message ?? file.status}`);
+    if (file.assertionResults.length === 0) problem(snippet, `${where}: no test ran: ${file.message ?? file.status}`);
     for (const test of file.assertionResults) {
       if (test.status !== 'passed') {
-        problems.push(`${where}: ${test.fullName}: ${(test.failureMessages[0] ?? test.status).split('\n')[0]}`);
+        problem(snippet, `${where}: ${test.fullName}: ${(test.failureMessages[0] ?? test.status).split('\n')[0]}`);
       }
     }
   }
   for (const [name, snippet] of files)
-    if (!seen.has(name)) problems.push(`${snippetName(snippet)}: vitest did not run it`);
-  return problems;
+    if (!seen.has(name)) problem(snippet, `${snippetName(snippet)}: vitest did not run it`);
+  return blocksReport([], problems);
 }
 
 /**
