@@ -25,6 +25,7 @@ import {
   runWithVitest,
   snippetFolder,
   snippetsOf,
+  stopMocks,
   userProject,
 } from '../support/run-snippets.js';
 import { temporaryFolder } from '../support/temporary-folder.js';
@@ -53,7 +54,10 @@ let facts: KitFacts;
 beforeAll(() => {
   facts = kitFacts();
 });
-afterAll(() => folder.remove());
+afterAll(() => {
+  stopMocks();
+  folder.remove();
+});
 
 /** `page` copied with `edit` applied, as a page of its own in a temporary folder; the blocks of that copy. */
 const copies = temporaryFolder('petstore-broken-docs-');
@@ -207,7 +211,7 @@ describe('the shell blocks', () => {
   }, 120_000);
 
   it.each(runnable.map((snippet) => [snippetName(snippet), snippet] as const))(
-    'run as written against a mock of their own: %s',
+    'run as written against a mock started with their marker’s flags, as it started: %s',
     async (_name, snippet) => {
       const result = await runAgainstMock(project.dir, snippet);
       expect(result.ok, result.output).toBe(true);

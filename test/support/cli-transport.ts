@@ -11,6 +11,7 @@ import {
   type Target,
   type Transport,
 } from './behaviour-subject.js';
+import { putBack } from './put-back.js';
 import { temporaryFolder } from './temporary-folder.js';
 
 /** Where the scenarios of the tests' own go as files (the CLI reads one at start), removed after the test file. */
@@ -99,24 +100,6 @@ interface RunningCli {
 /** Every CLI the transport started, kept between tests with the same options and put back to its start. */
 const started: RunningCli[] = [];
 
-/** Puts a CLI back to how it started: every named session dropped, the default one reset (scenario, faults, clock…). */
-async function putBack(running: RunningCli): Promise<void> {
-  const headers = { authorization: `Bearer ${running.adminKey}` };
-  const listed = (await (await fetch(`${running.origin}/__admin/sessions`, { headers })).json()) as {
-    sessions: Array<{ name: string }>;
-  };
-  for (const { name } of listed.sessions) {
-    if (name === 'default') continue;
-    const dropped = await fetch(`${running.origin}/__admin/sessions/${encodeURIComponent(name)}`, {
-      method: 'DELETE',
-      headers,
-    });
-    if (dropped.status !== 200) throw new Error(`could not drop session ${name}: ${dropped.status}`);
-  }
-  const reset = await fetch(`${running.origin}/__admin/reset`, { method: 'POST', headers });
-  if (reset.status !== 200) throw new Error(`could not reset the CLI: ${reset.status} ${await reset.text()}`);
-}
-
 /**
  * The built `petstore-mock` as users run it, over a socket: `--document`
  * for a document other than the kit's, a flag for each option. One process
@@ -150,7 +133,7 @@ export const asTheCli: Transport = {
     const key = stringify([args, fixture?.text ?? null]) ?? '';
     let running = started.find((each) => each.key === key && !each.busy && each.cli.child.exitCode === null);
     if (running) {
-      await putBack(running);
+      await putBack(running.origin, running.adminKey);
     } else {
       if (fixture) writeFileSync(fixture.path, fixture.text);
       const cli = startCli(args);
