@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { temporaryFolder } from '../support/temporary-folder.js';
 import { killRunningClis, startCli, waitForBanner } from './start-cli.js';
 
 afterEach(killRunningClis);
@@ -56,7 +56,7 @@ describe('petstore-mock', () => {
   });
 
   it('shows latency, max pets and a scenario file in the banner when they are set', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'petstore-banner-'));
+    const dir = temporaryFolder('petstore-banner-');
     const file = join(dir, 'two-cats.yaml');
     writeFileSync(
       file,
@@ -75,7 +75,7 @@ describe('petstore-mock', () => {
   });
 
   it('resolves a relative --scenario against INIT_CWD, the folder npm was run from', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'petstore-init-cwd-'));
+    const dir = temporaryFolder('petstore-init-cwd-');
     writeFileSync(join(dir, 'mine.yaml'), 'description: Mine\npets:\n  - { id: 7, name: Seven, categoryId: 1 }\n');
     const cli = startCli(['--port', '0', '--log-level', 'silent', '--scenario', 'mine.yaml'], { INIT_CWD: dir });
     const baseUrl = await waitForBanner(cli);
@@ -127,7 +127,7 @@ describe('petstore-mock', () => {
   });
 
   it('refuses to start with a broken fixture, naming the file and the field', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'petstore-cli-'));
+    const dir = temporaryFolder('petstore-cli-');
     const file = join(dir, 'broken.yaml');
     writeFileSync(file, 'description: broken\npets:\n  - { id: 1, name: Ada, categoryId: "3" }\n');
     const cli = startCli(['--port', '0', '--scenario', file]);

@@ -1,18 +1,14 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FixtureError } from '../../src/core/scenarios/fixture.js';
 import { createNodeMock } from '../../src/node/create-node-mock.js';
 import { isScenarioPath, readFixtureFile, readFixturesDir } from '../../src/node/read-fixtures.js';
 import { petsIn } from '../support/kit-model.js';
+import { temporaryFolder } from '../support/temporary-folder.js';
 
-let tempRoot: string;
+const tempRoot = temporaryFolder('petstore-fixtures-');
 let dirCount = 0;
-beforeAll(() => {
-  tempRoot = mkdtempSync(join(tmpdir(), 'petstore-fixtures-'));
-});
-afterAll(() => rmSync(tempRoot, { recursive: true, force: true }));
 
 /** A fresh folder holding only the given files. */
 function folderWith(files: Record<string, string>): string {

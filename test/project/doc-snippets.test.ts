@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
@@ -26,8 +25,10 @@ import {
   runWithVitest,
   snippetFolder,
   snippetsOf,
+  stopMocks,
   userProject,
 } from '../support/run-snippets.js';
+import { temporaryFolder } from '../support/temporary-folder.js';
 
 /**
  * Every code block of the README and docs/ that is a program or a command
@@ -54,9 +55,78 @@ beforeAll(() => {
   facts = kitFacts();
 });
 afterAll(() => {
+  stopMocks();
   folder.remove();
-  project.remove();
 });
+
+/** `page` copied with `edit` applied, as a page of its own in a temporary folder; the blocks of that copy. */
+const copies = temporaryFolder('petstore-broken-docs-');
+function brokenCopy(page: string, edit: (text: string) => string): Snippet[] {
+  const original = readFileSync(join(packageRoot, page), 'utf8');
+  const copy = join(copies, page.replace(/\//g, '-'));
+  writeFileSync(copy, edit(original));
+  const broken = readFileSync(copy, 'utf8');
+  if (broken === original) throw new Error(`the edit changed nothing in ${page}`);
+  return extractSnippets(page, broken);
+}
+const blockAt = (list: Snippet[], text: string) => {
+  const found = list.find((snippet) => snippet.code.includes(text));
+  if (!found) throw new Error(`no block holds ${text}`);
+  return found;
+};
+
+/**
+ * Blocks broken on purpose, in temporary copies of their pages, that the runner must fail (the last describe
+ * of this file). They go into the same tsc and the same vitest as the pages' own blocks (a start of either costs
+ * seconds of CPU), each reported apart: a broken copy's block and its original are files of their own there.
+ */
+const broken = {
+  /** "One test's own answer" without server.listen(): its tests go to the network. */
+  withoutListen: blockAt(
+    brokenCopy('docs/in-process.md', (text) =>
+      text.replace("beforeAll(() => server.listen({ onUnhandledRequest: 'error' })); // before any test\n", ''),
+    ),
+    'shows the error of a 500 from the mock',
+  ),
+  /** The README's MSW lines without setupServer's import. */
+  readme: blockAt(
+    brokenCopy('README.md', (text) => text.replace("import { setupServer } from 'msw/node';\n", '')),
+    'createMockHandlers',
+  ),
+  /** The Vite config without defineConfig. */
+  vite: blockAt(
+    brokenCopy('docs/in-process.md', (text) =>
+      text
+        .replace("import { defineConfig } from 'vite';\n", '')
+        .replace('export default defineConfig({', 'export default {')
+        .replace(/(server\.middlewares\.use\(petstoreMiddleware\(\)\);\n {6}\},\n {4}\},\n {2}\],\n)\}\);/, '$1};'),
+    ),
+    "name: 'petstore-mock'",
+  ),
+  /** A typed client calling what the API lacks. */
+  client: blockAt(
+    brokenCopy('docs/in-process.md', (text) =>
+      text
+        .replace(
+          "client.GET('/pets', { params: { query: { status: 'sold' } } })",
+          "client.GET('/pets', { params: { query: { status: 'lost' } } })",
+        )
+        .replace(
+          "export const emptyList = http.get('/pets', ({ response }) => response(200).json([]));\n",
+          "export const emptyList = http.get('/pets', ({ response }) => response(200).json([]));\nexport const nowhere = client.GET('/animals');\nexport const partial = client.POST('/pets', { body: { name: 'Rex' } });\n",
+        ),
+    ),
+    'createClient<paths>',
+  ),
+};
+
+/** What `make` gives, made on the first call: the first test that needs it runs it, whichever runs first. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
+}
+const typeChecked = once(() => compileSnippets(folder.dir, [...typescript, broken.readme, broken.vite, broken.client]));
+const tested = once(() => runWithVitest(folder.dir, [...vitestBlocks, broken.withoutListen]));
 
 describe('the code blocks of the README and docs/', () => {
   it('mark every program and command with what it is, and what is checked of it', () => {
@@ -97,7 +167,8 @@ describe('the code blocks of the README and docs/', () => {
 
 describe('the TypeScript blocks', () => {
   it('compile, every one but the partial, against the built package under strict', () => {
-    expect(compileSnippets(folder.dir, typescript)).toEqual([]);
+    const report = typeChecked();
+    expect([...report.rest, ...typescript.flatMap((snippet) => report.of(snippet))]).toEqual([]);
   }, 180_000);
 
   it.each(nodePrograms.map((snippet) => [snippetName(snippet), snippet] as const))(
@@ -110,7 +181,8 @@ describe('the TypeScript blocks', () => {
   );
 
   it('pass with vitest as written: the tests, under each environment named, and the setups with a test through them', async () => {
-    expect(await runWithVitest(folder.dir, vitestBlocks)).toEqual([]);
+    const report = await tested();
+    expect([...report.rest, ...vitestBlocks.flatMap((snippet) => report.of(snippet))]).toEqual([]);
   }, 180_000);
 
   describe.skipIf(noBrowser !== undefined)('in headless Chromium', () => {
@@ -139,7 +211,7 @@ describe('the shell blocks', () => {
   }, 120_000);
 
   it.each(runnable.map((snippet) => [snippetName(snippet), snippet] as const))(
-    'run as written against a mock of their own: %s',
+    'run as written against a mock started with their marker’s flags, as it started: %s',
     async (_name, snippet) => {
       const result = await runAgainstMock(project.dir, snippet);
       expect(result.ok, result.output).toBe(true);
@@ -159,62 +231,21 @@ describe.runIf(noCurl !== undefined)('the shell blocks that call curl', () => {
   );
 });
 
-/** `page` copied into `root` with `edit` applied, as a page of its own; the blocks of that copy. */
-function brokenCopy(root: string, page: string, edit: (text: string) => string): Snippet[] {
-  const original = readFileSync(join(packageRoot, page), 'utf8');
-  const copy = join(root, page.replace(/\//g, '-'));
-  writeFileSync(copy, edit(original));
-  const broken = readFileSync(copy, 'utf8');
-  expect(broken).not.toBe(original);
-  return extractSnippets(page, broken);
-}
-
 describe('the runner, given a page with a block broken on purpose (in a temporary copy)', () => {
-  const copies = mkdtempSync(join(tmpdir(), 'petstore-broken-docs-'));
-  afterAll(() => rmSync(copies, { recursive: true, force: true }));
-  const blockAt = (list: Snippet[], text: string) => list.find((snippet) => snippet.code.includes(text)) as Snippet;
-
   it('fails "One test’s own answer" without server.listen(): its tests go to the network', async () => {
-    const page = brokenCopy(copies, 'docs/in-process.md', (text) =>
-      text.replace("beforeAll(() => server.listen({ onUnhandledRequest: 'error' })); // before any test\n", ''),
-    );
-    const block = blockAt(page, 'shows the error of a 500 from the mock');
-    const problems = await runWithVitest(folder.dir, [block]);
+    const block = broken.withoutListen;
+    const report = await tested();
+    expect(report.rest).toEqual([]);
+    const problems = report.of(block);
     expect(problems.join('\n'), problems.join('\n')).toContain(`${snippetName(block)} (node): `);
     expect(problems.length).toBeGreaterThanOrEqual(2);
   }, 180_000);
 
   it('fails blocks that no longer compile, naming the page’s line: the README’s MSW lines without setupServer’s import, the Vite config without defineConfig, a typed client calling what the API lacks', () => {
-    const readme = blockAt(
-      brokenCopy(copies, 'README.md', (text) => text.replace("import { setupServer } from 'msw/node';\n", '')),
-      'createMockHandlers',
-    );
-    const vite = blockAt(
-      brokenCopy(copies, 'docs/in-process.md', (text) =>
-        text
-          .replace("import { defineConfig } from 'vite';\n", '')
-          .replace('export default defineConfig({', 'export default {')
-          .replace(/(server\.middlewares\.use\(petstoreMiddleware\(\)\);\n {6}\},\n {4}\},\n {2}\],\n)\}\);/, '$1};'),
-      ),
-      "name: 'petstore-mock'",
-    );
-    const client = blockAt(
-      brokenCopy(copies, 'docs/in-process.md', (text) =>
-        text
-          .replace(
-            "client.GET('/pets', { params: { query: { status: 'sold' } } })",
-            "client.GET('/pets', { params: { query: { status: 'lost' } } })",
-          )
-          .replace(
-            "export const emptyList = http.get('/pets', ({ response }) => response(200).json([]));\n",
-            "export const emptyList = http.get('/pets', ({ response }) => response(200).json([]));\nexport const nowhere = client.GET('/animals');\nexport const partial = client.POST('/pets', { body: { name: 'Rex' } });\n",
-          ),
-      ),
-      'createClient<paths>',
-    );
+    const { readme, vite, client } = broken;
     const lineOf = (block: Snippet, text: string) =>
       block.line + block.code.split('\n').findIndex((line) => line.includes(text)) + 1;
-    const report = compileSnippets(folder.dir, [readme, vite, client]);
+    const report = [readme, vite, client].flatMap((block) => typeChecked().of(block));
     expect(report).toContainEqual(
       expect.stringMatching(
         new RegExp(`^README\\.md:${lineOf(readme, 'setupServer(')}: error TS2304: Cannot find name 'setupServer'`),
@@ -232,7 +263,7 @@ describe('the runner, given a page with a block broken on purpose (in a temporar
   it.skipIf(noCurl !== undefined)(
     'fails a shell block against the mock whose output is not what it shows, or whose command fails',
     async () => {
-      const page = brokenCopy(copies, 'docs/admin-api.md', (text) =>
+      const page = brokenCopy('docs/admin-api.md', (text) =>
         text.replace('# {"scenario":"edge-cases","pets":12}', '# {"scenario":"edge-cases","pets":13}'),
       );
       const block = blockAt(page, '"name":"edge-cases"');
@@ -250,7 +281,7 @@ describe('the runner, given a page with a block broken on purpose (in a temporar
   );
 
   it('fails a shell block that names a flag its program lacks, a script package.json lacks, or an unmarked block', () => {
-    const page = brokenCopy(copies, 'docs/cli.md', (text) =>
+    const page = brokenCopy('docs/cli.md', (text) =>
       text
         .replace('npm start -- --port 8080 --scenario large', 'npm start -- --port 8080 --scenaro large')
         .replace('npx petstore-mock --help', 'npm run serve'),

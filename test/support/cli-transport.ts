@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'lossless-json';
+import { TestRunner } from 'vitest';
 import { killRunningClis, startCli, waitForBanner, type Cli } from '../cli/start-cli.js';
 import {
   ownFixture,
@@ -11,10 +11,48 @@ import {
   type Target,
   type Transport,
 } from './behaviour-subject.js';
+import { putBack } from './put-back.js';
+import { temporaryFolder } from './temporary-folder.js';
 
-/** The flags of `petstore-mock` for a test's options; undefined for an option it has no flag for. */
-function flags(document: DocumentUnderTest, options: StartOptions): string[] {
-  const { scenario, keys, seed, pets, maxPets, maxStoreBytes, maxTotalStoreBytes, maxSessions, latency, now } = options;
+/** Where the scenarios of the tests' own go as files (the CLI reads one at start), removed after the test file. */
+const fixtureFolder = temporaryFolder('petstore-cli-fixture-');
+
+/** The CLI's defaults, which need no flag. */
+const defaults: Record<string, unknown> = { seed: 1, pets: 50, scenario: 'default', keys: ['test-key'] };
+
+/** Whether an option asks for something other than the CLI's default. */
+const asksFor = (options: StartOptions, name: keyof StartOptions): boolean =>
+  options[name] !== undefined && stringify(options[name]) !== stringify(defaults[name]);
+
+/**
+ * The options whose flags do the same whatever the document (`--pets`, `--max-pets`, the byte limits, `--latency`,
+ * `--allowed-host`), asked for by a test or two each, a process each: the CLI turns them into createNodeMock's
+ * options before it reads the document. Through the CLI those tests run over the kit's own document; what these
+ * options do to every other document is tried through mock.fetch (behaviour-through-mock-fetch.test.ts) and
+ * node:http (behaviour-on-redis.test.ts), which run every document. The flags a suite's many tests share
+ * (`--token`, `--seed`, `--max-sessions`) are not among them: one process serves all those tests.
+ */
+const documentFree = [
+  'pets',
+  'maxPets',
+  'maxStoreBytes',
+  'maxTotalStoreBytes',
+  'latency',
+  'allowedHosts',
+] as const satisfies ReadonlyArray<keyof StartOptions>;
+
+/** A scenario of the test's own, as the file the CLI reads it from at start. */
+interface FixtureFile {
+  path: string;
+  text: string;
+}
+
+/**
+ * The flags of `petstore-mock` for a test's options (none for a default, nor for an option it has no flag for),
+ * and the file of a scenario of the test's own, to be written before it starts.
+ */
+function flags(document: DocumentUnderTest, options: StartOptions): { args: string[]; fixture?: FixtureFile } {
+  const { scenario, keys, maxStoreBytes, maxTotalStoreBytes, latency, now } = options;
   const own = scenario === undefined ? undefined : options.fixtures?.[scenario];
   const args = ['--port', '0', '--log-level', 'warn', '--now', now ?? document.moment];
   if (!document.kit) args.push('--document', document.path);
@@ -22,8 +60,10 @@ function flags(document: DocumentUnderTest, options: StartOptions): string[] {
     args.push('--fixture-collection', `${key}=${collection}`);
   }
   for (const key of keys ?? ['test-key']) args.push('--token', key);
-  const numbers = { '--seed': seed, '--pets': pets, '--max-pets': maxPets, '--max-sessions': maxSessions };
-  for (const [flag, value] of Object.entries(numbers)) if (value !== undefined) args.push(flag, String(value));
+  const numbers = { seed: '--seed', pets: '--pets', maxPets: '--max-pets', maxSessions: '--max-sessions' } as const;
+  for (const [name, flag] of Object.entries(numbers)) {
+    if (asksFor(options, name as keyof typeof numbers)) args.push(flag, String(options[name as keyof typeof numbers]));
+  }
   if (maxStoreBytes !== undefined) args.push('--max-store-bytes', String(maxStoreBytes));
   if (maxTotalStoreBytes !== undefined) args.push('--max-total-store-bytes', String(maxTotalStoreBytes));
   for (const host of options.allowedHosts ?? []) args.push('--allowed-host', host);
@@ -31,19 +71,22 @@ function flags(document: DocumentUnderTest, options: StartOptions): string[] {
     args.push('--latency', latency.min === latency.max ? String(latency.min) : `${latency.min}-${latency.max}`);
   if (own) {
     // A scenario of the test's own is a fixture file, named after it (JSON is YAML; ints beyond 2^53 kept exact).
-    const file = join(mkdtempSync(join(tmpdir(), 'petstore-cli-fixture-')), `${scenario}.yaml`);
-    writeFileSync(file, stringify(ownFixture(document, own)) ?? '');
-    args.push('--scenario', file);
-  } else if (options.scenarioFile !== undefined) {
-    args.push('--scenario', options.scenarioFile);
-  } else if (scenario !== undefined) {
-    args.push('--scenario', scenario);
+    const path = join(fixtureFolder, `${scenario}.yaml`);
+    args.push('--scenario', path);
+    return { args, fixture: { path, text: stringify(ownFixture(document, own)) ?? '' } };
   }
-  return args;
+  if (options.scenarioFile !== undefined) args.push('--scenario', options.scenarioFile);
+  else if (asksFor(options, 'scenario')) args.push('--scenario', scenario as string);
+  return { args };
 }
 
-/** The CLI's defaults, which need no flag. */
-const defaults: Record<string, unknown> = { seed: 1, pets: 50, scenario: 'default' };
+/** Skips the running test, saying why, as `context.skip(note)` does: the run lists it as skipped, not passed. */
+function skipTheTest(why: string): never {
+  const test = TestRunner.getCurrentTest();
+  if (!test) throw new Error(`${why}, and this is no test to skip`);
+  test.context.skip(why);
+  throw new Error('unreachable: skip() throws');
+}
 
 interface RunningCli {
   key: string;
@@ -56,24 +99,6 @@ interface RunningCli {
 
 /** Every CLI the transport started, kept between tests with the same options and put back to its start. */
 const started: RunningCli[] = [];
-
-/** Puts a CLI back to how it started: every named session dropped, the default one reset (scenario, faults, clock…). */
-async function putBack(running: RunningCli): Promise<void> {
-  const headers = { authorization: `Bearer ${running.adminKey}` };
-  const listed = (await (await fetch(`${running.origin}/__admin/sessions`, { headers })).json()) as {
-    sessions: Array<{ name: string }>;
-  };
-  for (const { name } of listed.sessions) {
-    if (name === 'default') continue;
-    const dropped = await fetch(`${running.origin}/__admin/sessions/${encodeURIComponent(name)}`, {
-      method: 'DELETE',
-      headers,
-    });
-    if (dropped.status !== 200) throw new Error(`could not drop session ${name}: ${dropped.status}`);
-  }
-  const reset = await fetch(`${running.origin}/__admin/reset`, { method: 'POST', headers });
-  if (reset.status !== 200) throw new Error(`could not reset the CLI: ${reset.status} ${await reset.text()}`);
-}
 
 /**
  * The built `petstore-mock` as users run it, over a socket: `--document`
@@ -99,15 +124,19 @@ export const asTheCli: Transport = {
     return undefined;
   },
   async start(document, options): Promise<Target> {
-    // One process per set of flags: the loopback policy is the CLI's own, and a default is no flag.
-    const { origins: _loopback, ...asked } = options;
-    const key =
-      stringify([document.path, Object.entries(asked).filter(([name, value]) => defaults[name] !== value)]) ?? '';
+    // One process per set of flags (the loopback policy is the CLI's own, and the pages it always serves) and
+    // scenario of the test's own: a test with the same ones gets it back, put back to its start.
+    const flag = document.kit ? undefined : documentFree.find((name) => asksFor(options, name));
+    // Known only once a test asks for a mock (the suites declare what they need beside the options, not these).
+    if (flag) skipTheTest(`through the CLI, the flag for ${flag} is tried over the kit's document`);
+    const { args, fixture } = flags(document, options);
+    const key = stringify([args, fixture?.text ?? null]) ?? '';
     let running = started.find((each) => each.key === key && !each.busy && each.cli.child.exitCode === null);
     if (running) {
-      await putBack(running);
+      await putBack(running.origin, running.adminKey);
     } else {
-      const cli = startCli(flags(document, options));
+      if (fixture) writeFileSync(fixture.path, fixture.text);
+      const cli = startCli(args);
       const baseUrl = await waitForBanner(cli);
       running = {
         key,

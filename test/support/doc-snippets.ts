@@ -14,10 +14,10 @@
  *   vitest under each environment named (`node` when none is).
  * - `test-setup` — TypeScript: MSW set up for vitest, type-checked, then run
  *   by vitest with a test that calls the API through it.
- * - `needs-mock [FLAGS]` — shell: run with `sh -e` against a mock the test
- *   starts with these flags on a port of its own (127.0.0.1:4010 and the
- *   docs' staging addresses rewritten to it); the JSON a `# {...}` comment
- *   shows under a command must be in the output.
+ * - `needs-mock [FLAGS]` — shell: run with `sh -e` against a mock started
+ *   with these flags on a port of its own, put back to its start before each
+ *   block (127.0.0.1:4010 and the docs' staging addresses rewritten to it);
+ *   the JSON a `# {...}` comment shows under a command must be in the output.
  * - `compile` — TypeScript: type-checked only (a config, or a module that
  *   defines and exports). Shell: not run (a deployment, a long run, a
  *   process that runs until stopped), but each command is checked: a

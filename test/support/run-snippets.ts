@@ -1,11 +1,10 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { delimiter, join, posix } from 'node:path';
 import { promisify } from 'node:util';
 import { transform } from 'esbuild';
 import { packageRoot } from '../../src/package-root.js';
-import { killRunningClis, startCli, waitForBanner } from '../cli/start-cli.js';
+import { killRunningClis, startCli, waitForBanner, type Cli } from '../cli/start-cli.js';
 import { builtPrograms } from './build-dist.js';
 import {
   againstMock,
@@ -16,7 +15,9 @@ import {
   type KitFacts,
   type Snippet,
 } from './doc-snippets.js';
+import { putBack } from './put-back.js';
 import { runBundledPage } from './run-bundled-page.js';
+import { temporaryFolder } from './temporary-folder.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -82,13 +83,43 @@ export function snippetFolder(): { dir: string; remove(): void } {
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** What one run of several blocks (one tsc, one vitest) found, by block. */
+export interface BlocksReport {
+  /** The problems of one of the blocks run (`page:line: …`, the line the page's). */
+  of(snippet: Snippet): string[];
+  /** What the run reported of no block in particular (it did not run, a problem of its set-up). */
+  rest: string[];
+}
+
+/** A report of `rest` and the problems of each block. */
+function blocksReport(rest: string[], problems: ReadonlyMap<Snippet, string[]>): BlocksReport {
+  return { rest, of: (snippet) => problems.get(snippet) ?? [] };
+}
+
+/**
+ * A file stem for each block of one run, each its own: a block of a broken copy of a page sits at the
+ * same page and line as the original's, and both go into one run (one tsc, one vitest: each start costs
+ * seconds of CPU).
+ */
+function stemsOf(snippets: readonly Snippet[]): Map<Snippet, string> {
+  const taken = new Set<string>();
+  return new Map(
+    snippets.map((snippet) => {
+      let stem = snippetStem(snippet);
+      for (let copy = 2; taken.has(stem); copy += 1) stem = `${snippetStem(snippet)}-${copy}`;
+      taken.add(stem);
+      return [snippet, stem];
+    }),
+  );
+}
+
 /**
  * tsc's report on these blocks, each a module of its own under `strict`,
- * as problems by block (`page:line: error TS…`, the line the page's); an
- * empty list when every one compiles.
+ * by block (`page:line: error TS…`, the line the page's): none for a block
+ * that compiles.
  */
-export function compileSnippets(dir: string, snippets: readonly Snippet[]): string[] {
-  const files = new Map(snippets.map((snippet) => [`${snippetStem(snippet)}.ts`, snippet]));
+export function compileSnippets(dir: string, snippets: readonly Snippet[]): BlocksReport {
+  const files = new Map([...stemsOf(snippets)].map(([snippet, stem]) => [`${stem}.ts`, snippet]));
   for (const [name, snippet] of files) writeFileSync(join(dir, name), snippet.code);
   writeFileSync(
     join(dir, 'tsconfig.json'),
@@ -117,15 +148,18 @@ export function compileSnippets(dir: string, snippets: readonly Snippet[]): stri
     report = String((error as { stdout?: string }).stdout);
   }
   // `name.ts(12,5): error TS2304: …` as the page's own line.
-  return report
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => {
-      const match = /^([^(]+)\((\d+),(\d+)\): (.*)$/.exec(line);
-      const snippet = match ? files.get((match[1] as string).split(/[\\/]/).pop() as string) : undefined;
-      if (!match || !snippet) return line;
-      return `${snippet.page}:${snippet.line + Number(match[2])}: ${match[4]}`;
-    });
+  // The indented lines under an error (its details) are the same block's.
+  const rest: string[] = [];
+  const problems = new Map<Snippet, string[]>();
+  let last: Snippet | undefined;
+  for (const line of report.split('\n').filter((each) => each.trim() !== '')) {
+    const match = /^([^(]+)\((\d+),(\d+)\): (.*)$/.exec(line);
+    last = match ? files.get((match[1] as string).split(/[\\/]/).pop() as string) : /^\s/.test(line) ? last : undefined;
+    const problem = match && last ? `${last.page}:${last.line + Number(match[2])}: ${match[4]}` : line;
+    if (last) problems.set(last, [...(problems.get(last) ?? []), problem]);
+    else rest.push(line);
+  }
+  return blocksReport(rest, problems);
 }
 
 /** Runs a `run` block with Node, as an ES module in the snippet folder. */
@@ -153,14 +187,13 @@ it('fails a request no handler answers, rather than let it out', async () => {
 
 /**
  * Runs the `test` and `test-setup` blocks with one vitest (in a child
- * process, from the snippet folder); the problems by block, empty when
- * every test passed. A `test` block runs once under each environment its
- * marker names.
+ * process, from the snippet folder); the problems by block, none for a
+ * block whose tests all passed. A `test` block runs once under each
+ * environment its marker names.
  */
-export async function runWithVitest(dir: string, snippets: readonly Snippet[]): Promise<string[]> {
+export async function runWithVitest(dir: string, snippets: readonly Snippet[]): Promise<BlocksReport> {
   const files = new Map<string, Snippet>();
-  for (const snippet of snippets) {
-    const stem = snippetStem(snippet);
+  for (const [snippet, stem] of stemsOf(snippets)) {
     if (snippet.kind === 'test-setup') {
       writeFileSync(join(dir, `${stem}.setup.ts`), snippet.code);
       writeFileSync(join(dir, `${stem}.test.ts`), setupProbe(`${stem}.setup.ts`));
@@ -174,7 +207,7 @@ export async function runWithVitest(dir: string, snippets: readonly Snippet[]): 
       files.set(name, snippet);
     }
   }
-  if (files.size === 0) return [];
+  if (files.size === 0) return blocksReport([], new Map());
   const report = join(dir, `vitest-${Date.now()}.json`);
   // These files only: vitest leaves anything under a dist/ folder out by default.
   const config = join(dir, `vitest-${Date.now()}.config.mjs`);
@@ -206,9 +239,10 @@ export async function runWithVitest(dir: string, snippets: readonly Snippet[]): 
   try {
     results = JSON.parse(readFileSync(report, 'utf8'));
   } catch {
-    return [`vitest did not run the blocks: ${run.output}`];
+    return blocksReport([`vitest did not run the blocks: ${run.output}`], new Map());
   }
-  const problems: string[] = [];
+  const problems = new Map<Snippet, string[]>();
+  const problem = (snippet: Snippet, text: string) => problems.set(snippet, [...(problems.get(snippet) ?? []), text]);
   const seen = new Set<string>();
   for (const file of results.testResults) {
     const base = file.name.split(/[\\/]/).pop() as string;
@@ -216,16 +250,16 @@ export async function runWithVitest(dir: string, snippets: readonly Snippet[]): 
     if (!snippet) continue;
     seen.add(base);
     const where = `${snippetName(snippet)} (${base.split('.').slice(1, -2).join('.') || 'setup'})`;
-    if (file.assertionResults.length === 0) problems.push(`${where}: no test ran: ${file.message ?? file.status}`);
+    if (file.assertionResults.length === 0) problem(snippet, `${where}: no test ran: ${file.message ?? file.status}`);
     for (const test of file.assertionResults) {
       if (test.status !== 'passed') {
-        problems.push(`${where}: ${test.fullName}: ${(test.failureMessages[0] ?? test.status).split('\n')[0]}`);
+        problem(snippet, `${where}: ${test.fullName}: ${(test.failureMessages[0] ?? test.status).split('\n')[0]}`);
       }
     }
   }
   for (const [name, snippet] of files)
-    if (!seen.has(name)) problems.push(`${snippetName(snippet)}: vitest did not run it`);
-  return problems;
+    if (!seen.has(name)) problem(snippet, `${snippetName(snippet)}: vitest did not run it`);
+  return blocksReport([], problems);
 }
 
 /**
@@ -259,8 +293,8 @@ document.body.dataset.status = String(probe.status);
  * petstore-kit` is the checkout (built), and its programs are in
  * `node_modules/.bin`, where `npx` and a script find them.
  */
-export function userProject(): { dir: string; remove(): void } {
-  const dir = mkdtempSync(join(tmpdir(), 'petstore-snippets-'));
+export function userProject(): { dir: string } {
+  const dir = temporaryFolder('petstore-snippets-');
   writeFileSync(
     join(dir, 'package.json'),
     '{ "name": "a-user", "private": true, "devDependencies": { "petstore-kit": "*" } }\n',
@@ -270,7 +304,7 @@ export function userProject(): { dir: string; remove(): void } {
   for (const program of ['petstore-kit', 'petstore-mock', 'petstore-contract']) {
     symlinkSync(`../petstore-kit/bin/${program}.js`, join(dir, 'node_modules/.bin', program));
   }
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  return { dir };
 }
 
 /** The key and the addresses a shell block reads from the environment, as the docs name them. */
@@ -283,37 +317,56 @@ const deploymentVariables = (origin: string): NodeJS.ProcessEnv => ({
   STAGING_URL: origin,
 });
 
+/** The mocks the shell blocks run against, by their marker's flags, each started once. */
+const mocks = new Map<string, { cli: Cli; origin: string; key: string }>();
+
+/** The mock for a marker's flags: the one started for them before, put back to its start, or a new one. */
+async function mockFor(args: readonly string[]): Promise<string> {
+  const flags = JSON.stringify(args);
+  const running = mocks.get(flags);
+  if (running && running.cli.child.exitCode === null) {
+    await putBack(running.origin, running.key);
+    return running.origin;
+  }
+  const cli = startCli(['--port', '0', '--log-level', 'silent', ...args]);
+  const origin = new URL(await waitForBanner(cli)).origin;
+  const token = args.indexOf('--token');
+  mocks.set(flags, { cli, origin, key: token === -1 ? 'dev-key' : (args[token + 1] ?? 'dev-key') });
+  return origin;
+}
+
+/** For `afterAll`: stops every mock the shell blocks ran against. */
+export function stopMocks(): void {
+  mocks.clear();
+  killRunningClis();
+}
+
 /**
  * Runs a `needs-mock` shell block with `sh -e`, in a folder of the user's
- * project, against the built `petstore-mock` started for it on a port of
- * its own with the marker's flags; then checks that the output holds what
- * the block's comments show. Stops the mock.
+ * project, against the built `petstore-mock` started with the marker's flags
+ * on a port of its own (started once for those flags, and put back to its
+ * start before each block: a start costs about 0.4 s of CPU); then checks
+ * that the output holds what the block's comments show.
  */
 export async function runAgainstMock(project: string, snippet: Snippet): Promise<RunResult> {
-  const cli = startCli(['--port', '0', '--log-level', 'silent', ...snippet.args]);
-  try {
-    const origin = new URL(await waitForBanner(cli)).origin;
-    const cwd = mkdtempSync(join(project, 'run-'));
-    writeFileSync(join(cwd, 'block.sh'), againstMock(snippet.code, origin));
-    const run = await runProgram('sh', ['-e', 'block.sh'], {
-      cwd,
-      env: {
-        ...childEnv(deploymentVariables(origin)),
-        PATH: [join(project, 'node_modules/.bin'), process.env.PATH ?? ''].join(delimiter),
-        // npx finds the kit in the project; never the registry.
-        npm_config_offline: 'true',
-        npm_config_update_notifier: 'false',
-      },
-    });
-    const missing = expectedOutputs(snippet.code).filter((expected) => !run.output.includes(expected));
-    if (run.ok && missing.length > 0) {
-      return { ok: false, output: `the output lacks what the block shows: ${missing.join(' | ')}\n${run.output}` };
-    }
-    return run;
-  } finally {
-    killRunningClis();
-    await cli.exited;
+  const origin = await mockFor(snippet.args);
+  const cwd = mkdtempSync(join(project, 'run-'));
+  writeFileSync(join(cwd, 'block.sh'), againstMock(snippet.code, origin));
+  const run = await runProgram('sh', ['-e', 'block.sh'], {
+    cwd,
+    env: {
+      ...childEnv(deploymentVariables(origin)),
+      PATH: [join(project, 'node_modules/.bin'), process.env.PATH ?? ''].join(delimiter),
+      // npx finds the kit in the project; never the registry.
+      npm_config_offline: 'true',
+      npm_config_update_notifier: 'false',
+    },
+  });
+  const missing = expectedOutputs(snippet.code).filter((expected) => !run.output.includes(expected));
+  if (run.ok && missing.length > 0) {
+    return { ok: false, output: `the output lacks what the block shows: ${missing.join(' | ')}\n${run.output}` };
   }
+  return run;
 }
 
 /** What the shell checker reads of the checkout: package.json's scripts, each program's `--help`, its files. */

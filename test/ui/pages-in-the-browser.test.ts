@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,8 +7,9 @@ import { startMockWithPages } from '../support/serve-pages.js';
 import { loadWebPages } from '../../src/node/web-pages.js';
 import { createProxy } from '../../src/proxy/create-proxy.js';
 import { startServer, type RunningServer } from '../support/start-server.js';
+import { temporaryFolder } from '../support/temporary-folder.js';
 
-const screenshots = mkdtempSync(join(tmpdir(), 'petstore-screenshots-'));
+const screenshots = temporaryFolder('petstore-screenshots-');
 
 /** Accessibility basics the page must have: every field labelled, headings in order (no level skipped). */
 async function accessibilityProblems(page: Page): Promise<string[]> {

@@ -1,10 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, vi } from 'vitest';
 import { createNodeMock } from '../../../src/node/create-node-mock.js';
 import { mockOptions, testsFor, type StartOptions, type Subject } from '../../support/behaviour-subject.js';
 import { auth, request } from '../../support/start-server.js';
+import { temporaryFolder } from '../../support/temporary-folder.js';
 import { onTestClock, untilTimers, watched } from '../../support/test-clock.js';
 
 /** Generated data (--seed, --pets), scenarios from fixture files, and the latency asked for at start. */
@@ -21,7 +21,7 @@ export function seededDataSuite(subject: Subject): void {
     }
   };
   const fixtureFile = (name: string, items: unknown[]) => {
-    const file = join(mkdtempSync(join(tmpdir(), 'petstore-fixture-')), `${name}.yaml`);
+    const file = join(temporaryFolder('petstore-fixture-'), `${name}.yaml`);
     writeFileSync(file, JSON.stringify({ description: name, [collection]: items }));
     return file;
   };
