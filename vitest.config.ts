@@ -46,7 +46,8 @@ export default defineConfig({
   test: {
     // The CLI tests run the programs as users do, from dist/: build it once before any test file.
     // The packed-package tests share one `npm pack` of the kit, made once per content (see the file).
-    globalSetup: ['test/support/build-dist.ts', 'test/support/packed-tarball.ts'],
+    // The tests' temporary folders go into a folder of the run's own, and the run fails if one is left there.
+    globalSetup: ['test/support/build-dist.ts', 'test/support/packed-tarball.ts', 'test/support/temporary-folder.ts'],
     maxWorkers,
     // The files known to take longest start first, so that the run does not end waiting for one alone.
     sequence: { sequencer: LongFilesFirst },
