@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'lossless-json';
 import { TestRunner } from 'vitest';
@@ -12,10 +13,14 @@ import {
   type Transport,
 } from './behaviour-subject.js';
 import { putBack } from './put-back.js';
-import { temporaryFolder } from './temporary-folder.js';
 
-/** Where the scenarios of the tests' own go as files (the CLI reads one at start), removed after the test file. */
-const fixtureFolder = temporaryFolder('petstore-cli-fixture-');
+/**
+ * Where the scenarios of the tests' own go as files (the CLI reads one at start): made by a test file's first
+ * such scenario, removed with the file's CLIs (`stopClis`). Not made when this module loads: a worker's files
+ * share its modules, one file after another.
+ */
+let fixtureFolder: string | undefined;
+const fixtureFolderOfTheFile = (): string => (fixtureFolder ??= mkdtempSync(join(tmpdir(), 'petstore-cli-fixture-')));
 
 /** The CLI's defaults, which need no flag. */
 const defaults: Record<string, unknown> = { seed: 1, pets: 50, scenario: 'default', keys: ['test-key'] };
@@ -71,7 +76,7 @@ function flags(document: DocumentUnderTest, options: StartOptions): { args: stri
     args.push('--latency', latency.min === latency.max ? String(latency.min) : `${latency.min}-${latency.max}`);
   if (own) {
     // A scenario of the test's own is a fixture file, named after it (JSON is YAML; ints beyond 2^53 kept exact).
-    const path = join(fixtureFolder, `${scenario}.yaml`);
+    const path = join(fixtureFolderOfTheFile(), `${scenario}.yaml`);
     args.push('--scenario', path);
     return { args, fixture: { path, text: stringify(ownFixture(document, own)) ?? '' } };
   }
@@ -161,8 +166,10 @@ export const asTheCli: Transport = {
   },
 };
 
-/** For `afterAll`: stops every CLI the transport started. */
+/** For `afterAll`: stops every CLI the transport started, and removes the files of its tests' own scenarios. */
 export function stopClis(): void {
   started.splice(0);
   killRunningClis();
+  if (fixtureFolder) rmSync(fixtureFolder, { recursive: true, force: true });
+  fixtureFolder = undefined;
 }
