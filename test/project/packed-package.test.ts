@@ -1,4 +1,4 @@
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -14,64 +14,53 @@ import { checkMarkdownLinks, type MarkdownFiles } from '../support/check-markdow
 import { startServer, type RunningServer } from '../support/start-server.js';
 import { answers } from '../support/answers.js';
 import {
-  installInto as installIntoRoot,
-  npm,
+  installedClosure,
   npmEnv,
   npx,
+  packageBytes,
   packTarball,
+  resolvePackage,
   runIn,
+  sharedProject,
   spawnSyncText,
+  teamPackages,
   tscIn,
 } from '../support/packed-package.js';
+import { typeCheck } from '../support/type-check.js';
 
-/** Every folder this file makes, under one temporary folder removed at the end. */
+/** The folders this file makes of its own, under one temporary folder removed at the end. */
 let root: string;
 /** The packed tarball, packed once for every test of this file. */
 let tarball: string;
-/** A user's folder: the tarball, msw and express installed. */
+/**
+ * A user's project: the tarball installed with `npm i -D` beside msw 2, express and a frontend team's test
+ * tools; the same project as msw 2's app on Node 20 (test/support/frontend-app.ts), installed once for both.
+ */
 let folder: string;
+/** What `npm i -D` printed in it. */
+let installOutput: string;
 
 /** Runs a command in a folder (the user's by default); output as text. */
 const run = (command: string, args: string[], cwd = folder) => runIn(cwd, command, args);
-const installInto = (name: string, packages: string[]) => installIntoRoot(root, name, packages);
-/** The output of a TypeScript compile in the user's folder: empty when it compiles. */
-const tsc = (args: string[]) => tscIn(folder, args);
 
 /** Test runners and bundlers: none belongs in an install for MSW handlers. */
 const runnersAndBundlers = ['vitest', 'vite', 'rolldown', 'esbuild', 'jest', 'mocha', 'webpack'];
 
-/** What of the above a folder's node_modules holds. */
-function runnersAndBundlersIn(dir: string): string[] {
-  const modules = join(dir, 'node_modules');
-  return [
-    ...runnersAndBundlers.filter((name) => existsSync(join(modules, name))),
-    ...(existsSync(join(modules, '@vitest')) ? ['@vitest/*'] : []),
-    ...(existsSync(join(modules, '@rolldown')) ? ['@rolldown/*'] : []),
-  ];
-}
+/** The names of the installed packages in `dirs` that are test runners or bundlers (or their scoped parts). */
+const runnersAndBundlersIn = (dirs: Iterable<string>): string[] =>
+  [...dirs]
+    .map((dir) => (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string }).name)
+    .filter((name) => runnersAndBundlers.includes(name) || /^@(vitest|rolldown)\//.test(name))
+    .sort();
 
-/** The bytes of a folder's node_modules. */
-const modulesBytes = (dir: string) =>
-  Number(execFileSync('du', ['-sb', join(dir, 'node_modules')], { encoding: 'utf8' }).split('\t')[0]);
+/** The bytes of the installed packages in `dirs`. */
+const bytesOf = (dirs: Iterable<string>) => [...dirs].reduce((sum, dir) => sum + packageBytes(dir), 0);
 
-/** `npm install <tarball> msw` as it was before express joined the user's folder: what its weight tests read. */
-let kitWithMsw: { output: string; bytes: number; runnersAndBundlers: string[]; prism: boolean; kit: boolean };
-
-beforeAll(() => {
+beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'petstore-packed-'));
-  // dist/ is built by the test run's global setup; pack it as it is.
+  // dist/ is built by the test run's global setup, and packed once per run: the same tarball as the project's.
   tarball = packTarball(root);
-  // What a frontend team installs for MSW handlers, measured as it is; then express, for the express entry.
-  const installed = installInto('user', [tarball, 'msw@2']);
-  folder = installed.dir;
-  kitWithMsw = {
-    output: installed.output,
-    bytes: modulesBytes(folder),
-    runnersAndBundlers: runnersAndBundlersIn(folder),
-    prism: existsSync(join(folder, 'node_modules/@stoplight')),
-    kit: existsSync(join(folder, 'node_modules/petstore-kit/package.json')),
-  };
-  run(npm, ['install', '--loglevel=warn', 'express@5']);
+  ({ dir: folder, output: installOutput } = await sharedProject(teamPackages(2), process.execPath));
   cpSync(join(packageRoot, 'test/project/packed'), folder, { recursive: true });
 }, 300_000);
 afterAll(() => rmSync(root, { recursive: true, force: true }), 120_000);
@@ -87,33 +76,58 @@ describe('the package as users get it (npm pack, installed into an empty folder)
   });
 
   it('ships types a Node user compiles against: exact ids in the store API, plain numbers for app code', () => {
-    const output = tsc([
-      '--noEmit',
-      '--strict',
-      '--module',
-      'nodenext',
-      '--moduleResolution',
-      'nodenext',
-      '--target',
-      'es2022',
-      '--types',
-      'node',
-      '--typeRoots',
-      join(packageRoot, 'node_modules/@types'),
-      'types.ts',
-    ]);
-    expect(output).toBe('');
+    const { report } = typeCheck(folder, {
+      files: ['types.ts'],
+      options: {
+        strict: true,
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        target: 'es2022',
+        types: ['node'],
+        typeRoots: [join(packageRoot, 'node_modules/@types')],
+      },
+    });
+    expect(report).toBe('');
   }, 120_000);
 
   it('ships types a browser app compiles against /msw and /browser: strict, skipLibCheck false, no Node types', () => {
-    // One compile, listing the files it read: it printed nothing else (an error is a line that names no file).
-    const files = tsc(['-p', 'tsconfig.browser.json', '--listFiles'])
-      .split('\n')
-      .filter((line) => line !== '');
-    expect(files.filter((line) => !existsSync(line))).toEqual([]);
+    const { report, files } = typeCheck(folder, { project: 'tsconfig.browser.json' });
+    expect(report).toBe('');
     // Nothing of Node's types came in through the kit's declarations.
     expect(files.filter((file) => file.includes('@types/node'))).toEqual([]);
     expect(files.some((file) => file.includes('petstore-kit/dist/msw.d.ts'))).toBe(true);
+  }, 120_000);
+
+  it('type-checks the kit’s declarations and those of the packages it brings, leaving the project’s own to their authors', () => {
+    // A project whose three packages each declare a type that does not exist: the kit, a dependency of the
+    // kit, and a package the project chose itself. tsc with skipLibCheck false reports all three.
+    const dir = join(root, 'declarations');
+    const declare = (name: string, manifest: object) => {
+      mkdirSync(join(dir, 'node_modules', name), { recursive: true });
+      writeFileSync(
+        join(dir, 'node_modules', name, 'package.json'),
+        JSON.stringify({ name, types: 'index.d.ts', ...manifest }),
+      );
+      writeFileSync(join(dir, 'node_modules', name, 'index.d.ts'), 'export declare const value: NoSuchType;\n');
+    };
+    declare('petstore-kit', { dependencies: { 'brought-by-the-kit': '1' } });
+    declare('brought-by-the-kit', {});
+    declare('chosen-by-the-project', {});
+    writeFileSync(
+      join(dir, 'main.ts'),
+      ['petstore-kit', 'brought-by-the-kit', 'chosen-by-the-project']
+        .map((name, index) => `import { value as v${index} } from '${name}';\nexport const u${index} = v${index};\n`)
+        .join(''),
+    );
+    const options = { strict: true, module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022'], types: [] };
+    const inFiles = (report: string) =>
+      [...report.matchAll(/node_modules\/([\w-]+)\/index\.d\.ts\(/g)].map(([, name]) => name);
+    expect(inFiles(typeCheck(dir, { files: ['main.ts'], options }).report)).toEqual([
+      'brought-by-the-kit',
+      'petstore-kit',
+    ]);
+    const tsc = tscIn(dir, ['--noEmit', '--strict', '--module', 'nodenext', '--lib', 'es2022', 'main.ts']);
+    expect(inFiles(tsc)).toEqual(['brought-by-the-kit', 'chosen-by-the-project', 'petstore-kit']);
   }, 120_000);
 
   it('serves the web pages from the installed package: the reference and the dashboard', async () => {
@@ -234,8 +248,9 @@ describe('what the installed package loads, and what its browser code evaluates'
     ];
     expect(files.length).toBeGreaterThan(4);
     expect(files.filter((file) => evaluatesText.test(readFileSync(file, 'utf8')))).toEqual([]);
-    // The check finds what it looks for: Ajv's compiler does evaluate its code.
-    expect(evaluatesText.test(readFileSync(join(folder, 'node_modules/ajv/dist/compile/index.js'), 'utf8'))).toBe(true);
+    // The check finds what it looks for: Ajv's compiler (the kit's) does evaluate its code.
+    const ajv = resolvePackage('ajv', join(folder, 'node_modules/petstore-kit')) as string;
+    expect(evaluatesText.test(readFileSync(join(ajv, 'dist/compile/index.js'), 'utf8'))).toBe(true);
   });
 
   it('precompiles a document of the user’s own with npx petstore-kit precompile, for the browser entry', () => {
@@ -463,33 +478,40 @@ describe('npx of each program with nothing else installed', () => {
 });
 
 describe('the weight of `npm install <tarball> msw`, against msw alone', () => {
-  // The kit's side is the user's folder as it was before express joined it (the first beforeAll).
-  let mswAlone: { dir: string; output: string };
+  // Read from the user's project, where npm installed the kit and msw beside the rest: the packages each brings,
+  // as Node finds them from it (test/support/packed-package.ts), not a folder of each.
+  let kitAndMsw: Set<string>;
+  let mswAlone: Set<string>;
   beforeAll(() => {
-    mswAlone = installInto('weight-msw', ['msw@2']);
-  }, 300_000);
+    kitAndMsw = installedClosure(folder, ['petstore-kit', 'msw']);
+    mswAlone = installedClosure(folder, ['msw']);
+  });
 
   it('prints no EBADENGINE on the Node versions the README names (the optional peer Prism is not installed)', () => {
-    expect(kitWithMsw.output).not.toContain('EBADENGINE');
-    expect(kitWithMsw.prism).toBe(false);
+    expect(installOutput).not.toContain('EBADENGINE');
+    expect(existsSync(join(folder, 'node_modules/@stoplight'))).toBe(false);
   });
 
   // The contract suite runs on its own runner: a frontend team's install holds no test runner.
   it('adds at most 25 MB beyond msw’s own install', () => {
-    const added = kitWithMsw.bytes - modulesBytes(mswAlone.dir);
+    const added = bytesOf(kitAndMsw) - bytesOf(mswAlone);
     process.stdout.write(`npm install <tarball> msw adds ${(added / 1e6).toFixed(1)} MB beyond msw alone\n`);
     expect(added).toBeLessThanOrEqual(25e6);
   });
 
   it('brings no test runner or bundler', () => {
-    expect(kitWithMsw.runnersAndBundlers).toEqual([]);
-    // The check sees one where there is one: the checkout, which runs its tests with vitest.
-    expect(runnersAndBundlersIn(packageRoot)).toContain('vitest');
+    expect(runnersAndBundlersIn(kitAndMsw)).toEqual([]);
+    // The check sees one where there is one: the project's own test runner, installed beside the kit.
+    expect(runnersAndBundlersIn(installedClosure(folder, ['vitest']))).toContain('vitest');
   });
 
   it('measures what it says: the kit’s own folder is in the first install and not in the second', () => {
-    expect(kitWithMsw.kit).toBe(true);
-    expect(existsSync(join(mswAlone.dir, 'node_modules/petstore-kit'))).toBe(false);
-    expect(kitWithMsw.bytes).toBeGreaterThan(modulesBytes(mswAlone.dir));
+    const kit = join(folder, 'node_modules/petstore-kit');
+    expect(kitAndMsw.has(kit)).toBe(true);
+    expect(mswAlone.has(kit)).toBe(false);
+    // msw's own dependencies are in both, and the kit's bring bytes of their own.
+    expect(mswAlone.size).toBeGreaterThan(10);
+    expect([...mswAlone].every((dir) => kitAndMsw.has(dir))).toBe(true);
+    expect(bytesOf(kitAndMsw)).toBeGreaterThan(bytesOf(mswAlone));
   });
 });

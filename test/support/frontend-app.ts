@@ -1,11 +1,12 @@
-import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/package-root.js';
 import { noBrowser } from './browser.js';
-import { installInto, nodeEnv, nodeOf, packTarball, spawnSyncText, tscIn } from './packed-package.js';
+import { nodeEnv, nodeOf, sharedProject, spawnSyncText, teamPackages } from './packed-package.js';
+import type { ResultsByProject, TestOutcome } from './results-by-project.js';
 import { runBundledPage } from './run-bundled-page.js';
+import { typeCheck } from './type-check.js';
 
 /** An MSW major and the Node major a team runs it on (MSW 3 needs Node 22.12 or later). */
 export interface Major {
@@ -20,11 +21,13 @@ export interface FrontendApp {
   /** What `npm i -D` printed. */
   installed: string;
   /**
-   * tsc's errors on the app under its own tsconfig (strict, `skipLibCheck: false`), the major's wrong files
-   * (`frontendApp`'s `wrongFiles`) among its files, by file: one compile for the app and every wrong file,
-   * made when first asked for. An error's continuation lines stay with it.
+   * The type errors of the app under its own tsconfig (strict, `skipLibCheck: false`: test/support/type-check.ts),
+   * the major's wrong files (`frontendApp`'s `wrongFiles`) among its files, by file: one compile for the app and
+   * every wrong file, made when first asked for. An error's continuation lines stay with it.
    */
   errorsByFile(): Map<string, string[]>;
+  /** The app's suite in every project of its vitest config (one per environment), shuffled: run when first asked for. */
+  suite(): SuiteRun;
 }
 
 /** tsc's report as its errors (each with its continuation lines), by the file each names. */
@@ -38,29 +41,34 @@ function errorsByFile(report: string): Map<string, string[]> {
   return errors;
 }
 
-/** vitest's JSON report, what of it the checks read. */
-export interface VitestReport {
-  numTotalTests: number;
-  numPassedTests: number;
-  numFailedTests: number;
-  testResults: Array<{ assertionResults: Array<{ title: string; status: string; failureMessages: string[] }> }>;
+/** A run of the app's suite: each project's tests, and what vitest printed. */
+export interface SuiteRun {
+  results: ResultsByProject;
+  output: string;
 }
 
-/** Runs the app's suite with vitest under `environment`, shuffled, on the app's Node; its report and output. */
+/**
+ * Runs the app's suite with its own vitest, on the app's Node, shuffled unless `shuffle` is false, in every
+ * project of its config or in `project` alone, with `env` added to its environment.
+ */
 export function runSuite(
   app: FrontendApp,
-  environment: string,
-  env: Record<string, string> = {},
-): { report: VitestReport; output: string } {
-  const reportFile = join(app.dir, `report-${environment}-${Object.keys(env).join('-') || 'plain'}.json`);
+  { project, env = {}, shuffle = true }: { project?: string; env?: Record<string, string>; shuffle?: boolean } = {},
+): SuiteRun {
+  const resultsFile = join(app.dir, `results-${project ?? 'all'}-${Object.keys(env).join('-') || 'plain'}.json`);
   const vitest = join(app.dir, 'node_modules/vitest/vitest.mjs');
-  const args = ['run', '--environment', environment, '--sequence.shuffle', '--reporter=json'];
-  const result = spawnSyncText(app.node, [vitest, ...args, `--outputFile=${reportFile}`], app.dir, {
+  const args = [
+    'run',
+    ...(project ? ['--project', project] : []),
+    ...(shuffle ? ['--sequence.shuffle'] : []),
+    `--reporter=${join(packageRoot, 'test/support/results-by-project.ts')}`,
+  ];
+  const result = spawnSyncText(app.node, [vitest, ...args], app.dir, {
     ...cleanEnv(app.node),
-    EXPECTED_ENVIRONMENT: environment,
+    RESULTS_FILE: resultsFile,
     ...env,
   });
-  return { report: JSON.parse(readFileSync(reportFile, 'utf8')) as VitestReport, output: result.output };
+  return { results: JSON.parse(readFileSync(resultsFile, 'utf8')) as ResultsByProject, output: result.output };
 }
 
 /** The app's Node environment without vitest's own variables, which would make the child vitest think it is a worker. */
@@ -70,25 +78,23 @@ function cleanEnv(node: string): NodeJS.ProcessEnv {
   return env;
 }
 
-/** The tests of a report that did not pass, with the first line of their failure. */
-export const failures = (report: VitestReport) =>
-  report.testResults.flatMap((file) =>
-    file.assertionResults
-      .filter((test) => test.status !== 'passed')
-      .map((test) => `${test.title}: ${test.failureMessages.join('\n').split('\n')[0]}`),
-  );
+/** The tests of a project that did not pass, with the first line of their failure. */
+export const failures = (tests: readonly TestOutcome[] = []) =>
+  tests.filter((test) => test.state !== 'passed').map((test) => `${test.title}: ${test.failure ?? test.state}`);
 
 /**
  * A frontend team's app and its suite (test/frontend/app: an openapi-fetch
  * client typed by the kit's `paths`, a component that lists and creates
  * pets, one test's own 500 both through `server.use` and the mock's typed
- * fault, the documented reset), in a folder of its own with the packed
- * tarball installed beside msw, openapi-fetch, vitest, jsdom and happy-dom
- * by a plain `npm i -D`, as a team installs them, on one MSW major and its
- * Node. Registers the tests every major passes: it installs cleanly, runs
- * under each of vitest's environments in a shuffled order, compiles under
- * `strict` with `skipLibCheck: false`, and runs as a dev app in headless
- * Chromium with MSW's service worker. Each major is a test file of its own
+ * fault, the documented reset, a vitest project per environment), in a
+ * project with the packed tarball installed beside msw, openapi-fetch,
+ * vitest, jsdom and happy-dom by a plain `npm i -D`, as a team installs
+ * them, on one MSW major and its Node (`sharedProject`: msw 2's on Node 20
+ * is packed-package.test.ts's user folder too). Registers the tests every
+ * major passes: it installs cleanly, runs under each of vitest's
+ * environments in a shuffled order, compiles under `strict` with
+ * `skipLibCheck: false`, and runs as a dev app in headless Chromium with
+ * MSW's service worker. Each major is a test file of its own
  * (test/project/app-suite-msw-*.test.ts), so that the two run side by side;
  * the returned function gives the installed app to that file's own tests.
  */
@@ -101,25 +107,17 @@ export function frontendApp(
    */
   wrongFiles: Record<string, string> = {},
 ): () => FrontendApp {
-  let root: string;
   let app: FrontendApp | undefined;
   const appOf = (): FrontendApp => {
     if (!app) throw new Error(`the app on msw ${msw} was not installed`);
     return app;
   };
 
-  beforeAll(() => {
-    root = mkdtempSync(join(tmpdir(), `petstore-app-msw-${msw}-`));
-    const tarball = packTarball(root);
+  beforeAll(async () => {
     const source = join(packageRoot, 'test/frontend/app');
     const node = nodeOf(major);
     // What a team installs for this app: the kit and msw (`npm i -D petstore-kit msw`), its client, its test tools.
-    const { dir, output } = installInto(
-      root,
-      `app-msw-${msw}`,
-      ['-D', tarball, `msw@${msw}`, 'openapi-fetch@^0.17', 'vitest@^4.1', 'jsdom@^29', 'happy-dom@^21'],
-      nodeEnv(node),
-    );
+    const { dir, output } = await sharedProject(teamPackages(msw), node);
     // The app, with the one file that differs between the majors in its place.
     cpSync(source, dir, { recursive: true, filter: (path) => !/[/\\]msw-\d$/.test(path) });
     copyFileSync(join(source, `msw-${msw}/listen.ts`), join(dir, 'test/listen.ts'));
@@ -133,14 +131,16 @@ export function frontendApp(
       }),
     );
     let errors: Map<string, string[]> | undefined;
+    let suite: SuiteRun | undefined;
     app = {
       dir,
       node,
       installed: output,
-      errorsByFile: () => (errors ??= errorsByFile(tscIn(dir, ['-p', 'tsconfig.with-wrong-files.json']))),
+      errorsByFile: () =>
+        (errors ??= errorsByFile(typeCheck(dir, { project: 'tsconfig.with-wrong-files.json' }).report)),
+      suite: () => (suite ??= runSuite(appOf())),
     };
   }, 600_000);
-  afterAll(() => rmSync(root, { recursive: true, force: true }), 120_000);
 
   describe(`a frontend app’s suite on msw ${msw} with Node ${major}, from the packed tarball`, () => {
     it(`installs with a plain npm i -D: msw ${msw}, no peer conflict, no EBADENGINE`, () => {
@@ -162,11 +162,12 @@ export function frontendApp(
     it.each(['node', 'jsdom', 'happy-dom'])(
       'passes whole under vitest’s %s environment, in a shuffled order',
       (environment) => {
-        const { report, output } = runSuite(appOf(), environment);
-        expect(failures(report), output).toEqual([]);
-        expect(report.numFailedTests).toBe(0);
-        expect(report.numPassedTests).toBe(report.numTotalTests);
-        expect(report.numTotalTests).toBe(11);
+        // One vitest run for the three environments (the app's config has a project for each).
+        const { results, output } = appOf().suite();
+        expect(results.unhandled, output).toEqual([]);
+        const tests = results.projects[environment];
+        expect(failures(tests), output).toEqual([]);
+        expect(tests?.filter((test) => test.state === 'passed')).toHaveLength(11);
       },
       120_000,
     );

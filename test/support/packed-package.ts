@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, delimiter, dirname, join } from 'node:path';
 import { inject } from 'vitest';
 import { packageRoot } from '../../src/package-root.js';
@@ -99,4 +100,119 @@ export function nodeOf(major: number): string {
 export function nodeEnv(node: string): NodeJS.ProcessEnv {
   const env = npmEnv();
   return { ...env, PATH: [dirname(node), env.PATH ?? ''].join(delimiter) };
+}
+
+/**
+ * What a frontend team's project installs with `npm i -D` beside the kit's tarball: msw of a major, express (for
+ * the kit's middleware), its API client and its test tools.
+ */
+export const teamPackages = (msw: 2 | 3): string[] => [
+  `msw@${msw}`,
+  'express@5',
+  'openapi-fetch@^0.17',
+  'vitest@^4.1',
+  'jsdom@^29',
+  'happy-dom@^21',
+];
+
+/** Whether a process is running. */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A user's project: `npm i -D <the packed tarball> ...packages` in a new folder, by `npm` on `node` (as
+ * `installInto`), made once per test run for every file that asks for the same packages on the same Node
+ * (packed-package.test.ts and msw 2's app on Node 20): the first to ask installs it, the others wait for it.
+ * The files share it as one project: each writes files of its own names beside what it reads, and none
+ * installs or removes a package in it. The run's global setup removes it at the end.
+ */
+export async function sharedProject(packages: string[], node: string): Promise<{ dir: string; output: string }> {
+  const key = createHash('sha256').update(JSON.stringify({ packages, node })).digest('hex').slice(0, 12);
+  const root = join(inject('sharedProjects'), key);
+  const done = join(root, 'installed.json');
+  const owner = join(root, 'installing.pid');
+  let installing = true;
+  try {
+    mkdirSync(root);
+  } catch {
+    installing = false;
+  }
+  if (installing) {
+    writeFileSync(owner, String(process.pid));
+    try {
+      const { output } = installInto(root, 'project', ['-D', packTarball(root), ...packages], nodeEnv(node));
+      writeFileSync(done, JSON.stringify({ output }));
+    } catch (error) {
+      writeFileSync(done, JSON.stringify({ error: String(error) }));
+    }
+  }
+  // Another file's install: wait for its end (or for its process's, should it die first).
+  while (!existsSync(done)) {
+    const pid = existsSync(owner) ? Number(readFileSync(owner, 'utf8')) : undefined;
+    if (pid !== undefined && !isRunning(pid) && !existsSync(done)) {
+      throw new Error(`the install of ${packages.join(' ')} in ${root} ended without a result`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const result = JSON.parse(readFileSync(done, 'utf8')) as { output?: string; error?: string };
+  if (result.error !== undefined) throw new Error(result.error);
+  return { dir: join(root, 'project'), output: result.output ?? '' };
+}
+
+/** The package.json fields a dependency walk reads. */
+interface Manifest {
+  dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+}
+
+/** The folder where Node finds package `name` from `from` (a package's folder or a project's): the nearest one. */
+export function resolvePackage(name: string, from: string): string | undefined {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'node_modules', name);
+    if (existsSync(join(candidate, 'package.json'))) return candidate;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
+ * The folders of the installed packages that `names` bring into the project at `projectDir`, theirs included:
+ * each package's dependencies, its optional dependencies that are installed and the peer dependencies npm
+ * installs (those not marked optional), each found as Node finds it from the package's folder.
+ */
+export function installedClosure(projectDir: string, names: readonly string[]): Set<string> {
+  const found = new Set<string>();
+  const visit = (name: string, from: string): void => {
+    const dir = resolvePackage(name, from);
+    if (!dir || found.has(dir)) return;
+    found.add(dir);
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Manifest;
+    const optionalPeer = (peer: string) => manifest.peerDependenciesMeta?.[peer]?.optional === true;
+    const needs = [
+      ...Object.keys(manifest.dependencies ?? {}),
+      ...Object.keys(manifest.optionalDependencies ?? {}),
+      ...Object.keys(manifest.peerDependencies ?? {}).filter((peer) => !optionalPeer(peer)),
+    ];
+    for (const dependency of needs) visit(dependency, dir);
+  };
+  for (const name of names) visit(name, projectDir);
+  return found;
+}
+
+/** The bytes of a package's files, without the packages installed inside it (node_modules: counted on their own). */
+export function packageBytes(dir: string): number {
+  let bytes = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) bytes += entry.name === 'node_modules' ? 0 : packageBytes(path);
+    else bytes += lstatSync(path).size;
+  }
+  return bytes;
 }

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { packageRoot } from '../../src/package-root.js';
@@ -9,6 +10,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** The kit as `npm pack` makes it from this checkout (dist/ as the global setup built it). */
     packedTarball: string;
+    /** A folder of this run for the projects test files share (test/support/packed-package.ts), removed at its end. */
+    sharedProjects: string;
   }
 }
 
@@ -44,9 +47,10 @@ export function packedContentHash(): string {
 /**
  * vitest global setup, after build-dist: packs the kit once for every test that installs it, as
  * `npm pack` does, reusing the tarball of an earlier run when nothing that goes into it changed.
- * The tests get its path with `inject('packedTarball')`.
+ * The tests get its path with `inject('packedTarball')`, and the run's folder for the projects
+ * several files install alike with `inject('sharedProjects')` (removed when the run ends).
  */
-export default function packedTarball(project: TestProject): void {
+export default function packedTarball(project: TestProject): () => void {
   const folder = join(cacheRoot, packedContentHash());
   const tarballIn = (dir: string) => readdirSync(dir).find((name) => name.endsWith('.tgz'));
   if (!existsSync(folder) || !tarballIn(folder)) {
@@ -63,4 +67,7 @@ export default function packedTarball(project: TestProject): void {
   const name = tarballIn(folder);
   if (!name) throw new Error(`npm pack left no tarball in ${folder}`);
   project.provide('packedTarball', join(folder, name));
+  const sharedProjects = mkdtempSync(join(tmpdir(), 'petstore-shared-'));
+  project.provide('sharedProjects', sharedProjects);
+  return () => rmSync(sharedProjects, { recursive: true, force: true });
 }
