@@ -12,6 +12,7 @@ import { removedChecks } from './checks/removed-checks.js';
 import { writeChecks } from './checks/write-checks.js';
 import type { ContractSession } from './contract-session.js';
 import { explorationChecks } from './explore/exploration-check.js';
+import type { ExplorationOptions } from './explore/explore-deployment.js';
 
 /**
  * Every check of the suite, registered by walking the document's model
@@ -41,7 +42,7 @@ function referredFirst(operations: OperationSemantics[]): OperationSemantics[] {
   return ordered;
 }
 
-export function contractSuite(api: ContractSession): Check[] {
+export function contractSuite(api: ContractSession, exploration: ExplorationOptions = {}): Check[] {
   const checks = new CheckList();
   const current = api.api.operations.filter((each) => !api.removed(each.operation));
   const ofKind = (...kinds: OperationKind[]): OperationSemantics[] =>
@@ -65,6 +66,6 @@ export function contractSuite(api: ContractSession): Check[] {
   for (const write of ofKind('replace', 'update')) writeChecks(api, checks, write);
   for (const remove of ofKind('delete')) deleteChecks(api, checks, remove);
   for (const list of ofKind('list')) revalidationChecks(api, checks, list, validators);
-  explorationChecks(api, checks);
+  explorationChecks(api, checks, exploration);
   return checks.checks;
 }

@@ -19,6 +19,7 @@ import { type ContractSettings, defaultPatience, namePrefixBase } from './contra
 import { contractSuite } from './contract-suite.js';
 import { computeCoverage } from './coverage.js';
 import { explorationReportOf } from './explore/exploration-check.js';
+import type { ExplorationOptions } from './explore/explore-deployment.js';
 import { idText } from './exact-ids.js';
 import { createHttpClient, probeTarget } from './http-client.js';
 import { prepareOutputFiles } from './output-files.js';
@@ -35,6 +36,8 @@ export interface RunOutput {
 export interface ContractTarget {
   options: ContractOptions;
   output: RunOutput;
+  /** How the stateful exploration keeps its time bounds (a self-test holds their clock still). Default: the machine's clock. */
+  exploration?: ExplorationOptions;
 }
 
 /** The seed of the generated request bodies: fixed, so a failure can be replayed. */
@@ -56,13 +59,13 @@ export function documentOf(options: Pick<ContractOptions, 'document'>): Compiled
 
 /** A target's redacting output, and the warnings it gets before any request. */
 function prepare(target: ContractTarget) {
-  const { options, output } = target;
+  const { options, output, exploration } = target;
   const redact = createRedactor(secretsOf(options.token, options.headers));
   const out = (line: string): void => output.out(redact(line));
   const err = (line: string): void => output.err(redact(line));
   const warning = shortKeyWarning(options.token);
   if (warning) err(warning);
-  return { options, redact, out, err };
+  return { options, redact, out, err, exploration };
 }
 
 function settingsOf(options: ContractOptions): ContractSettings {
@@ -138,7 +141,7 @@ export async function runContractBatch(
 
 async function checkOne(compiled: CompiledDocument, target: ReturnType<typeof prepare>): Promise<number> {
   const started = performance.now();
-  const { options, out, err, redact } = target;
+  const { options, out, err, redact, exploration } = target;
   // The reports' folders are made before any request (a missing reports/ is created), or the run refuses to start:
   // a verdict that cannot be written is not worth the deployment's time.
   const unwritable = prepareOutputFiles([
@@ -171,7 +174,7 @@ async function checkOne(compiled: CompiledDocument, target: ReturnType<typeof pr
   const runErrors: string[] = [];
   let results: CheckResult[] = [];
   try {
-    results = await runChecks(api, contractSuite(api), {
+    results = await runChecks(api, contractSuite(api, exploration), {
       readOnly: settings.readOnly,
       strict: settings.strict,
       // A check sends at most a few dozen requests, each within the timeout, and may wait out a settle window.

@@ -1,7 +1,7 @@
 import type { CheckList } from '../check-runner.js';
 import type { ContractSession } from '../contract-session.js';
 import { exploredOperations } from './exploration-commands.js';
-import { exploreDeployment, explorationBounds, replayFlags } from './explore-deployment.js';
+import { type ExplorationOptions, exploreDeployment, explorationBounds, replayFlags } from './explore-deployment.js';
 import { type ExplorationReport, failureLines } from './exploration-report.js';
 
 /** The report of each session's exploration, for the run's outcome (`explorationReportOf`). */
@@ -19,7 +19,7 @@ export function explorationReportOf(api: ContractSession): ExplorationReport | u
  * few of each rule) and what it could not prove are kept with it; its report
  * goes into the run's outcome. `--budget 0` leaves it out.
  */
-export function explorationChecks(api: ContractSession, checks: CheckList): void {
+export function explorationChecks(api: ContractSession, checks: CheckList, options: ExplorationOptions = {}): void {
   const { settings } = api;
   if (settings.budget === 0) {
     reports.set(api, {
@@ -45,7 +45,7 @@ export function explorationChecks(api: ContractSession, checks: CheckList): void
     'exploration',
     `drives random sequences of ${operations} against a model of what the spec guarantees (fast-check, seed ${settings.seed}, budget ${settings.budget})`,
     async () => {
-      const { report, findings, unproven } = await exploreDeployment(api);
+      const { report, findings, unproven } = await exploreDeployment(api, options);
       reports.set(api, report);
       // The sequences' findings were recorded one sequence at a time; the check keeps these.
       api.begin();
