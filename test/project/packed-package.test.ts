@@ -15,6 +15,7 @@ import { startServer, type RunningServer } from '../support/start-server.js';
 import { answers } from '../support/answers.js';
 import {
   installedClosure,
+  isRunning,
   npmEnv,
   npx,
   packageBytes,
@@ -310,15 +311,6 @@ async function freePort(): Promise<number> {
   const { port } = probe.address() as AddressInfo;
   await new Promise((resolve) => probe.close(resolve));
   return port;
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Waits (bounded) for a condition, checking every 50 ms. */

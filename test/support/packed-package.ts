@@ -116,7 +116,7 @@ export const teamPackages = (msw: 2 | 3): string[] => [
 ];
 
 /** Whether a process is running. */
-function isRunning(pid: number): boolean {
+export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
