@@ -4,12 +4,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/package-root.js';
 import { answers } from '../support/answers.js';
 
+/** The process groups the tests started (npm, its shell and the mock), killed whole after each test, passed or not. */
 const started: { pid: number }[] = [];
 
 afterEach(() => {
   for (const { pid } of started.splice(0)) {
     try {
-      process.kill(pid, 'SIGKILL');
+      process.kill(-pid, 'SIGKILL');
     } catch {
       // Already gone, as it should be.
     }
@@ -23,7 +24,10 @@ describe('npm start', () => {
       cwd: packageRoot,
       env: { ...process.env, CI: 'true' },
       stdio: ['ignore', 'pipe', 'pipe'],
+      // A group of its own, so that a failing check still leaves no mock running (SIGTERM below goes to npm alone).
+      detached: true,
     });
+    started.push({ pid: npm.pid as number });
     let stdout = '';
     let stderr = '';
     npm.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -38,7 +42,6 @@ describe('npm start', () => {
     expect(origin, stderr).toBeDefined();
     expect(await answers(origin as string)).toBe(true);
     expect(stderr).not.toContain('rebuilding');
-    started.push({ pid: npm.pid as number });
     npm.kill('SIGTERM');
     await exited;
     // The mock itself is gone, not reparented and still holding the port.
