@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { basename, extname, join } from 'node:path';
+import { createRequire } from 'node:module';
 import { pino, type Logger } from 'pino';
-import pretty from 'pino-pretty';
+import type pinoPretty from 'pino-pretty';
 import {
   adminBasePath,
   defaultBasePath as apiBasePath,
@@ -30,7 +31,13 @@ import {
 } from './config/parse-options.js';
 import { packageRoot } from './package-root.js';
 import { StateFile } from './persistence/state-file.js';
-import { runProxy } from './proxy/proxy-cli.js';
+
+/**
+ * pino-pretty, loaded only for `--log-format pretty` (a terminal's default): thirty files of CommonJS that a
+ * mock logging JSON (a pipe's default: CI, scripts, tests) would read and compile for nothing at every start.
+ */
+const pretty = (options: pinoPretty.PrettyOptions) =>
+  (createRequire(import.meta.url)('pino-pretty') as typeof pinoPretty)(options);
 
 const { version } = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string };
 
@@ -269,6 +276,9 @@ function listen(options: CliOptions, logger: Logger, stateFile: StateFile | unde
   whenToldToStop(server, stop, { pidFile: options.pidFile });
 }
 
-// `petstore-mock proxy ...` is the validating proxy; anything else, the mock.
-if (process.argv[2] === 'proxy') runProxy(process.argv.slice(3));
-else main();
+// `petstore-mock proxy ...` is the validating proxy, loaded only then (the mock does not read its modules at start);
+// anything else, the mock.
+if (process.argv[2] === 'proxy') {
+  const { runProxy } = await import('./proxy/proxy-cli.js');
+  runProxy(process.argv.slice(3));
+} else main();

@@ -1,11 +1,15 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { putBack } from '../support/put-back.js';
 import { sendRaw } from '../support/raw-request.js';
 import { killRunningClis, startCli, waitForBanner, waitForProxyBanner } from './start-cli.js';
 
 // Issue 36: what RFC 9112 asks of a request's head that Node's parser lets through, on the mock and the proxy as
-// users start them. Each request is written byte for byte, and each answer read until the server closes.
+// users start them. Each request is written byte for byte, and each answer read until the server closes. These
+// tests are about requests, not about start-up: one mock serves them all, put back to its start before each
+// (its sessions dropped, the default one reset), and one proxy, its upstream's record of what reached it
+// emptied before each.
 
 const pet = '{"name":"Framed","categoryId":1}';
 const chunked = `${pet.length.toString(16)}\r\n${pet}\r\n0\r\n\r\n`;
@@ -128,12 +132,17 @@ function edgeCases(start: () => Promise<Started & { forwarded?: () => string[] }
 }
 
 describe('petstore-mock, answering the edge cases of HTTP/1.1 as a user starts it', () => {
-  afterEach(() => killRunningClis());
-
-  const start = async (): Promise<Started> => {
+  let mock: Started;
+  beforeAll(async () => {
     const cli = startCli(['--port', '0', '--log-level', 'silent']);
     const origin = new URL(await waitForBanner(cli)).origin;
-    return { origin, port: new URL(origin).port };
+    mock = { origin, port: new URL(origin).port };
+  });
+  afterAll(() => killRunningClis());
+
+  const start = async (): Promise<Started> => {
+    await putBack(mock.origin, 'dev-key');
+    return mock;
   };
 
   edgeCases(start);
@@ -172,32 +181,33 @@ describe('petstore-mock, answering the edge cases of HTTP/1.1 as a user starts i
 });
 
 describe('petstore-mock proxy, answering the edge cases of HTTP/1.1 as a user starts it', () => {
-  const upstreams: Server[] = [];
-  afterEach(async () => {
-    killRunningClis();
-    for (const server of upstreams.splice(0)) {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    }
-  });
-
-  edgeCases(async () => {
-    const seen: string[] = [];
-    const upstream = createHttpServer((request, response) => {
+  const seen: string[] = [];
+  let upstream: Server;
+  let proxy: Started;
+  beforeAll(async () => {
+    upstream = createHttpServer((request, response) => {
       seen.push(request.url ?? '');
       request.resume();
       response.writeHead(request.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' });
       response.end(request.method === 'POST' ? '{"id":1,"name":"Framed","categoryId":1}' : '[]');
     });
-    upstreams.push(upstream);
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`;
     const cli = startCli(['proxy', '--upstream', url, '--port', '0', '--log-level', 'silent']);
     const origin = new URL(await waitForProxyBanner(cli)).origin;
-    return {
-      origin,
-      port: new URL(origin).port,
-      forwarded: () => seen.filter((target) => target.startsWith('/v1/pets')),
-    };
+    proxy = { origin, port: new URL(origin).port };
   });
+  beforeEach(() => {
+    seen.splice(0);
+  });
+  afterAll(async () => {
+    killRunningClis();
+    upstream.closeAllConnections();
+    await new Promise((resolve) => upstream.close(resolve));
+  });
+
+  edgeCases(async () => ({
+    ...proxy,
+    forwarded: () => seen.filter((target) => target.startsWith('/v1/pets')),
+  }));
 });

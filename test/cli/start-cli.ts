@@ -37,18 +37,46 @@ export function startCli(args: string[], env: Record<string, string> = {}, wrapp
 
 /**
  * Resolves with the URL the banner prints after `label` once the banner is
- * printed (through its `last` line, when given); throws if the program exits first.
+ * printed (through its `last` line, when given), as its output arrives; throws
+ * if the program exits first, or prints no banner within 15 s.
  */
-async function urlInBanner(cli: Cli, label: string, last?: string): Promise<string> {
+function urlInBanner(cli: Cli, label: string, last?: string): Promise<string> {
   const line = new RegExp(`${label}\\s+(http:\\/\\/127\\.0\\.0\\.1:\\d+\\/v1)`);
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
+  const printed = (): string | undefined => {
     const match = line.exec(cli.stdout());
-    if (match?.[1] && (last === undefined || cli.stdout().includes(last))) return match[1];
-    if (cli.child.exitCode !== null) throw new Error(`exited early: ${cli.stderr()}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`no banner: ${cli.stdout()} ${cli.stderr()}`);
+    return match?.[1] && (last === undefined || cli.stdout().includes(last)) ? match[1] : undefined;
+  };
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const done = (): void => {
+      settled = true;
+      clearTimeout(deadline);
+      cli.child.stdout.off('data', onData);
+    };
+    // The collector in startCli was added first: each chunk is in cli.stdout() by the time this runs.
+    const onData = (): void => {
+      if (settled) return;
+      const url = printed();
+      if (url === undefined) return;
+      done();
+      resolve(url);
+    };
+    // Once its output is all read: a banner in its last chunk still counts, and stderr says why it stopped.
+    const onExit = (): void => {
+      if (settled) return;
+      done();
+      const url = printed();
+      if (url === undefined) reject(new Error(`exited early: ${cli.stderr()}`));
+      else resolve(url);
+    };
+    const deadline = setTimeout(() => {
+      done();
+      reject(new Error(`no banner: ${cli.stdout()} ${cli.stderr()}`));
+    }, 15_000);
+    cli.child.stdout.on('data', onData);
+    void cli.exited.then(onExit);
+    onData();
+  });
 }
 
 /** Resolves with the mock's API base URL once its banner is printed, through its `Try` line. */
