@@ -9,12 +9,7 @@
  * (shrunk) when a property fails, 2 on a usage error.
  */
 import { parseArgs } from 'node:util';
-import fc from 'fast-check';
-import { createNodeMock } from '../src/node/create-node-mock.js';
-import { createNodeListener } from '../src/node/node-listener.js';
-import { startServer } from '../test/support/start-server.js';
-import { createFuzzHarness } from '../test/fuzz/support/create-fuzz-harness.js';
-import { fuzzRequests, type FuzzRequestKind } from '../test/fuzz/support/fuzz-requests.js';
+import type { FuzzRequestKind } from '../test/fuzz/support/fuzz-requests.js';
 import { createScriptUsage } from './harness/script-usage.js';
 
 const kinds: FuzzRequestKind[] = ['routes', 'queries', 'headers', 'bodies', 'mixed'];
@@ -51,6 +46,23 @@ const seed = seedText === undefined ? Math.floor(Math.random() * 2 ** 31) : Numb
 const kind = (values.kind ?? 'mixed') as FuzzRequestKind;
 if (!kinds.includes(kind)) usage(`--kind must be one of ${kinds.join(', ')}`);
 const timeoutMs = positiveInteger(values['timeout-ms'] as string | undefined, '--timeout-ms', 5_000);
+
+// The kit and the generators, loaded once the flags are read: a usage error (and `--help`) answers at once.
+const [
+  { default: fc },
+  { createNodeMock },
+  { createNodeListener },
+  { startServer },
+  { createFuzzHarness },
+  { fuzzRequests },
+] = await Promise.all([
+  import('fast-check'),
+  import('../src/node/create-node-mock.js'),
+  import('../src/node/node-listener.js'),
+  import('../test/support/start-server.js'),
+  import('../test/fuzz/support/create-fuzz-harness.js'),
+  import('../test/fuzz/support/fuzz-requests.js'),
+]);
 
 const key = 'fuzz-key';
 const bodyLimit = 1024 * 1024;
