@@ -40,7 +40,7 @@ import type { StateContext, StateStoreFactory } from './state/state-store-factor
 import type { Latency, SessionList, StateHealth, StateStore } from './state/state-store.js';
 import { checkSavedItems, describeCollections } from './store/check-saved-items.js';
 import { collectionShapes } from './store/collection-shapes.js';
-import type { StoreBudget } from './store/memory-store.js';
+import { StoreBudget } from './store/store-budget.js';
 import type { CollectionShape } from './store/item-snapshot.js';
 import { createRevisionCounter, type RevisionCounter } from './store/revision-counter.js';
 import type { Scenario } from './store/scenario.js';
@@ -258,11 +258,9 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   const parts = prepareCore(options);
   const { logger, compiled, api, clock, catalogue, scenarioName } = parts;
   const savedItems = options.saved ? checkSavedItems(compiled, api, options.saved) : undefined;
-  const makeSessions = sessionMaker(options, { ...parts, charged: () => charged() });
+  const makeSessions = sessionMaker(options, parts);
   let state: MemoryStateStore | undefined;
   let sessions: SessionRegistry | undefined;
-  // Issue 20: one budget for every session's store, so that 100 sessions cannot hold 100 times a store's limit.
-  const charged = () => (sessions ? sessions.list().reduce((sum, each) => sum + each.store.chargedBytes, 0) : 0);
   const start = (scenario: Scenario): void => {
     const defaultSession = makeSessions(defaultSessionName, scenario);
     if (savedItems && options.saved) {
@@ -479,13 +477,10 @@ function sessionMaker(
     shapes: readonly CollectionShape[];
     revisions: RevisionCounter;
     clock: () => number;
-    charged: () => number;
   },
 ): (name: string, scenario: Scenario) => Session {
-  const budget: StoreBudget = {
-    maxBytes: options.maxTotalStoreBytes ?? defaultMaxTotalStoreBytes,
-    charged: shared.charged,
-  };
+  // Issue 20: one budget for every session's store, so that 100 sessions cannot hold 100 times a store's limit.
+  const budget = new StoreBudget(options.maxTotalStoreBytes ?? defaultMaxTotalStoreBytes);
   // Issue 27: one byte budget for every session's journal, so that 100 sessions cannot hold 100 journals' worth.
   const journalBudget = new JournalBudget({
     ...(options.maxJournalBytes === undefined ? {} : { maxBytes: options.maxJournalBytes }),

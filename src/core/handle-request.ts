@@ -311,26 +311,44 @@ async function refusedEarly(pipeline: Pipeline, read: ReadRequest): Promise<Reac
 /** What a request without a body decodes to. */
 const bodiless = Object.freeze({ body: undefined, readable: true, problem: undefined });
 
+/** A request's body with its Content-Encoding undone, or the problem that stopped it. */
+interface DecodedBody {
+  body: Uint8Array | undefined;
+  readable: boolean;
+  problem: HttpError | undefined;
+}
+
 /**
  * The body with its Content-Encoding undone, under the mount's policy, each
  * piece inflated charged with `take` (the request's share of the inflate
  * budget): a problem (415, 400, 413) is the request's own, answered after
  * its fault; the proxy notes it and forwards the body as it came,
- * unclassified, except a 413, which every policy refuses.
+ * unclassified, except a 413, which every policy refuses. A body with no
+ * encoding to undo is answered at once: no promise, no turn of the queue.
  */
-async function decodeRequest(
+function decodeRequest(
   pipeline: Pipeline,
   read: ReadRequest,
   mount: Mount,
   take: (bytes: number) => void,
-): Promise<{ body: Uint8Array | undefined; readable: boolean; problem: HttpError | undefined }> {
+): DecodedBody | Promise<DecodedBody> {
+  let decoding: Uint8Array | undefined | Promise<Uint8Array | undefined>;
   try {
-    const body = await decodeBody(read.request, read.sent, pipeline.inflate, pipeline.bodyLimit, take);
-    return { body, readable: true, problem: undefined };
+    decoding = decodeBody(read.request, read.sent, pipeline.inflate, pipeline.bodyLimit, take);
   } catch (error) {
-    if (!(error instanceof HttpError)) throw error;
-    return { body: undefined, readable: false, problem: mount.policy.meet(error, read.findings) };
+    return undecodable(error, read, mount);
   }
+  if (!(decoding instanceof Promise)) return { body: decoding, readable: true, problem: undefined };
+  return decoding.then(
+    (body): DecodedBody => ({ body, readable: true, problem: undefined }),
+    (error: unknown) => undecodable(error, read, mount),
+  );
+}
+
+/** A body that could not be decoded, under the mount's policy; anything but an `HttpError` is a bug, thrown on. */
+function undecodable(error: unknown, read: ReadRequest, mount: Mount): DecodedBody {
+  if (!(error instanceof HttpError)) throw error;
+  return { body: undefined, readable: false, problem: mount.policy.meet(error, read.findings) };
 }
 
 /** Nothing reached: a request refused for its Host or origin. */

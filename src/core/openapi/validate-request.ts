@@ -16,19 +16,27 @@ export interface RawRequest {
   body: Uint8Array | undefined;
 }
 
+/** No query parameters: what a request without a query reads them from (nothing is built for it). */
+const noQuery: ReadonlyMap<string, string[]> = new Map();
+
+/** The query's parameters by name, each with every value sent, in order. */
+function queryValues(search: string): Map<string, string[]> {
+  const query = new Map<string, string[]>();
+  for (const [name, value] of new URLSearchParams(search)) {
+    const list = query.get(name);
+    if (list) list.push(value);
+    else query.set(name, [value]);
+  }
+  return query;
+}
+
 function parameterValues(
   operation: CompiledOperation,
   raw: RawRequest,
 ): { values: Record<ParameterLocation, Record<string, unknown>>; details: ErrorDetail[] } {
-  const query = new Map<string, string[]>();
-  // An empty query has no parameters: a process's first request without one does not build URLSearchParams.
-  if (raw.search !== '') {
-    for (const [name, value] of new URLSearchParams(raw.search)) {
-      const list = query.get(name);
-      if (list) list.push(value);
-      else query.set(name, [value]);
-    }
-  }
+  // An empty query has no parameters: a request without one builds no URLSearchParams and no map.
+  const query = raw.search === '' ? noQuery : queryValues(raw.search);
+  let unread = query.size;
   const values: Record<ParameterLocation, Record<string, unknown>> = { path: {}, query: {}, header: {}, cookie: {} };
   const details: ErrorDetail[] = [];
   for (const parameter of operation.parameters) {
@@ -38,7 +46,7 @@ function parameterValues(
       texts = text === undefined ? undefined : [text];
     } else if (parameter.in === 'query') {
       texts = query.get(parameter.name);
-      query.delete(parameter.name);
+      if (texts) unread--;
     } else if (parameter.in === 'header') {
       const header = raw.headers[parameter.name];
       texts = header === undefined ? undefined : Array.isArray(header) ? header : [header];
@@ -51,10 +59,22 @@ function parameterValues(
     if (coerced.ok) values[parameter.in][parameter.name] = coerced.value;
     else details.push({ location: parameter.in, field: parameter.name, message: coerced.problem, keyword: 'type' });
   }
-  // A query parameter the operation does not define is refused, not ignored: a client
-  // sending `page=2` must learn that nothing here pages that way.
+  if (unread > 0) undefinedQueryParameters(operation, query, details);
+  return { values, details };
+}
+
+/**
+ * A query parameter the operation does not define is refused, not ignored: a
+ * client sending `page=2` must learn that nothing here pages that way.
+ */
+function undefinedQueryParameters(
+  operation: CompiledOperation,
+  query: ReadonlyMap<string, string[]>,
+  details: ErrorDetail[],
+): void {
   const defined = operation.parameters.filter((p) => p.in === 'query').map((p) => p.name);
   for (const name of query.keys()) {
+    if (defined.includes(name)) continue;
     details.push({
       location: 'query',
       field: name,
@@ -62,7 +82,6 @@ function parameterValues(
       keyword: 'additionalProperties',
     });
   }
-  return { values, details };
 }
 
 function readBody(operation: CompiledOperation, raw: RawRequest): unknown {

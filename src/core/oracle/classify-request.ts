@@ -134,15 +134,35 @@ function asWholeNumbers(request: RequestToClassify): RequestToClassify | undefin
   return changed ? { ...request, pathParams, query: query.toString(), body } : undefined;
 }
 
-/** The authentication scheme as written, and what the credential is (no regular expression: this runs per request). */
-function authorizationOf(header: string | undefined): { scheme: string | undefined; credential: Credential } {
-  if (header === undefined) return { scheme: undefined, credential: 'none' };
+/** What an `Authorization` header says of itself: the scheme as written, and what the credential is. */
+interface Authorization {
+  scheme: string | undefined;
+  credential: Credential;
+}
+
+const noAuthorization: Authorization = Object.freeze({ scheme: undefined, credential: 'none' });
+
+/** The header read last, and what it said: a client sends the same one with every request. */
+let lastHeader: string | undefined;
+let lastAuthorization: Authorization = noAuthorization;
+
+/** The authentication scheme as written, and what the credential is; a header the same as the last is not read again. */
+function authorizationOf(header: string | undefined): Authorization {
+  if (header === undefined) return noAuthorization;
+  if (header !== lastHeader) {
+    lastAuthorization = readAuthorization(header);
+    lastHeader = header;
+  }
+  return lastAuthorization;
+}
+
+function readAuthorization(header: string): Authorization {
   const text = header.trim();
   const space = text.search(/[ \t]/);
   const scheme = space === -1 ? text : text.slice(0, space);
   const rest = space === -1 ? '' : text.slice(space + 1).trim();
   const bearer = scheme.toLowerCase() === 'bearer' && rest !== '' && !/\s/.test(rest);
-  return { scheme, credential: bearer ? 'bearer' : 'malformed' };
+  return Object.freeze({ scheme, credential: bearer ? 'bearer' : 'malformed' });
 }
 
 /** The request-side findings of a refused request: parameters, or body (media type and encoding included). */

@@ -72,8 +72,8 @@ export class SessionRegistry {
     if (this.#named.size >= this.max) {
       const [oldest] = this.#named.keys();
       if (oldest !== undefined) {
-        // Its journal's entries leave the mock's journal budget with it.
-        this.#named.get(oldest)?.journal.clear();
+        // Its journal's entries and its store's items leave the mock's budgets with it.
+        this.#named.get(oldest)?.leave();
         this.#named.delete(oldest);
         this.#logger.info({ session: oldest, max: this.max }, 'session evicted, the least recently used');
       }
@@ -100,7 +100,7 @@ export class SessionRegistry {
         'the default session cannot be dropped; POST /__admin/reset takes it back to its scenario',
       );
     }
-    this.#named.get(name)?.journal.clear();
+    this.#named.get(name)?.leave();
     return this.#named.delete(name);
   }
 }

@@ -1,7 +1,8 @@
 import { RequestJournal, type JournalBudget } from '../journal/request-journal.js';
 import { createSeededRandom } from '../support/random.js';
 import type { CollectionShape } from '../store/item-snapshot.js';
-import { MemoryStore, type StoreBudget } from '../store/memory-store.js';
+import { MemoryStore } from '../store/memory-store.js';
+import type { StoreBudget } from '../store/store-budget.js';
 import type { RevisionCounter } from '../store/revision-counter.js';
 import type { Scenario } from '../store/scenario.js';
 import type { Latency, StoreState } from '../state/state-store.js';
@@ -97,6 +98,16 @@ export class Session {
   /** The session's time, in ms since the epoch: the mock's clock plus the session's offset. */
   now(clock: () => number): number {
     return clock() + this.clockOffset;
+  }
+
+  /**
+   * The session leaves the mock (dropped, or evicted as the least recently
+   * used): its journal's entries leave the journal budget, and its store's own
+   * items the store budget, which every session shares.
+   */
+  leave(): void {
+    this.journal.clear();
+    this.store.release();
   }
 
   /**

@@ -6,6 +6,7 @@ import { buildSnapshot } from './build-snapshot.js';
 import { type CollectionShape, type Item, type ItemId, jsonBytes } from './item-snapshot.js';
 import type { ResourceStore, StoreChange, WriteGate } from './resource-store.js';
 import { createRevisionCounter, type RevisionCounter } from './revision-counter.js';
+import type { StoreBudget } from './store-budget.js';
 import { type Scenario, createScenario } from './scenario.js';
 import { IdSpaceExhaustedError, StoreBytesFullError, StoreFullError } from './store-errors.js';
 
@@ -24,16 +25,6 @@ export interface MemoryCollection<T extends object = Item> {
   replace(id: ItemId, fields: Readonly<Record<string, unknown>>): T | undefined;
   update(id: ItemId, patch: Readonly<Record<string, unknown>>): T | undefined;
   delete(id: ItemId): boolean;
-}
-
-/**
- * The byte budget every store of one mock shares: a store counts against it
- * with what it holds beyond its scenario's shared items (its own items).
- */
-export interface StoreBudget {
-  readonly maxBytes: number;
-  /** What the stores hold against the budget now (the sum of their `chargedBytes`). */
-  charged(): number;
 }
 
 export interface MemoryStoreOptions {
@@ -74,6 +65,10 @@ export class MemoryStore implements ResourceStore {
   #restored = false;
   #revision: number;
   #listeners: Array<(change: StoreChange) => void> = [];
+  /** What this store has added to the budget's running total: its `chargedBytes` as of its last change. */
+  #counted = 0;
+  /** Whether the store has left the mock (its session dropped): it adds nothing to the budget any more. */
+  #released = false;
 
   constructor(options: MemoryStoreOptions) {
     if (options.shapes.length === 0) throw new Error('a store needs at least one collection');
@@ -354,7 +349,28 @@ export class MemoryStore implements ResourceStore {
   }
 
   #changed(change: StoreChange): void {
+    this.#count();
     for (const listener of this.#listeners) listener(change);
+  }
+
+  /** Brings the budget's running total up to date with this store's own bytes (after every change). */
+  #count(): void {
+    if (!this.#budget || this.#released) return;
+    const charged = this.chargedBytes;
+    this.#budget.add(charged - this.#counted);
+    this.#counted = charged;
+  }
+
+  /**
+   * The store leaves the mock (its session was dropped or evicted): its own
+   * bytes leave the shared budget, and a change it still makes (a request in
+   * flight) counts against it no more.
+   */
+  release(): void {
+    if (this.#released) return;
+    this.#released = true;
+    this.#budget?.add(-this.#counted);
+    this.#counted = 0;
   }
 }
 
