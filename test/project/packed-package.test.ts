@@ -20,6 +20,7 @@ import {
   npx,
   packageBytes,
   packTarball,
+  removeNpxInstallOf,
   resolvePackage,
   runIn,
   sharedProject,
@@ -459,6 +460,8 @@ describe('npx of each program with nothing else installed', () => {
     for (const [bin] of programs) printed.set(bin, output.split(`<<${bin}>>`)[1]?.split('<<')[0] ?? '');
     left = readdirSync(empty);
   }, 240_000);
+  // npx keeps what it installed (30 MB) in npm's cache, under a name made from the tarball's path, which is this run's.
+  afterAll(() => removeNpxInstallOf(tarball));
 
   it.each(programs)(
     'runs %s from the tarball in an empty folder, and leaves the folder empty',

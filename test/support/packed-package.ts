@@ -1,6 +1,16 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { homedir } from 'node:os';
 import { basename, delimiter, dirname, join } from 'node:path';
 import { inject } from 'vitest';
 import { packageRoot } from '../../src/package-root.js';
@@ -79,6 +89,21 @@ export function tscIn(cwd: string, args: string[]): string {
   }
 }
 
+/**
+ * Removes what `npx --package <spec>` installed for `spec` into npx's folder of npm's cache (one folder per
+ * spec, kept after the run): a tarball of a test's temporary folder is a spec no later run asks for again.
+ */
+export function removeNpxInstallOf(spec: string): void {
+  const cache = process.env.npm_config_cache ?? join(homedir(), '.npm');
+  const npxFolder = join(cache, '_npx');
+  for (const entry of existsSync(npxFolder) ? readdirSync(npxFolder) : []) {
+    const manifest = join(npxFolder, entry, 'package.json');
+    if (!existsSync(manifest)) continue;
+    const packages = (JSON.parse(readFileSync(manifest, 'utf8')) as { _npx?: { packages?: string[] } })._npx?.packages;
+    if (packages?.includes(spec)) rmSync(join(npxFolder, entry), { recursive: true, force: true });
+  }
+}
+
 const nodes = new Map<number, string>();
 
 /**
@@ -103,12 +128,14 @@ export function nodeEnv(node: string): NodeJS.ProcessEnv {
 }
 
 /**
- * What a frontend team's project installs with `npm i -D` beside the kit's tarball: msw of a major, express (for
- * the kit's middleware), its API client and its test tools.
+ * What a frontend team's project installs with `npm i -D` beside the kit's tarball: msw of a major, its API client
+ * and its test tools; on msw 2, express too, for the kit's middleware, which packed-package.test.ts runs in that
+ * project (the two share its install). The app itself needs no express: msw 3's project goes without it, and
+ * without the 65 packages it brings (a quarter of the install).
  */
 export const teamPackages = (msw: 2 | 3): string[] => [
   `msw@${msw}`,
-  'express@5',
+  ...(msw === 2 ? ['express@5'] : []),
   'openapi-fetch@^0.17',
   'vitest@^4.1',
   'jsdom@^29',
