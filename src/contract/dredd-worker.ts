@@ -55,7 +55,7 @@ type Parse = (text: string, callback: ParseCallback) => void;
 
 /**
  * Loads Dredd with its parser of API descriptions (dredd-transactions' `parse`) made to parse each text once:
- * every run parses its document again (YAML and OpenAPI 3 into API Elements, a tenth of a run's CPU), and a
+ * every run parses its document again (YAML and OpenAPI 3 into API Elements, a sixth of a run's CPU), and a
  * worker's jobs read the same document. What Dredd does with the parse (it compiles its transactions from it,
  * reading it) is left as it was; the first run of a text parses it as before.
  */
