@@ -58,12 +58,19 @@ export const realNameWords = [
 ];
 
 /**
+ * The text of `realText` before its prefix, made once: fast-check's string arbitraries take milliseconds to
+ * build (their pattern and slices are worked out then), a generator is a value that draws the same from the
+ * same seed wherever it is used, and a run (or a batch of runs) builds body generators for every session.
+ */
+let realTextCore: fc.Arbitrary<string> | undefined;
+
+/**
  * A free text as real data has it, after the name prefix: plain ASCII at
  * times, words of other scripts, combining marks and emoji, or any printable
  * graphemes; now and then with spaces at its end (never to be trimmed).
  */
 function realText(prefix: string): fc.Arbitrary<string> {
-  const core = fc.oneof(
+  realTextCore ??= fc.oneof(
     { weight: 2, arbitrary: fc.stringMatching(/^[a-z0-9]{1,10}$/) },
     {
       weight: 3,
@@ -71,7 +78,7 @@ function realText(prefix: string): fc.Arbitrary<string> {
     },
     { weight: 1, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 6 }) },
   );
-  return fc.tuple(core, fc.constantFrom('', '', '', ' ', '  ')).map(([text, end]) => `${prefix}${text}${end}`);
+  return fc.tuple(realTextCore, fc.constantFrom('', '', '', ' ', '  ')).map(([text, end]) => `${prefix}${text}${end}`);
 }
 
 /** Valid values for one property schema; free strings start with the name prefix and look like real data. */

@@ -20,12 +20,13 @@ export function cataloguePart(kind: CatalogueEntry['kind'], part: number, of: nu
  * Both runners, and the proxy, against every deployment of `entries`: the broken ones must fail the
  * contract suite with a message naming the rule and what broke (and Dredd and the proxy as the catalogue
  * says); the correct but different ones must pass all three. All deployments are served from this process
- * (each runner gets its own copy of each), and each runner checks them all in one process of its own. The
- * contract suite runs once per deployment, through the proxy, which passes its traffic on unchanged (but
- * hop-by-hop headers) and judges it: the suite's verdicts and the proxy's come from the same exchanges, for
- * the cost of one run. Where a proxy in between hides what the suite must see (`direct`: the framing of
- * the deployment's own bytes), the suite also runs against the deployment directly, and those checks read
- * that run.
+ * (each runner gets its own copy of each), and both runners check them all side by side in one process of
+ * their own. The contract suite runs once per deployment, through the proxy, which passes its traffic on
+ * unchanged (but hop-by-hop headers) and judges it: the suite's verdicts and the proxy's come from the same
+ * exchanges, for the cost of one run. Where a proxy in between hides what the suite must see (`direct`: the
+ * framing of the deployment's own bytes), the suite also runs against the deployment directly, and those
+ * checks read that run. A broken deployment that a check of the suite fails is checked without the
+ * stateful exploration (`foundBy`); every correct one with the whole of it.
  */
 export function checkCatalogue(entries: Array<[string, CatalogueEntry]>): void {
   const token = 'catalogue-secret-3f9a1c';
@@ -45,20 +46,21 @@ export function checkCatalogue(entries: Array<[string, CatalogueEntry]>): void {
     return ['--base-url', baseUrl, '--token', key, ...(entry.readOnly ? ['--read-only'] : [])];
   }
 
-  async function checkDirectly(runner: 'contract' | 'dredd'): Promise<RunnerResult[]> {
-    const checked = runner === 'dredd' ? entries : direct;
-    if (checked.length === 0) return [];
-    const started = await Promise.all(checked.map(([, entry]) => startReferenceServer({ token, ...entry.options })));
-    servers[runner === 'dredd' ? 'dredd' : 'direct'] = started;
-    const settle = runner === 'contract' ? ['--settle', String(catalogueSettleMs)] : [];
-    return runBatch(
-      runner,
-      checked.map(([, entry], index) => [...commandLine(entry, started[index]?.baseUrl ?? ''), ...settle]),
-    );
+  /**
+   * The contract suite's command line: the catalogue's settle window, and no exploration for a broken
+   * deployment that a check of the suite fails (`foundBy`); a correct one gets the whole exploration.
+   */
+  function suiteCommandLine(entry: CatalogueEntry, baseUrl: string, key = token): string[] {
+    const explored = entry.kind === 'correct' || entry.foundBy === 'the exploration';
+    return [
+      ...commandLine(entry, baseUrl, key),
+      '--settle',
+      String(catalogueSettleMs),
+      ...(explored ? [] : ['--budget', '0']),
+    ];
   }
 
-  async function checkThroughProxies(): Promise<RunnerResult[]> {
-    servers.proxied = await Promise.all(entries.map(([, entry]) => startReferenceServer({ token, ...entry.options })));
+  async function startProxies(): Promise<void> {
     for (const upstream of servers.proxied) {
       const proxy = createProxy({ upstream: upstream.baseUrl, settleMs: catalogueSettleMs });
       // Requests at once as the suite sends them, counted where they reach the proxy.
@@ -71,25 +73,35 @@ export function checkCatalogue(entries: Array<[string, CatalogueEntry]>): void {
       });
       proxies.push({ proxy, server, maxInFlight: () => maxInFlight });
     }
-    const others = entries.flatMap(([, entry], index) => (entry.otherKeys ?? []).map((key) => ({ index, key })));
-    const settle = ['--settle', String(catalogueSettleMs)];
-    const results = await runBatch('contract', [
-      ...entries.map(([, entry], index) => [...commandLine(entry, proxies[index]?.server.baseUrl ?? ''), ...settle]),
-      ...others.map(({ index, key }) => [
-        ...commandLine(entries[index]?.[1] as CatalogueEntry, proxies[index]?.server.baseUrl ?? '', key),
-        ...settle,
-      ]),
-    ]);
-    otherKeyRuns = others.map((other, at) => ({ ...other, result: results[entries.length + at] as RunnerResult }));
-    return results.slice(0, entries.length);
   }
 
   beforeAll(async () => {
-    [directRuns, dredd, throughProxy] = await Promise.all([
-      checkDirectly('contract'),
-      checkDirectly('dredd'),
-      checkThroughProxies(),
+    const start = (checked: Array<[string, CatalogueEntry]>) =>
+      Promise.all(checked.map(([, entry]) => startReferenceServer({ token, ...entry.options })));
+    [servers.direct, servers.dredd, servers.proxied] = await Promise.all([
+      start(direct),
+      start(entries),
+      start(entries),
     ]);
+    await startProxies();
+    const proxied = (index: number): string => proxies[index]?.server.baseUrl ?? '';
+    const others = entries.flatMap(([, entry], index) => (entry.otherKeys ?? []).map((key) => ({ index, key })));
+    // One process for both runners and all their deployments: it loads the kit and compiles the document once.
+    const results = await runBatch({
+      contract: [
+        ...entries.map(([, entry], index) => suiteCommandLine(entry, proxied(index))),
+        ...others.map(({ index, key }) => suiteCommandLine(entries[index]?.[1] as CatalogueEntry, proxied(index), key)),
+        ...direct.map(([, entry], index) => suiteCommandLine(entry, servers.direct[index]?.baseUrl ?? '')),
+      ],
+      dredd: entries.map(([, entry], index) => commandLine(entry, servers.dredd[index]?.baseUrl ?? '')),
+    });
+    throughProxy = results.contract.slice(0, entries.length);
+    otherKeyRuns = others.map((other, at) => ({
+      ...other,
+      result: results.contract[entries.length + at] as RunnerResult,
+    }));
+    directRuns = results.contract.slice(entries.length + others.length);
+    dredd = results.dredd;
   }, 300_000);
 
   afterAll(async () => {

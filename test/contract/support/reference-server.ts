@@ -713,9 +713,12 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
       const pet = parsePet(text);
       creates += 1;
       const newest = pets.at(-1);
-      const hash = createHash('sha256')
-        .update(writePlainJson(petView({ ...pet, id: 0n })))
-        .digest('hex');
+      // What a deployment that takes equal bodies for one pet keys them by (only that one computes it).
+      const hash = broken('create-dedup-by-body')
+        ? createHash('sha256')
+            .update(writePlainJson(petView({ ...pet, id: 0n })))
+            .digest('hex')
+        : '';
       const same = broken('create-dedup-by-body') ? byBodyHash.get(hash) : undefined;
       if (same && pets.includes(same)) return answer(201, petView(same));
       if (broken('created-id-reused') && creates % 3 === 0 && newest) {

@@ -55,35 +55,42 @@ export async function runRunner(
   });
 }
 
+/** Command lines for each runner, to check in one batch. */
+export type BatchJobs = Partial<Record<keyof typeof scripts, readonly string[][]>>;
+
 /**
- * Runs a built runner against several deployments in one process (`runContractBatch`,
- * `runDreddBatch`): each command line gets the output and exit code its own run
- * would give, for the cost of one runner start.
+ * Runs the built runners against several deployments in one process (`runContractBatch` and
+ * `runDreddBatch`, side by side): each command line gets the output and exit code its own run
+ * would give, for the cost of one process that loads the kit and compiles the document once.
  */
-export async function runBatch(
-  runner: keyof typeof scripts,
-  commandLines: readonly string[][],
-): Promise<RunnerResult[]> {
+export async function runBatch(jobs: BatchJobs): Promise<Record<keyof typeof scripts, RunnerResult[]>> {
   const started = performance.now();
-  const workDir = mkdtempSync(join(tmpdir(), `contract-batch-${runner}-`));
+  const workDir = mkdtempSync(join(tmpdir(), 'contract-batch-'));
   const resultFile = join(workDir, 'results.json');
-  const child = spawn(process.execPath, [batchScript, runner, resultFile], {
+  const child = spawn(process.execPath, [batchScript, resultFile], {
     env: cleanEnv({}),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let output = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  child.stdin.end(JSON.stringify(commandLines));
+  child.stdin.end(JSON.stringify(jobs));
   const code = await new Promise<number>((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (exit) => resolve(exit ?? -1));
   });
   try {
-    if (code !== 0) throw new Error(`the ${runner} batch exited with ${code}: ${output.slice(0, 2000)}`);
+    if (code !== 0) throw new Error(`the batch exited with ${code}: ${output.slice(0, 2000)}`);
     const durationMs = performance.now() - started;
-    const results = JSON.parse(readFileSync(resultFile, 'utf8')) as Array<Omit<RunnerResult, 'output' | 'durationMs'>>;
-    return results.map((result) => ({ ...result, output: `${result.stdout}\n${result.stderr}`, durationMs }));
+    type Written = Array<Omit<RunnerResult, 'output' | 'durationMs'>>;
+    const written = JSON.parse(readFileSync(resultFile, 'utf8')) as Partial<Record<keyof typeof scripts, Written>>;
+    const results = (runner: keyof typeof scripts): RunnerResult[] =>
+      (written[runner] ?? []).map((result) => ({
+        ...result,
+        output: `${result.stdout}\n${result.stderr}`,
+        durationMs,
+      }));
+    return { contract: results('contract'), dredd: results('dredd') };
   } finally {
     rmSync(workDir, { recursive: true, force: true });
   }
