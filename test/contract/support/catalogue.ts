@@ -360,11 +360,16 @@ export const brokenDeployments: Record<
     ),
     foundBy: 'the exploration',
   },
-  'evicted-after-seconds': broken(
-    'evicted-after-seconds',
-    /\[fail\] write-kept: GET \/pets\/\d+ → 404: getPet \d+ answered 404 \d+ ms after the pet was created with that id/,
-    'passes',
-  ),
+  // Only a read more than the settle window after a create shows it: the suite's own reads of a pet may all come
+  // sooner on a fast machine; the exploration reads again the pets the suite created, seconds earlier.
+  'evicted-after-seconds': {
+    ...broken(
+      'evicted-after-seconds',
+      /\[fail\] write-kept: GET \/pets\/\d+ → 404: getPet \d+ answered 404 \d+ ms after the pet was created with that id/,
+      'passes',
+    ),
+    foundBy: 'the exploration',
+  },
   'non-ascii-never-listed': broken(
     'non-ascii-never-listed',
     /✗ createPet › shows the created pet in a list filtered by its status[^\n]*\n\s+\[fail\] filter-complete: created pet \d+ is missing from listPets\?status=\w+, a page of \d+ pets that holds them all/,
