@@ -218,7 +218,8 @@ interface ReadRequest {
  * body (413, the one body problem told before the key), its route (under
  * the mount's policy), its key, and its session's name (a bad one is told
  * only to an authenticated client). Never throws: a refusal is returned, with
- * what was known when it came; answers at once for a request without a body.
+ * what was known when it came; answers at once for a request without a body
+ * or with its bytes already read.
  */
 function readRequest(pipeline: Pipeline, request: PlainRequest): ReadRequest | Promise<ReadRequest> {
   const choice = pipeline.selectSession(request);
@@ -243,20 +244,33 @@ function readRequest(pipeline: Pipeline, request: PlainRequest): ReadRequest | P
     return read;
   }
   if (request.body === undefined) return checkRoute(read, path);
-  return readBody(request, pipeline.bodyLimit).then(
+  let reading: ReturnType<typeof readBody>;
+  try {
+    reading = readBody(request, pipeline.bodyLimit);
+  } catch (error) {
+    return unread(read, path, error);
+  }
+  if (!(reading instanceof Promise)) {
+    read.sent = reading;
+    return checkRoute(read, path);
+  }
+  return reading.then(
     (sent) => {
       read.sent = sent;
       return checkRoute(read, path);
     },
-    (error: unknown) => {
-      if ((error as { code?: unknown }).code === 'payload_too_large') {
-        read.refusal = error;
-        return read;
-      }
-      read.unreadable = error;
-      return checkRoute(read, path);
-    },
+    (error: unknown) => unread(read, path, error),
   );
+}
+
+/** A body that could not be read: a 413 refuses the request at once; any other problem is answered after its fault. */
+function unread(read: ReadRequest, path: string, error: unknown): ReadRequest {
+  if ((error as { code?: unknown }).code === 'payload_too_large') {
+    read.refusal = error;
+    return read;
+  }
+  read.unreadable = error;
+  return checkRoute(read, path);
 }
 
 /** The route (under the mount's policy), then the key, then the session name's problem, if any. */

@@ -1,6 +1,7 @@
 import type { HandlerResponse } from '../types/handler-response.js';
+import { encodeText } from '../json/encode-text.js';
 import { stringifyJson } from '../json/exact-json.js';
-import { measuredJson } from '../store/item-snapshot.js';
+import { encodedItem } from '../store/item-snapshot.js';
 
 /** A handler's response as bytes, with the headers it is sent with; what the cache keeps. */
 export interface SerialisedResponse {
@@ -14,14 +15,12 @@ export interface SerialisedResponse {
   body: Uint8Array | undefined;
 }
 
-const encoder = new TextEncoder();
-
 /**
  * Writes the body as JSON, numbers exactly (bigints beyond 2^53 included),
  * sent as `application/json` with no charset parameter (JSON is UTF-8 by
  * definition), with the handler's headers and `sentWith` in one new object.
- * An item a write has just stored is not written again: the store made its
- * JSON to count its bytes.
+ * An item a write has just stored is not written again: the store encoded
+ * its JSON to count its bytes, and those bytes are the body.
  */
 export function serialiseResponse(
   response: HandlerResponse,
@@ -32,7 +31,7 @@ export function serialiseResponse(
     for (const name in response.headers) headers[name.toLowerCase()] = response.headers[name] as string;
   let body: Uint8Array | undefined;
   if (response.body !== undefined) {
-    body = encoder.encode(measuredJson(response.body) ?? stringifyJson(response.body));
+    body = encodedItem(response.body) ?? encodeText(stringifyJson(response.body));
     headers['content-type'] = 'application/json';
     headers['content-length'] = String(body.length);
   }

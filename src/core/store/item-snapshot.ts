@@ -1,3 +1,4 @@
+import { encodeText } from '../json/encode-text.js';
 import { stringifyJson, type Int64 } from '../json/exact-json.js';
 
 /** One stored item of a resource: its fields, exactly (int64 values a number up to 2^53−1, a bigint beyond). Frozen. */
@@ -34,25 +35,31 @@ export function textBytes(text: string): number {
 }
 
 /**
- * The item measured last and its JSON. A write measures its new item, then
- * answers with it: the answer's serialiser takes this text (`measuredJson`)
- * instead of writing the same item again. An item is frozen and never
- * changed once stored, so its text stays true.
+ * The item encoded last and its JSON as UTF-8 bytes. A write encodes its new
+ * item to count its bytes, then answers with it: the answer's serialiser
+ * takes these bytes (`encodedItem`) instead of writing and encoding the same
+ * item again. An item is frozen and never changed once stored, so its bytes
+ * stay true; the bytes are the answer's own (the journal keeps them), never
+ * written to.
  */
-let measured: Item | undefined;
-let measuredText = '';
+let encoded: Item | undefined;
+let encodedBytes: Uint8Array = new Uint8Array(0);
 
 /** How many bytes an item takes as JSON (UTF-8): what the store's byte limits count. */
 export function jsonBytes(item: Item): number {
-  const text = stringifyJson(item);
-  measured = item;
-  measuredText = text;
-  return textBytes(text);
+  return textBytes(stringifyJson(item));
 }
 
-/** The JSON of `value` when it is the item the store measured last (the one a write answers with); else undefined. */
-export function measuredJson(value: unknown): string | undefined {
-  return value === measured ? measuredText : undefined;
+/** An item's JSON as UTF-8 bytes (their length is what the store's byte limits count), kept for the answer. */
+export function encodeItem(item: Item): Uint8Array {
+  encodedBytes = encodeText(stringifyJson(item));
+  encoded = item;
+  return encodedBytes;
+}
+
+/** The JSON bytes of `value` when it is the item encoded last (the one a write answers with); else undefined. */
+export function encodedItem(value: unknown): Uint8Array | undefined {
+  return value === encoded ? encodedBytes : undefined;
 }
 
 /**

@@ -3,7 +3,7 @@ import { int64Max, normaliseInt64 } from '../json/exact-json.js';
 import { setOwnField } from '../support/own-field.js';
 import { ItemCollection, type ListQuery } from './item-collection.js';
 import { buildSnapshot } from './build-snapshot.js';
-import { type CollectionShape, type Item, type ItemId, jsonBytes } from './item-snapshot.js';
+import { type CollectionShape, type Item, type ItemId, encodeItem, jsonBytes } from './item-snapshot.js';
 import type { ResourceStore, StoreChange, WriteGate } from './resource-store.js';
 import { createRevisionCounter, type RevisionCounter } from './revision-counter.js';
 import type { StoreBudget } from './store-budget.js';
@@ -258,7 +258,7 @@ export class MemoryStore implements ResourceStore {
     const item: Record<string, unknown> = { [idField]: id, ...fields };
     item[idField] = id;
     Object.freeze(item);
-    const bytes = jsonBytes(item);
+    const bytes = encodeItem(item).length;
     this.#checkBytes(this.bytes + bytes, what, true, bytes);
     this.#gate?.check('create');
     items.add(item, bytes);
@@ -280,7 +280,7 @@ export class MemoryStore implements ResourceStore {
     const item: Record<string, unknown> = { [idField]: id, ...fields };
     item[idField] = id;
     Object.freeze(item);
-    const bytes = jsonBytes(item);
+    const bytes = encodeItem(item).length;
     const grows = bytes - jsonBytes(existing);
     this.#checkBytes(
       this.bytes + grows,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NumberLiteral } from '../../../src/core/json/exact-json.js';
 import { serialiseResponse } from '../../../src/core/pipeline/serialise-response.js';
-import { jsonBytes, measuredJson } from '../../../src/core/store/item-snapshot.js';
+import { encodeItem, encodedItem, jsonBytes } from '../../../src/core/store/item-snapshot.js';
 
 const text = (body: Uint8Array | undefined) => new TextDecoder().decode(body);
 
@@ -51,22 +51,24 @@ describe('serialiseResponse', () => {
     expect(sentWith).not.toHaveProperty('x-request-id');
   });
 
-  it('answers an item the store has just measured with the JSON the store made, and writes any other value anew', () => {
+  it('answers an item the store has just encoded with the bytes the store made, and writes any other value anew', () => {
     const stored = Object.freeze({ id: 9223372036854775807n, name: 'Zoë', status: 'sold' });
-    const bytes = jsonBytes(stored);
-    expect(measuredJson(stored)).toBe('{"id":9223372036854775807,"name":"Zoë","status":"sold"}');
+    const bytes = encodeItem(stored);
+    expect(text(encodedItem(stored))).toBe('{"id":9223372036854775807,"name":"Zoë","status":"sold"}');
+    expect(bytes.length).toBe(jsonBytes(stored));
     const answered = serialiseResponse({ status: 201, body: stored });
+    expect(answered.body).toBe(bytes);
     expect(text(answered.body)).toBe('{"id":9223372036854775807,"name":"Zoë","status":"sold"}');
-    expect(answered.headers['content-length']).toBe(String(bytes));
+    expect(answered.headers['content-length']).toBe(String(bytes.length));
     // An equal object that is not the item measured is not taken for it: its own fields are written.
     const other = { id: 9223372036854775807n, name: 'Zoë', status: 'available' };
-    expect(measuredJson(other)).toBeUndefined();
+    expect(encodedItem(other)).toBeUndefined();
     expect(text(serialiseResponse({ status: 200, body: other }).body)).toBe(
       '{"id":9223372036854775807,"name":"Zoë","status":"available"}',
     );
-    // Once another item is measured, the first is written anew, to the same text.
-    jsonBytes(Object.freeze({ id: 1 }));
-    expect(measuredJson(stored)).toBeUndefined();
+    // Once another item is encoded, the first is written anew, to the same text.
+    encodeItem(Object.freeze({ id: 1 }));
+    expect(encodedItem(stored)).toBeUndefined();
     expect(text(serialiseResponse({ status: 201, body: stored }).body)).toBe(
       '{"id":9223372036854775807,"name":"Zoë","status":"sold"}',
     );
