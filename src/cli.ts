@@ -18,6 +18,7 @@ import type { StateHealth } from './core/state/state-store.js';
 import { createNodeListener } from './node/node-listener.js';
 import { createServer } from './node/create-server.js';
 import { isScenarioPath } from './node/read-fixtures.js';
+import { loadValidators } from './node/load-validators.js';
 import { loadWebPages } from './node/web-pages.js';
 import { whenToldToStop } from './node/when-told-to-stop.js';
 import {
@@ -143,7 +144,7 @@ function banner(
   return lines.join('\n');
 }
 
-function main(): void {
+async function main(): Promise<void> {
   let options: CliOptions;
   try {
     options = parseOptions(process.argv.slice(2), process.env, process.stdout.isTTY === true);
@@ -185,8 +186,10 @@ function main(): void {
   let mock: Mock | SharedMock;
   try {
     const defaultKeyOnly = options.keys.length === 1 && options.keys[0] === 'dev-key';
+    const validators = options.validators === undefined ? undefined : await loadValidators(options.validators);
     mock = createNodeMock({
       ...toAppOptions(options),
+      ...(validators ? { validators } : {}),
       logger,
       publicFiles: loadWebPages({ defaultKey: defaultKeyOnly ? 'dev-key' : undefined }),
       ...(stateFile ? { stateFile } : {}),
@@ -281,4 +284,4 @@ function listen(options: CliOptions, logger: Logger, stateFile: StateFile | unde
 if (process.argv[2] === 'proxy') {
   const { runProxy } = await import('./proxy/proxy-cli.js');
   runProxy(process.argv.slice(3));
-} else main();
+} else await main();

@@ -23,6 +23,8 @@ export interface CliOptions {
   fixtureCollections: Record<string, string>;
   /** The OpenAPI document served instead of the kit's own (a file path), if any. */
   document: string | undefined;
+  /** A module of the document's validators precompiled by `petstore-kit precompile` (a file path), if any. */
+  validators: string | undefined;
   /** The moment every session's clock starts at (ms since the epoch), if not the machine's. */
   now: number | undefined;
   latency: { min: number; max: number } | undefined;
@@ -81,6 +83,11 @@ export const flags = {
     env: 'PETSTORE_DOCUMENT',
     default: '',
     help: "an OpenAPI 3.0 document (YAML or JSON) to serve instead of the kit's own",
+  },
+  validators: {
+    env: 'PETSTORE_VALIDATORS',
+    default: '',
+    help: "the document's validators as a module written by petstore-kit precompile (--out FILE): the mock starts without compiling them, and refuses them once the document changed",
   },
   now: {
     env: 'PETSTORE_NOW',
@@ -341,6 +348,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv, st
     pets: { type: 'string' },
     scenario: { type: 'string' },
     document: { type: 'string' },
+    validators: { type: 'string' },
     now: { type: 'string' },
     latency: { type: 'string' },
     'log-level': { type: 'string' },
@@ -386,6 +394,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv, st
   if (scenario === '') throw new UsageError('--scenario must name a scenario or a file');
   const stateFile = pick('state-file');
   const document = pick('document');
+  const validators = pick('validators');
   const now = given('now');
   const nowMs = now.text === '' ? undefined : parseMoment(now.text);
   if (typeof nowMs === 'string') {
@@ -419,6 +428,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv, st
     scenario: isScenarioPath(scenario) ? path(scenario) : scenario,
     fixtureCollections: parseFixtureCollections(values['fixture-collection'], env),
     document: document === '' ? undefined : path(document),
+    validators: validators === '' ? undefined : path(validators),
     now: nowMs,
     latency: parseLatency(given('latency')),
     logLevel: logLevel.text,

@@ -38,6 +38,7 @@ describe('parseOptions', () => {
       maxSessions: 100,
       stateFile: undefined,
       document: undefined,
+      validators: undefined,
       now: undefined,
       store: 'memory',
       storePrefix: 'petstore',
@@ -121,6 +122,7 @@ describe('parseOptions', () => {
       maxSessions: 20,
       stateFile: '/home/user/app/env-state.json',
       document: undefined,
+      validators: undefined,
       now: undefined,
       store: 'memory',
       storePrefix: 'team-a',
@@ -220,6 +222,7 @@ describe('parseOptions', () => {
       maxSessions: 3,
       stateFile: '/home/user/app/flag-state.json',
       document: undefined,
+      validators: undefined,
       now: undefined,
       store: 'memory',
       storePrefix: 'team-b',
@@ -543,6 +546,7 @@ describe('helpText', () => {
       '--store-prefix',
       '--store-timeout',
       '--token',
+      '--validators',
       '--version',
     ]);
     for (const flag of listed) {
