@@ -13,6 +13,8 @@ import {
   type Transport,
 } from './behaviour-subject.js';
 import { putBack } from './put-back.js';
+import { loadDocument } from '../../src/node/load-document.js';
+import { precompileValidators } from '../../src/precompile-validators.js';
 
 /**
  * Where the scenarios of the tests' own go as files (the CLI reads one at start): made by a test file's first
@@ -21,6 +23,22 @@ import { putBack } from './put-back.js';
  */
 let fixtureFolder: string | undefined;
 const fixtureFolderOfTheFile = (): string => (fixtureFolder ??= mkdtempSync(join(tmpdir(), 'petstore-cli-fixture-')));
+
+/**
+ * The validators of each document other than the kit's, precompiled once for the file's CLIs (`--validators`):
+ * a start then spends nothing compiling them, which is most of what one with `--document` costs. The run-time
+ * compile at start is what mock-behaviour.test.ts's CLIs do, for every document.
+ */
+const validatorsOf = new Map<string, string>();
+function precompiledFor(document: DocumentUnderTest): string {
+  let path = validatorsOf.get(document.path);
+  if (path === undefined) {
+    path = join(fixtureFolderOfTheFile(), `validators-${validatorsOf.size}.js`);
+    writeFileSync(path, precompileValidators(loadDocument(document.path), { source: document.path }));
+    validatorsOf.set(document.path, path);
+  }
+  return path;
+}
 
 /** The CLI's defaults, which need no flag. */
 const defaults: Record<string, unknown> = { seed: 1, pets: 50, scenario: 'default', keys: ['test-key'] };
@@ -60,7 +78,7 @@ function flags(document: DocumentUnderTest, options: StartOptions): { args: stri
   const { scenario, keys, maxStoreBytes, maxTotalStoreBytes, latency, now } = options;
   const own = scenario === undefined ? undefined : options.fixtures?.[scenario];
   const args = ['--port', '0', '--log-level', 'warn', '--now', now ?? document.moment];
-  if (!document.kit) args.push('--document', document.path);
+  if (!document.kit) args.push('--document', document.path, '--validators', precompiledFor(document));
   for (const [key, collection] of Object.entries(document.fixtureCollections ?? {})) {
     args.push('--fixture-collection', `${key}=${collection}`);
   }
@@ -172,4 +190,5 @@ export function stopClis(): void {
   killRunningClis();
   if (fixtureFolder) rmSync(fixtureFolder, { recursive: true, force: true });
   fixtureFolder = undefined;
+  validatorsOf.clear();
 }
