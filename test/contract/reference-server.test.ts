@@ -495,6 +495,17 @@ describe('the reference server, broken', () => {
     expect(idsOf(await get(server, '/pets?status=available&limit=20'))).toHaveLength(20);
   });
 
+  it('evicted-after-seconds: forgets a created pet once its time has passed, on a clock that moves by each request it receives (msPerRequest)', async () => {
+    const server = await broken('evicted-after-seconds', { evictAfterMs: 10, msPerRequest: 1 });
+    const created = await create(server, '{"name":"Rex","categoryId":1}');
+    expect(created.status).toBe(201);
+    const { id } = created.json as { id: number };
+    // The create was its 1st request: the 2nd to the 11th come at most 10 ms after it on its clock.
+    for (let request = 2; request <= 11; request += 1) expect((await get(server, `/pets/${id}`)).status).toBe(200);
+    expectError(await get(server, `/pets/${id}`), 404);
+    expect(server.requestCount()).toBe(12);
+  });
+
   it('rate-limit-without-retry: answers every 10th request 429 with an HTML page and no Retry-After', async () => {
     const server = await broken('rate-limit-without-retry');
     const statuses: number[] = [];

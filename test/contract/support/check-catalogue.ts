@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProxy, type Proxy } from '../../../src/proxy/create-proxy.js';
 import { startServer, type RunningServer } from '../../support/start-server.js';
-import { type CatalogueEntry, catalogue, catalogueSettleMs, tenantKey } from './catalogue.js';
+import { type CatalogueEntry, catalogue, settleMsOf, tenantKey } from './catalogue.js';
 import { type ReferenceServer, startReferenceServer } from './reference-server.js';
 import { type RunnerResult, runBatch } from './run-runner.js';
 
@@ -47,7 +47,7 @@ export function checkCatalogue(entries: Array<[string, CatalogueEntry]>): void {
   }
 
   /**
-   * The contract suite's command line: the catalogue's settle window, and no exploration for a broken
+   * The contract suite's command line: the entry's settle window (the proxy judges with the same), and no exploration for a broken
    * deployment that a check of the suite fails (`foundBy`); a correct one gets the whole exploration.
    */
   function suiteCommandLine(entry: CatalogueEntry, baseUrl: string, key = token): string[] {
@@ -55,14 +55,15 @@ export function checkCatalogue(entries: Array<[string, CatalogueEntry]>): void {
     return [
       ...commandLine(entry, baseUrl, key),
       '--settle',
-      String(catalogueSettleMs),
+      String(settleMsOf(entry)),
       ...(explored ? [] : ['--budget', '0']),
     ];
   }
 
   async function startProxies(): Promise<void> {
-    for (const upstream of servers.proxied) {
-      const proxy = createProxy({ upstream: upstream.baseUrl, settleMs: catalogueSettleMs });
+    for (const [index, upstream] of servers.proxied.entries()) {
+      const entry = entries[index]?.[1] as CatalogueEntry;
+      const proxy = createProxy({ upstream: upstream.baseUrl, settleMs: settleMsOf(entry) });
       // Requests at once as the suite sends them, counted where they reach the proxy.
       let inFlight = 0;
       let maxInFlight = 0;

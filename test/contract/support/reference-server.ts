@@ -189,6 +189,12 @@ export interface ReferenceOptions {
   /** The time in milliseconds (default `Date.now`): tests step it to see lags, transitions and throttling. */
   clock?: () => number;
   /**
+   * Instead of `clock`: a clock of its own, which starts at the time it was started and moves on by this many
+   * milliseconds with each request it receives, and by nothing else. What it does by time then depends on the
+   * requests it got, never on how fast the machine is.
+   */
+  msPerRequest?: number;
+  /**
    * Serves `PUT /pets/{petId}` (replaces a pet's fields: 200 with the pet, 400, 404) and
    * `DELETE /pets/{petId}` (204, then 404), as the with-replace-and-delete document has them. Off
    * unless asked: the kit's own document has neither.
@@ -316,7 +322,11 @@ const byteOrderMark = Buffer.from([0xef, 0xbb, 0xbf]);
 
 export async function startReferenceServer(options: ReferenceOptions): Promise<ReferenceServer> {
   const broken = (kind: Breakage): boolean => options.breakage === kind;
-  const now = options.clock ?? Date.now;
+  /** Requests received, counted as each arrives (the clock of `msPerRequest` moves by them). */
+  let requests = 0;
+  const startedAt = Date.now();
+  const { msPerRequest } = options;
+  const now = msPerRequest === undefined ? (options.clock ?? Date.now) : () => startedAt + requests * msPerRequest;
   const basePath = options.basePath ?? '/v1';
   const firstId = options.firstId ?? 1n;
   const { throttle } = options;
@@ -868,7 +878,6 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
     return new Reply(status, code, { message, headers: { 'retry-after': retryAfter } });
   };
 
-  let requests = 0;
   let inFlight = 0;
   let maxInFlight = 0;
   const headerCounts = new Map<string, number>();
