@@ -45,6 +45,7 @@ import type { CollectionShape } from './store/item-snapshot.js';
 import { createRevisionCounter, type RevisionCounter } from './store/revision-counter.js';
 import type { Scenario } from './store/scenario.js';
 import { silentLogger, type MockLogger } from './support/mock-logger.js';
+import type { Awaitable } from './types/awaitable.js';
 
 /** Where the animals API is served by default: the `/v1` every base address of the spec ends with. */
 export const defaultBasePath = '/v1';
@@ -193,6 +194,13 @@ export interface MockCore extends SessionApi {
   session(name: string): SessionApi;
   /** Answers one request. Never throws: every problem is an Error body. */
   handle(request: PlainRequest): Promise<PlainResponse>;
+  /**
+   * Answers one request as `handle` does, giving the answer itself rather
+   * than a promise when every stage had it at once (the memory store, no
+   * latency, no body still to read), so that an adapter can send it in the
+   * same turn (the node:http adapter does); a promise otherwise. Never throws.
+   */
+  handleNow(request: PlainRequest): Awaitable<PlainResponse>;
   /** Resolves once the first scenario is loaded (at once, unless Faker must be loaded first). */
   readonly ready: Promise<void>;
   readonly compiled: CompiledDocument;
@@ -223,6 +231,13 @@ export interface SharedMockCore extends AsyncSessionApi {
   session(name: string): AsyncSessionApi;
   /** Answers one request. Never throws: every problem is an Error body. */
   handle(request: PlainRequest): Promise<PlainResponse>;
+  /**
+   * Answers one request as `handle` does, giving the answer itself rather
+   * than a promise when every stage had it at once (the memory store, no
+   * latency, no body still to read), so that an adapter can send it in the
+   * same turn (the node:http adapter does); a promise otherwise. Never throws.
+   */
+  handleNow(request: PlainRequest): Awaitable<PlainResponse>;
   /** Resolves once the first scenario is loaded and the state opened (its server may still be down). */
   readonly ready: Promise<void>;
   readonly compiled: CompiledDocument;
@@ -297,12 +312,10 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   // The mock itself is the default session's face, plus what is the mock's own (getters, not a spread: the
   // default session exists only once the first scenario is loaded).
   const core = sessionApi(() => started().sessions.defaultSession) as MockCore;
+  const handleNow = answerer(pipeline);
   return Object.defineProperties(core, {
-    // A plain request built by hand (or by an adapter whose headers keep their case) may have names in any case.
-    handle: {
-      value: (request: PlainRequest) => handleRequest(pipeline, withFoldedHeaders(request)),
-      enumerable: true,
-    },
+    handle: { value: promiseOf(handleNow), enumerable: true },
+    handleNow: { value: handleNow, enumerable: true },
     ready: { value: pending ?? Promise.resolve(), enumerable: true },
     compiled: { value: compiled, enumerable: true },
     api: { value: api, enumerable: true },
@@ -368,12 +381,14 @@ export function createSharedMockCore(options: SharedMockCoreOptions): SharedMock
     await ready;
     return started().state;
   };
+  const handleNow = answerer(pipeline);
   const face = (name: string): AsyncSessionApi => createAsyncSessionApi(stateOf, { name }, compiled);
   return {
     ...face(defaultSessionName),
     shared: true,
     session: face,
-    handle: (request: PlainRequest) => handleRequest(pipeline, withFoldedHeaders(request)),
+    handle: promiseOf(handleNow),
+    handleNow,
     ready,
     compiled,
     api,
@@ -385,6 +400,29 @@ export function createSharedMockCore(options: SharedMockCoreOptions): SharedMock
       await ready.catch(() => undefined);
       await state?.close?.();
     },
+  };
+}
+
+/**
+ * The pipeline's answer to a request, at once where every stage had it. A
+ * plain request built by hand (or by an adapter whose headers keep their
+ * case) may have header names in any case: they are folded first.
+ */
+function answerer(pipeline: Pipeline): (request: PlainRequest) => Awaitable<PlainResponse> {
+  return (request) => handleRequest(pipeline, withFoldedHeaders(request));
+}
+
+/** `handle`: the answer as a promise always; a bug thrown at once rejects it, as it would an async function's. */
+function promiseOf(
+  handleNow: (request: PlainRequest) => Awaitable<PlainResponse>,
+): (request: PlainRequest) => Promise<PlainResponse> {
+  return (request) => {
+    try {
+      const answering = handleNow(request);
+      return answering instanceof Promise ? answering : Promise.resolve(answering);
+    } catch (bug) {
+      return Promise.reject(bug as Error);
+    }
   };
 }
 

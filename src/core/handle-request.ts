@@ -17,13 +17,14 @@ import { matchRoute, type RouteMatch } from './pipeline/match-route.js';
 import { observeExchange, type ReportedExchange } from './pipeline/observe-exchange.js';
 import { operationRemoved } from './pipeline/operation-removed.js';
 import { readBody } from './pipeline/read-body.js';
-import { type Answer, type MiddleInput, type Mount, noPlan, selectMount } from './pipeline/select-mount.js';
+import { type Answer, type MiddleInput, type Mount, noPlan, type Plan, selectMount } from './pipeline/select-mount.js';
 import { serialiseResponse, type SerialisedResponse } from './pipeline/serialise-response.js';
 import { servePublicFile, type PublicFile } from './pipeline/serve-public-file.js';
 import { validateResponse } from './pipeline/validate-response.js';
-import type { SessionRef, StateStore } from './state/state-store.js';
+import type { SessionRef, SettledRequest, StateStore } from './state/state-store.js';
 import type { MockLogger } from './support/mock-logger.js';
 import { wallClockAt } from './support/wall-clock-at.js';
+import type { Awaitable } from './types/awaitable.js';
 import type { HandlerResponse } from './types/handler-response.js';
 
 /** What the pipeline runs with: everything is built once, at start-up (see create-mock-core.ts). */
@@ -59,6 +60,7 @@ export interface Pipeline {
 
 /** The request as it arrived: what every answer's headers, the journal and the log need. */
 interface Arrival {
+  pipeline: Pipeline;
   request: PlainRequest;
   id: string;
   started: number;
@@ -75,6 +77,20 @@ interface Reached {
   findings: Finding[];
   /** The session it is journaled in; undefined for none. */
   session: SessionRef | undefined;
+}
+
+/** A request read and under a mount, as it goes through the stages after: what each stage hands the next. */
+interface Exchange {
+  arrival: Arrival;
+  read: ReadRequest;
+  mount: Mount;
+  /** What its body holds of the bytes every body being inflated shares, given back once it is answered. */
+  inflated: InflateShare | undefined;
+  decoded: DecodedBody;
+  /** The request's own problem, answered after its fault (under the proxy's policy, only noted). */
+  problem: unknown;
+  input: MiddleInput | undefined;
+  plan: Plan;
 }
 
 /**
@@ -101,97 +117,189 @@ interface Reached {
  * Each mount's policy says what becomes of a problem with the request: the
  * mock refuses it; the proxy notes it as a request-side finding and lets the
  * request through as it came (or, with --enforce, refuses it).
+ *
+ * The answer is returned itself, not a promise, when every stage has what it
+ * needs at once (the memory state, no latency, a body already read or none,
+ * nothing to inflate, a handler's answer): the node:http adapter then writes
+ * it in the same turn, with no promise and no turn of the microtask queue.
+ * Where a stage answers later (a body still arriving, the Redis state, a
+ * latency, the upstream, the fallback mocker), `after` hands its value to the
+ * next stage once it is there. The stages' functions follow in their order,
+ * from here to `answerSettled`.
  */
-export async function handleRequest(pipeline: Pipeline, request: PlainRequest): Promise<PlainResponse> {
-  const id = assignRequestId(request);
-  const started = performance.now();
-  let cors: Record<string, string> | undefined;
+export function handleRequest(pipeline: Pipeline, request: PlainRequest): Awaitable<PlainResponse> {
+  const arrival: Arrival = {
+    pipeline,
+    request,
+    id: assignRequestId(request),
+    started: performance.now(),
+    cors: undefined,
+  };
   try {
     pipeline.checkHost?.(request);
-    cors = corsHeaders(pipeline.cors, request);
-    if (pipeline.ready) await pipeline.ready;
+    arrival.cors = corsHeaders(pipeline.cors, request);
   } catch (refusal) {
     // A Host the mock does not answer to (DNS rebinding) or an origin it does not allow: refused before anything
     // else answers, preflights and public files included, in no session and no journal.
-    return respond(pipeline, { request, id, started, cors }, unreached(), refused(pipeline, refusal));
+    return respond(arrival, unreached(), refused(pipeline, refusal));
   }
+  // Only a request that arrives before the first scenario is loaded waits for it.
+  if (!pipeline.ready) return admit(arrival);
+  return pipeline.ready.then(
+    () => admit(arrival),
+    (refusal: unknown) => respond(arrival, unreached(), refused(pipeline, refusal)),
+  );
+}
+
+/** A preflight and a public file are answered here; any other request is read: mount, body, route, key, session name. */
+function admit(arrival: Arrival): Awaitable<PlainResponse> {
+  const { pipeline, request, id, cors } = arrival;
   const preflight = cors && preflightResponse(pipeline.cors, request, cors);
   if (preflight) return { ...preflight, headers: { ...preflight.headers, 'x-request-id': id } };
   const file = servePublicFile(pipeline.publicFiles, request);
   if (file) return { ...file, headers: { ...file.headers, ...commonHeaders, 'x-request-id': id, ...cors } };
-  const arrival: Arrival = { request, id, started, cors };
-  // Each stage that may answer later is awaited only when it does (a request without a body, the memory state).
-  const reading = readRequest(pipeline, request);
-  const read = reading instanceof Promise ? await reading : reading;
-  const { mount, match, findings } = read;
-  if (read.refusal || !mount) {
-    return respond(pipeline, arrival, await refusedEarly(pipeline, read), refused(pipeline, read.refusal));
-  }
-  // What this request's body holds of the bytes every body being inflated shares, given back once it is answered.
-  let inflated: InflateShare | undefined;
-  try {
-    const operation = match?.operation;
-    const decoding =
-      read.sent === undefined || read.unreadable
-        ? bodiless
-        : decodeRequest(pipeline, read, mount, (bytes) => (inflated ??= pipeline.inflateBudget.share()).take(bytes));
-    const decoded = decoding instanceof Promise ? await decoding : decoding;
-    const classified =
-      match && decoded.readable && read.unreadable === undefined
-        ? classifyRequest({
-            operation: match.operation,
-            pathParams: match.pathParams,
-            query: request.query,
-            headers: request.headers,
-            body: decoded.body,
-          })
-        : undefined;
-    // The request's own problem waits for its fault, which answers first; under the proxy's policy it is only noted.
-    const problem =
-      read.unreadable ?? decoded.problem ?? (classified?.problem && mount.policy.meet(classified.problem, findings));
-    const input: MiddleInput = { operation, request, sent: read.sent, classified, findings };
-    const plan = problem ? noPlan : mount.middle.plan(input);
+  return after(arrival, readRequest(pipeline, request), answerRead);
+}
 
-    const settling = pipeline.state.settle({
-      session: read.session,
-      make: pipeline.makesSessions && operation?.secured === true,
-      operationId: mount.admin || !operation ? undefined : operation.operationId,
-      latency: !mount.admin,
-      sunset: plan.sunset,
-      action: plan.action,
-    });
-    const settled = settling instanceof Promise ? await settling : settling;
-    const delay = applyLatency(settled.delayMs);
-    if (delay) await delay;
-    const { session, fault } = settled;
-    // A fault answers before the body is decoded, as far as the journal can tell: it keeps the body as sent.
-    const body = decoded.readable && !fault ? decoded.body : read.sent;
-    const reached: Reached = { mount, operation, body, findings, session };
-    if (fault && operation) {
-      const injected = injectFault(fault, operation);
-      if (!(injected instanceof HttpError)) return brokenConnection(pipeline, arrival, reached, injected);
-      return respond(pipeline, arrival, reached, refused(pipeline, injected));
-    }
-    if (problem) return respond(pipeline, arrival, reached, refused(pipeline, problem));
-    if (settled.removed && operation) {
-      return respond(pipeline, arrival, reached, refused(pipeline, operationRemoved(mount.compiled, operation)));
-    }
-    const refusal = plan.refusal ?? settled.failure;
-    if (refusal) return respond(pipeline, arrival, reached, refused(pipeline, refusal));
-    let answer: Answer;
-    try {
-      const answering = mount.middle.answer(input, plan, settled);
-      answer = answering instanceof Promise ? await answering : answering;
-    } catch (error) {
-      answer = refused(pipeline, error);
-    }
-    return respond(pipeline, arrival, reached, answer);
+/**
+ * A request read: refused with what was known then, or taken through the
+ * stages after. From here on, anything thrown, at once or later, is the
+ * mock's bug: logged and answered 500. The request's share of the bytes
+ * being inflated is given back once it is answered.
+ */
+function answerRead(arrival: Arrival, read: ReadRequest): Awaitable<PlainResponse> {
+  const { mount } = read;
+  if (read.refusal || !mount) return refuseRead(arrival, read, read.refusal);
+  const exchange: Exchange = {
+    arrival,
+    read,
+    mount,
+    inflated: undefined,
+    decoded: bodiless,
+    problem: undefined,
+    input: undefined,
+    plan: noPlan,
+  };
+  let answering: Awaitable<PlainResponse>;
+  try {
+    answering = decode(exchange);
   } catch (bug) {
     // Every refusal is answered where it arises: what gets here is the mock's bug, logged and answered 500.
-    return respond(pipeline, arrival, await refusedEarly(pipeline, read), refused(pipeline, bug));
-  } finally {
-    inflated?.giveBack();
+    answering = refuseRead(arrival, read, bug);
   }
+  if (!(answering instanceof Promise)) return givenBack(exchange, answering);
+  return answering.then(
+    (response) => givenBack(exchange, response),
+    (bug: unknown) => after(exchange, refuseRead(arrival, read, bug), givenBack),
+  );
+}
+
+/** The answer, once the request's share of the inflate budget is given back. */
+function givenBack(exchange: Exchange, response: PlainResponse): PlainResponse {
+  exchange.inflated?.giveBack();
+  return response;
+}
+
+/** Content-Encoding undone, each piece inflated charged to the request's share of the budget. */
+function decode(exchange: Exchange): Awaitable<PlainResponse> {
+  const { arrival, read, mount } = exchange;
+  const { pipeline } = arrival;
+  const decoding =
+    read.sent === undefined || read.unreadable
+      ? bodiless
+      : decodeRequest(pipeline, read, mount, (bytes) =>
+          (exchange.inflated ??= pipeline.inflateBudget.share()).take(bytes),
+        );
+  return after(exchange, decoding, settle);
+}
+
+/**
+ * The request classified by the document, its problem kept for after its
+ * fault, the middle's plan, and the one call to the shared state.
+ */
+function settle(exchange: Exchange, decoded: DecodedBody): Awaitable<PlainResponse> {
+  const { arrival, read, mount } = exchange;
+  const { pipeline, request } = arrival;
+  const { match, findings } = read;
+  const operation = match?.operation;
+  const classified =
+    match && decoded.readable && read.unreadable === undefined
+      ? classifyRequest({
+          operation: match.operation,
+          pathParams: match.pathParams,
+          query: request.query,
+          headers: request.headers,
+          body: decoded.body,
+        })
+      : undefined;
+  // The request's own problem waits for its fault, which answers first; under the proxy's policy it is only noted.
+  const problem =
+    read.unreadable ?? decoded.problem ?? (classified?.problem && mount.policy.meet(classified.problem, findings));
+  const input: MiddleInput = { operation, request, sent: read.sent, classified, findings };
+  const plan = problem ? noPlan : mount.middle.plan(input);
+  exchange.decoded = decoded;
+  exchange.problem = problem;
+  exchange.input = input;
+  exchange.plan = plan;
+  const settling = pipeline.state.settle({
+    session: read.session,
+    make: pipeline.makesSessions && operation?.secured === true,
+    operationId: mount.admin || !operation ? undefined : operation.operationId,
+    latency: !mount.admin,
+    sunset: plan.sunset,
+    action: plan.action,
+  });
+  return after(exchange, settling, waitLatency);
+}
+
+/** The latency the state gave the request, waited after the state's call (a write lands before it). */
+function waitLatency(exchange: Exchange, settled: SettledRequest): Awaitable<PlainResponse> {
+  const delay = applyLatency(settled.delayMs);
+  if (!delay) return answerSettled(exchange, settled);
+  return delay.then(() => answerSettled(exchange, settled));
+}
+
+/**
+ * The refusals, in their order (the fault, the request's own problem, the
+ * sunset, the plan's and the store's), else the middle's answer; then the
+ * answer sent.
+ */
+function answerSettled(exchange: Exchange, settled: SettledRequest): Awaitable<PlainResponse> {
+  const { arrival, read, mount, decoded, problem, plan } = exchange;
+  const { pipeline } = arrival;
+  const operation = read.match?.operation;
+  const { session, fault } = settled;
+  // A fault answers before the body is decoded, as far as the journal can tell: it keeps the body as sent.
+  const body = decoded.readable && !fault ? decoded.body : read.sent;
+  const reached: Reached = { mount, operation, body, findings: read.findings, session };
+  if (fault && operation) {
+    const injected = injectFault(fault, operation);
+    if (!(injected instanceof HttpError)) return brokenConnection(arrival, reached, injected);
+    return respond(arrival, reached, refused(pipeline, injected));
+  }
+  if (problem) return respond(arrival, reached, refused(pipeline, problem));
+  if (settled.removed && operation) {
+    return respond(arrival, reached, refused(pipeline, operationRemoved(mount.compiled, operation)));
+  }
+  const refusal = plan.refusal ?? settled.failure;
+  if (refusal) return respond(arrival, reached, refused(pipeline, refusal));
+  let answering: Awaitable<Answer>;
+  try {
+    answering = mount.middle.answer(exchange.input as MiddleInput, plan, settled);
+  } catch (error) {
+    answering = refused(pipeline, error);
+  }
+  if (!(answering instanceof Promise)) return respond(arrival, reached, answering);
+  return answering.then(
+    (answer) => respond(arrival, reached, answer),
+    (error: unknown) => respond(arrival, reached, refused(pipeline, error)),
+  );
+}
+
+/** `next(context, value)` at once when the value is there (no promise, no turn of the queue); once it is, otherwise. */
+function after<C, T, R>(context: C, value: Awaitable<T>, next: (context: C, value: T) => Awaitable<R>): Awaitable<R> {
+  if (!(value instanceof Promise)) return next(context, value);
+  return value.then((ready) => next(context, ready));
 }
 
 /** What the request is, before anything shared is asked: its mount, route, key, session name and body. */
@@ -297,11 +405,13 @@ function checkRoute(read: ReadRequest, path: string): ReadRequest {
 }
 
 /**
- * How a request refused before its session was settled is journaled: in
- * the session it names only when it carries a valid key (an unknown path, a
+ * A request refused before its session was settled (or whose answer met the
+ * mock's bug), answered with what was known of it. It is journaled in the
+ * session it names only when it carries a valid key (an unknown path, a
  * 413), so that a client without one writes into no session's journal.
  */
-async function refusedEarly(pipeline: Pipeline, read: ReadRequest): Promise<Reached> {
+function refuseRead(arrival: Arrival, read: ReadRequest, error: unknown): Awaitable<PlainResponse> {
+  const { pipeline } = arrival;
   const reached: Reached = {
     mount: read.mount,
     operation: read.match?.operation,
@@ -309,7 +419,9 @@ async function refusedEarly(pipeline: Pipeline, read: ReadRequest): Promise<Reac
     findings: read.findings,
     session: undefined,
   };
-  if (!read.sessionNamed || !pipeline.carriesKey(read.request)) return reached;
+  if (!read.sessionNamed || !pipeline.carriesKey(read.request)) {
+    return respond(arrival, reached, refused(pipeline, error));
+  }
   const settling = pipeline.state.settle({
     session: read.session,
     make: true,
@@ -318,8 +430,10 @@ async function refusedEarly(pipeline: Pipeline, read: ReadRequest): Promise<Reac
     sunset: undefined,
     action: undefined,
   });
-  reached.session = (settling instanceof Promise ? await settling : settling).session;
-  return reached;
+  return after(reached, settling, (named, settled) => {
+    named.session = settled.session;
+    return respond(arrival, named, refused(pipeline, error));
+  });
 }
 
 /** What a request without a body decodes to. */
@@ -345,7 +459,7 @@ function decodeRequest(
   read: ReadRequest,
   mount: Mount,
   take: (bytes: number) => void,
-): DecodedBody | Promise<DecodedBody> {
+): Awaitable<DecodedBody> {
   let decoding: Uint8Array | undefined | Promise<Uint8Array | undefined>;
   try {
     decoding = decodeBody(read.request, read.sent, pipeline.inflate, pipeline.bodyLimit, take);
@@ -380,8 +494,8 @@ function refused(pipeline: Pipeline, error: unknown): Answer {
  * the challenge of a 401, the count of failing findings), then told to the
  * proxy's report and the journal and log.
  */
-function respond(pipeline: Pipeline, arrival: Arrival, reached: Reached, answer: Answer): PlainResponse {
-  const { request, id, cors } = arrival;
+function respond(arrival: Arrival, reached: Reached, answer: Answer): PlainResponse {
+  const { pipeline, request, id, cors } = arrival;
   const { mount, operation, findings } = reached;
   const plain =
     answer.kind === 'forwarded'
@@ -415,8 +529,8 @@ function respond(pipeline: Pipeline, arrival: Arrival, reached: Reached, answer:
 }
 
 /** A fault that breaks the connection: the adapter makes it; nothing else of an answer is sent or reported. */
-function brokenConnection(pipeline: Pipeline, arrival: Arrival, reached: Reached, fault: NetworkFault): PlainResponse {
-  return observeExchange(pipeline, reached.session, ended(arrival, reached), { status: 0, headers: {}, fault });
+function brokenConnection(arrival: Arrival, reached: Reached, fault: NetworkFault): PlainResponse {
+  return observeExchange(arrival.pipeline, reached.session, ended(arrival, reached), { status: 0, headers: {}, fault });
 }
 
 /**

@@ -234,16 +234,20 @@ function releaseShare(this: CountedResponse): void {
   if (counted.key !== undefined) release(counted.inFlight, counted.key);
 }
 
-/** The share a client has used up, or `undefined` when the request may go on (then it is counted until it ends). */
+/**
+ * The share a client has used up (the refusal's message), or the client to
+ * count the request under when it may go on (`undefined` for a request that
+ * holds nothing, whatever its answer).
+ */
 function overShare(
   request: IncomingMessage,
-  response: CountedResponse,
   connection: ConnectionState,
   inFlight: Map<string, number>,
   settings: Settings,
-): string | undefined {
+): string | Client | undefined {
   if (answeredAtOnce(request)) return undefined;
-  const { client, key } = clientOf(request, connection, settings.clientKeys);
+  const counted = clientOf(request, connection, settings.clientKeys);
+  const { client, key } = counted;
   const used = inFlight.get(client) ?? 0;
   if (used >= settings.maxRequestsPerClient) {
     return key
@@ -254,11 +258,15 @@ function overShare(
   if (key && usedByKey >= settings.maxRequestsPerKey) {
     return `this key already has ${usedByKey} requests in flight across its sessions, its share of the server (${settings.maxRequestsPerKey}); retry once some are answered`;
   }
-  inFlight.set(client, used + 1);
-  if (key) inFlight.set(key, usedByKey + 1);
+  return counted;
+}
+
+/** Counts a request under its client (and key) until its response closes. */
+function countShare(response: CountedResponse, inFlight: Map<string, number>, { client, key }: Client): void {
+  inFlight.set(client, (inFlight.get(client) ?? 0) + 1);
+  if (key) inFlight.set(key, (inFlight.get(key) ?? 0) + 1);
   response[countedShare] = { inFlight, client, key };
   response.on('close', releaseShare);
-  return undefined;
 }
 
 /**
@@ -304,8 +312,8 @@ export function createServer(app: RequestListener, limits: ServerLimits = {}): S
         refuseHead(request, response, refused);
         return;
       }
-      const over = overShare(request, response, connection, inFlight, settings);
-      if (over) {
+      const over = overShare(request, connection, inFlight, settings);
+      if (typeof over === 'string') {
         // Closed after the answer, so that the connection slot is free at once; what the client still sends is dropped.
         const body = JSON.stringify(errorBodyFor('too_many_requests', over));
         response.shouldKeepAlive = false;
@@ -321,6 +329,10 @@ export function createServer(app: RequestListener, limits: ServerLimits = {}): S
         return;
       }
       app(request, response);
+      // A request answered in this same turn (most of them: the memory store answers at once) holds nothing, so it
+      // is counted under no share; one still in flight is, until its response closes. Nothing else runs between the
+      // check above and the count, so the share holds exactly as if every request were counted first.
+      if (over && !response.writableEnded) countShare(response, inFlight, over);
     },
   );
   server.keepAliveTimeout = settings.keepAliveTimeout;

@@ -55,9 +55,10 @@ export function watchAnswer(request: PlainRequest, watcher: AnswerWatcher): bool
   return request.watch(watcher);
 }
 
-/** What the adapter needs of a mock: its `handle`. */
+/** What the adapter needs of a mock: its `handle`, or better its `handleNow` (an answer at once where it has one). */
 export interface Handles {
   handle(request: PlainRequest): Promise<PlainResponse>;
+  handleNow?(request: PlainRequest): PlainResponse | Promise<PlainResponse>;
 }
 
 /**
@@ -175,18 +176,33 @@ function writeStreamed(req: IncomingMessage, res: ServerResponse, response: Plai
 
 /** The node:http adapter: a request listener for `http.createServer` (the CLI's server). */
 export function createNodeListener(mock: Handles) {
+  const handle = mock.handleNow ? mock.handleNow.bind(mock) : mock.handle.bind(mock);
   return function petstoreMock(req: IncomingMessage, res: ServerResponse): void {
-    // The core never throws; a bug in writing must still end the connection, not leave it hanging. One `then`
-    // with both paths, rather than `then` and `catch`: a promise and a turn of the microtask queue less a request.
-    mock.handle(toPlainRequest(req, req.url, res)).then(
-      (response) => {
-        try {
-          writeNodeResponse(req, res, response);
-        } catch (error) {
-          res.destroy(error as Error);
-        }
-      },
+    // The core never throws; a bug in writing must still end the connection, not leave it hanging. An answer the
+    // core had at once is written in this turn; one still to come, with one `then` for both paths.
+    let answering: PlainResponse | Promise<PlainResponse>;
+    try {
+      answering = handle(toPlainRequest(req, req.url, res));
+    } catch (error) {
+      res.destroy(error as Error);
+      return;
+    }
+    if (!(answering instanceof Promise)) {
+      send(req, res, answering);
+      return;
+    }
+    answering.then(
+      (response) => send(req, res, response),
       (error: unknown) => res.destroy(error as Error),
     );
   };
+}
+
+/** Writes the answer; a bug in writing ends the connection rather than leaving it hanging. */
+function send(req: IncomingMessage, res: ServerResponse, response: PlainResponse): void {
+  try {
+    writeNodeResponse(req, res, response);
+  } catch (error) {
+    res.destroy(error as Error);
+  }
 }

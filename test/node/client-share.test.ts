@@ -137,6 +137,30 @@ describe("each client's share of the server", () => {
     expect(beyond.text()).toContain('this key and session already have 10 requests in flight');
   });
 
+  it('counts no share for requests answered at once: pipelined reads beyond the share are all answered', async () => {
+    const { origin } = await start();
+    // Session `free` has no fault: each of its reads is answered in the turn it arrives, so it holds nothing, and
+    // twenty of them sent at once on one connection (twice the share) are all answered, in order.
+    const { port } = new URL(origin);
+    const socket = connect(Number(port), '127.0.0.1');
+    sockets.push(socket);
+    let text = '';
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+    const read = (index: number) =>
+      `GET /v1/pets?limit=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nauthorization: Bearer ${key}\r\n` +
+      `petstore-session: free\r\nx-request-id: read-${index}\r\n\r\n`;
+    socket.write(Array.from({ length: 20 }, (_, index) => read(index)).join(''));
+    await until(() => (text.match(/\r\nx-request-id: read-\d+\r\n/gi) ?? []).length === 20);
+    expect(text.match(/HTTP\/1\.1 \d+/g)).toEqual(Array.from({ length: 20 }, () => 'HTTP/1.1 200'));
+    expect(text.match(/x-request-id: read-\d+/gi)).toEqual(
+      Array.from({ length: 20 }, (_, index) => `x-request-id: read-${index}`),
+    );
+    // The default session's requests are still held, and still bounded by the share.
+    const held = Array.from({ length: 11 }, () => send(origin, { authorization: `Bearer ${key}` }));
+    await until(() => held.filter((each) => each.text() !== '').length === 1);
+    expect(status(held.find((each) => each.text() !== '')?.text() ?? '')).toBe(429);
+  });
+
   it('gives a client its share back as its requests end', async () => {
     const { origin } = await start();
     const held = Array.from({ length: 10 }, () => send(origin, { authorization: `Bearer ${key}` }));

@@ -178,7 +178,13 @@ function shown(text: string): string {
  */
 export function corsHeaders(policy: CorsPolicy, request: PlainRequest): Record<string, string> | undefined {
   const origin = headerValue(request, 'origin');
+  // A request without an Origin (no browser's, or a same-origin GET) compiles and runs only this much.
   if (origin === undefined) return undefined;
+  return originHeaders(policy, request, origin);
+}
+
+/** The CORS headers of a request from `origin`, or the refusal of an origin the policy does not allow. */
+function originHeaders(policy: CorsPolicy, request: PlainRequest, origin: string): Record<string, string> {
   const reflected = {
     'access-control-allow-origin': origin,
     'access-control-allow-credentials': 'true',
