@@ -16,6 +16,7 @@ import { idOf, idText, type ItemId } from './exact-ids.js';
 import { type ContractRequest, type RawResponse, type SendRequest, describeRequest } from './http-client.js';
 import { type BodyGenerators, createBodyGenerators } from './support/body-generators.js';
 import { requestBodySchema } from './support/document-facts.js';
+import { sleepUntil } from './support/sleep-until.js';
 
 /** A response, with its body read exactly by the oracle and what the oracle found in the exchange. */
 export interface ContractResponse extends RawResponse {
@@ -159,8 +160,6 @@ export interface ContractSession {
   end(): CheckRecord;
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /** Retry-After in ms: delta-seconds or an HTTP-date (RFC 9110 §10.2.3); undefined when absent or unreadable. */
 export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
   if (value === undefined) return undefined;
@@ -275,7 +274,7 @@ export function createContractSession({ settings, compiled, send, redact }: Sess
       for (const found of findings) add(found);
       if (wait !== undefined) {
         patienceLeft -= wait;
-        await sleep(wait);
+        await sleepUntil(performance.now() + wait);
         continue;
       }
       const { kind, resource } = semantics;
@@ -334,15 +333,17 @@ export function createContractSession({ settings, compiled, send, redact }: Sess
     },
     async eventually(what, probe) {
       const started = performance.now();
+      // The last probe starts past the window: the model judges a read by when it was sent.
       for (let pause = 100; ; pause *= 2) {
+        const probed = performance.now();
         const value = await probe();
         const waited = Math.round(performance.now() - started);
         if (value !== undefined) {
           if (waited > 0 && pause > 100) add(finding('settle-time', `${what} after ${waited} ms`));
           return value;
         }
-        if (waited > settings.settleMs) return undefined;
-        await sleep(Math.min(pause, Math.max(1, settings.settleMs - waited + 1)));
+        if (probed - started > settings.settleMs) return undefined;
+        await sleepUntil(Math.min(performance.now() + pause, started + settings.settleMs + 1));
       }
     },
     bodies,

@@ -6,6 +6,7 @@ import type { ContractResponse, ContractSession, RequestParts } from '../contrac
 import { largestSize } from '../support/item-samples.js';
 import { itemPath } from '../support/read-back.js';
 import { type ExistingItem, existingItem } from './read-checks.js';
+import { sleepUntil } from '../support/sleep-until.js';
 
 /** The validators a page showed before the run's writes: what the revalidation after them sends back. */
 export interface ValidatorsSeen {
@@ -24,7 +25,6 @@ export interface ValidatorsSeen {
   limit: number | undefined;
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const dayMs = 86_400_000;
 
 /** An HTTP-date in ms, or undefined. */
@@ -182,9 +182,9 @@ export function revalidationChecks(
     /** Asks again once the first create's settle window has passed, should it answer 304 before. */
     const revalidate = async (headers: Record<string, string>): Promise<ContractResponse> => {
       const response = await api.call(operation, { ...before.request, headers });
-      const wait = first + api.settings.settleMs + 1 - performance.now();
-      if (response.status !== 304 || wait <= 0) return response;
-      await sleep(wait);
+      const due = first + api.settings.settleMs + 1;
+      if (response.status !== 304 || due <= performance.now()) return response;
+      await sleepUntil(due);
       return api.call(operation, { ...before.request, headers });
     };
     if (before.etag) {

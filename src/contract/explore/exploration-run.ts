@@ -17,6 +17,7 @@ import {
   type Suspect,
   type WrittenItem,
 } from './exploration-model.js';
+import { sleepUntil } from '../support/sleep-until.js';
 
 /**
  * A request of a sequence as sent, with the status it got and when; `round`
@@ -45,8 +46,6 @@ export class BudgetSpent extends Error {
     this.name = 'BudgetSpent';
   }
 }
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** A text matched as itself in a regular expression. */
 const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -114,12 +113,17 @@ export class ExplorationRun {
     return this.api.settings.settleMs;
   }
 
-  #age(item: WrittenItem): number {
-    return Math.round(performance.now() - item.writtenAt);
+  #age(item: WrittenItem, at = performance.now()): number {
+    return Math.round(at - item.writtenAt);
   }
 
-  #settled(item: WrittenItem): boolean {
-    return this.#age(item) > this.#settleMs;
+  /**
+   * Whether the item's settle window had passed when the request `at` was sent (by default, now): the reference
+   * model judges a read by when it was sent, and so does the exploration, or it would give up on an item the model
+   * still gave the benefit of the window.
+   */
+  #settled(item: WrittenItem, at = performance.now()): boolean {
+    return this.#age(item, at) > this.#settleMs;
   }
 
   /** The read of a resource while it is in the contract; without one, items are read back through its lists. */
@@ -460,7 +464,7 @@ export class ExplorationRun {
       const still = open();
       if (still.length === 0) return;
       const windowEnds = Math.min(...still.map((item) => item.writtenAt + this.#settleMs)) - performance.now() + 1;
-      await sleep(Math.max(1, Math.min(pause, windowEnds)));
+      await sleepUntil(performance.now() + Math.max(1, Math.min(pause, windowEnds)));
     }
   }
 
@@ -487,7 +491,7 @@ export class ExplorationRun {
   /** A written item read back: a success or 404 is judged by the reference model (late only after the window). */
   async #readBack(read: OperationSemantics, item: WrittenItem): Promise<void> {
     const response = await this.#read(read, item.id);
-    if (response.status === 200 || response.status === 404 || !this.#settled(item)) return;
+    if (response.status === 200 || response.status === 404 || !this.#settled(item, response.sent.sentAt)) return;
     this.model.abandon(item);
     this.api.unproven(
       `${item.writtenBy} ${item.resource.itemName} ${idText(item.id)} could not be read back: ${read.operation.operationId} answered ${response.status} until the settle window had passed`,
@@ -502,17 +506,19 @@ export class ExplorationRun {
    * prove it missing, and waiting would prove nothing.
    */
   async #listBack(item: WrittenItem, listed: Set<string>): Promise<void> {
+    let lastSent: number | undefined;
     for (const page of this.model.widestPages.filter((each) => each.list.resource === item.resource)) {
       if (item.exists && !this.model.matches(item, page)) continue;
       const text = `${page.list.operation.operationId} ${queryText(page)}`;
       if (listed.has(text) || !this.budget.allows(1)) continue;
       listed.add(text);
       const response = await this.#list(page.list, page.query, page);
+      lastSent = response.sent.sentAt;
       const shown = itemsOf(item.resource, response).some((one) => idText(one.id) === idText(item.id));
       if (response.status === 200 && !item.exists && !shown) this.model.readGone(item.resource, item.id);
     }
     if (!this.model.pending().some((each) => each.key === item.key)) return;
-    if (!item.exists && !this.#settled(item)) return;
+    if (!item.exists && !this.#settled(item, lastSent)) return;
     this.model.abandon(item);
     if (item.exists && !this.model.suspects.some((suspect) => suspect.item.key === item.key)) {
       this.api.unproven(
@@ -538,7 +544,8 @@ export class ExplorationRun {
       const response = await this.#read(read, item.id);
       if (response.status !== 200) {
         // 404: the reference model judged it (a lost write once the window has passed).
-        if (this.#settled(item)) this.#giveUp(suspect, `${read.operation.operationId} answered ${response.status}`);
+        if (this.#settled(item, response.sent.sentAt))
+          this.#giveUp(suspect, `${read.operation.operationId} answered ${response.status}`);
         return;
       }
     }
@@ -554,7 +561,7 @@ export class ExplorationRun {
       query: page.widest.query,
     });
     if (listed.status !== 200) {
-      if (this.#settled(item)) this.#giveUp(suspect, `${where} answered ${listed.status}`);
+      if (this.#settled(item, listed.sent.sentAt)) this.#giveUp(suspect, `${where} answered ${listed.status}`);
       return;
     }
     const ids = itemsOf(item.resource, listed).map((one) => one.id);
@@ -576,7 +583,7 @@ export class ExplorationRun {
       );
       return;
     }
-    if (!this.#settled(item)) return;
+    if (!this.#settled(item, listed.sent.sentAt)) return;
     const filters = Object.entries(page.filters).map(([field, value]) => `${field} '${value}'`);
     const onStates = Object.keys(page.filters).some((field) => item.resource.states.includes(field));
     if (read && filters.length > 0) {
@@ -596,7 +603,7 @@ export class ExplorationRun {
       return;
     }
     const size = `${ids.length} ${item.resource.name}: fewer than the ${widest.limit === undefined ? 'page size' : `${widest.limit} asked`} and than the ${this.model.largestPage(item.resource)} of another page`;
-    const age = `${this.#age(item)} ms after it was ${item.writtenBy} (settle window ${this.#settleMs} ms)`;
+    const age = `${this.#age(item, listed.sent.sentAt)} ms after it was ${item.writtenBy} (settle window ${this.#settleMs} ms)`;
     this.#judge(
       read
         ? finding(

@@ -259,9 +259,13 @@ export class ReferenceModel implements WritesSeen {
     const { resource } = semantics;
     if (!resource || semantics.kind === 'other') return none;
     // Judged before the exchange changes what the model knows (a category may refer to another category).
+    // A read's or a write's evidence is of some moment from when it was sent to when its answer came: an age that
+    // decides a verdict is counted from when it was sent (when known), so that it is never more than the deployment
+    // had. The suite and a proxy in front of it then agree: the proxy sees the request later and the answer sooner.
+    const judgedAt = facts?.sentAt ?? now;
     const referred =
-      resource.references.length > 0 ? this.#references(semantics, resource, request, status, body, now) : none;
-    const observed = this.#observe(semantics, resource, request, status, body, now, facts?.sentAt);
+      resource.references.length > 0 ? this.#references(semantics, resource, request, status, body, judgedAt) : none;
+    const observed = this.#observe(semantics, resource, request, status, body, now, facts?.sentAt, judgedAt);
     const found = referred.length === 0 ? observed : [...referred, ...observed];
     if (facts === undefined || (semantics.kind !== 'list' && semantics.kind !== 'read')) return found;
     const conditional = this.#validators.observe(semantics, request, status, body, now, facts, this);
@@ -276,15 +280,16 @@ export class ReferenceModel implements WritesSeen {
     body: unknown,
     now: number,
     sentAt: number | undefined,
+    judgedAt: number,
   ): readonly Finding[] {
     const success = status >= 200 && status < 300;
     switch (semantics.kind) {
       case 'list':
-        return success && Array.isArray(body) ? this.#list(semantics, resource, body, now) : none;
+        return success && Array.isArray(body) ? this.#list(semantics, resource, body, now, judgedAt) : none;
       case 'create':
         return success ? this.#create(semantics, resource, request, asObject(body), now, sentAt) : none;
       default:
-        return this.#onItem(semantics, resource, request, status, body, now, sentAt);
+        return this.#onItem(semantics, resource, request, status, body, now, sentAt, judgedAt);
     }
   }
 
@@ -371,14 +376,20 @@ export class ReferenceModel implements WritesSeen {
     ];
   }
 
-  #list(semantics: OperationSemantics, resource: Resource, body: unknown[], now: number): readonly Finding[] {
+  #list(
+    semantics: OperationSemantics,
+    resource: Resource,
+    body: unknown[],
+    now: number,
+    judgedAt: number,
+  ): readonly Finding[] {
     this.#largestPage.set(resource.name, Math.max(this.largestPage(resource), body.length));
     // A loop, not flatMap: the proxy runs this for every list it passes on.
     let found: Finding[] | undefined;
     for (const entry of body) {
       const item = asObject(entry);
       if (!item || item[resource.idField] === undefined) continue;
-      const read = this.#read(resource, item, semantics.operation.operationId, now);
+      const read = this.#read(resource, item, semantics.operation.operationId, now, judgedAt);
       if (read.length > 0) (found ??= []).push(...read);
     }
     return found ?? none;
@@ -434,6 +445,7 @@ export class ReferenceModel implements WritesSeen {
     body: unknown,
     now: number,
     sentAt: number | undefined,
+    judgedAt: number,
   ): readonly Finding[] {
     const { valid } = request;
     if (!valid || semantics.idParameter === undefined) return none;
@@ -441,7 +453,7 @@ export class ReferenceModel implements WritesSeen {
     const earlier = this.item(resource, id);
     const where = `${semantics.operation.operationId} ${idKey(id)}`;
     if (status === 404) {
-      if (earlier) return this.#missing(earlier, where, now);
+      if (earlier) return this.#missing(earlier, where, judgedAt);
       // An id the traffic showed no item has: what a write naming it refers to (see `#existence`).
       this.#touch({ ...this.#known(resource, id), exists: false, seenAt: now });
       return none;
@@ -450,7 +462,7 @@ export class ReferenceModel implements WritesSeen {
     const answered = asObject(body);
     switch (semantics.kind) {
       case 'read':
-        return answered ? this.#read(resource, answered, where, now) : none;
+        return answered ? this.#read(resource, answered, where, now, judgedAt) : none;
       case 'delete': {
         const current = earlier ?? this.#known(resource, id);
         this.#touch({
@@ -489,10 +501,13 @@ export class ReferenceModel implements WritesSeen {
     }
   }
 
-  /** A 404 for an item the traffic wrote and did not delete: a lost write once its settle window has passed. */
-  #missing(item: KnownItem, where: string, now: number): readonly Finding[] {
+  /**
+   * A 404 for an item the traffic wrote and did not delete: a lost write once its settle window has passed
+   * (`judgedAt`: when the read was sent, see `observe`).
+   */
+  #missing(item: KnownItem, where: string, judgedAt: number): readonly Finding[] {
     if (!item.exists || item.writtenAt === undefined) return none;
-    const age = Math.round(now - item.writtenAt);
+    const age = Math.max(0, Math.round(judgedAt - item.writtenAt));
     const written = pastTense[item.writtenBy ?? 'create'];
     return [
       age > this.settleMs
@@ -507,8 +522,17 @@ export class ReferenceModel implements WritesSeen {
     ];
   }
 
-  /** An item read (by a read, or in a list) against what the traffic wrote of it; then remembered as seen. */
-  #read(resource: Resource, item: Record<string, unknown>, where: string, now: number): readonly Finding[] {
+  /**
+   * An item read (by a read, or in a list) against what the traffic wrote of it; then remembered as seen (at
+   * `now`). Its age since the write is counted to `judgedAt`, when the read was sent (see `observe`).
+   */
+  #read(
+    resource: Resource,
+    item: Record<string, unknown>,
+    where: string,
+    now: number,
+    judgedAt: number,
+  ): readonly Finding[] {
     const id = item[resource.idField];
     const key = idKey(id);
     const known = this.#items.get(resource.name)?.get(key);
@@ -530,7 +554,7 @@ export class ReferenceModel implements WritesSeen {
     }
     let found: Finding[] | undefined;
     const push = (rule: RuleId, message: string) => (found ??= []).push(this.#finding(rule, message));
-    const age = known.writtenAt === undefined ? 0 : Math.round(now - known.writtenAt);
+    const age = known.writtenAt === undefined ? 0 : Math.max(0, Math.round(judgedAt - known.writtenAt));
     if (!known.exists) {
       // Deleted by the traffic: a read may still show it within the window, never after.
       push(

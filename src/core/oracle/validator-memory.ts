@@ -300,7 +300,7 @@ export class ValidatorMemory {
           break;
         }
         if (etag.weak || before.etag.weak) {
-          const change = this.#changedSince(before, now, writes);
+          const change = this.#changedSince(before, facts.sentAt ?? now, writes);
           if (change) {
             found.push(
               this.#finding(
@@ -319,7 +319,7 @@ export class ValidatorMemory {
         answer.lastModified < before.date
       ) {
         // The change came after the earlier answer, which is dated `before.date`: it was last modified then or later.
-        const change = this.#changedSince(before, now, writes);
+        const change = this.#changedSince(before, facts.sentAt ?? now, writes);
         if (change) {
           found.push(
             this.#finding(
@@ -352,7 +352,7 @@ export class ValidatorMemory {
         const before = earlier[index] as Representation;
         const { etag } = before;
         if (!etag || !asked.some((tag) => tag.opaque === etag.opaque)) continue;
-        const change = this.#changedSince(before, now, writes);
+        const change = this.#changedSince(before, facts.sentAt ?? now, writes);
         if (!change) return none;
         const message = `${name} answered 304 for ${target} to If-None-Match: ${facts.ifNoneMatch}, the ETag of an answer ${Math.round(now - before.at)} ms earlier, though ${change}`;
         return [this.#finding(etag.weak ? 'weak-validator' : 'not-modified-current', message)];
@@ -365,7 +365,7 @@ export class ValidatorMemory {
       const before = earlier[index] as Representation;
       // Dated a whole second after the date asked: a change after that answer was made later than the date.
       if (before.lastModified === undefined || before.date === undefined || before.date <= since) continue;
-      const change = this.#changedSince(before, now, writes);
+      const change = this.#changedSince(before, facts.sentAt ?? now, writes);
       if (!change) continue;
       return [
         this.#finding(
@@ -380,16 +380,19 @@ export class ValidatorMemory {
   /**
    * A settled write the answer `before` cannot show, sent after it came, said
    * as the end of a sentence; undefined when the traffic proves no change.
+   * `sentAt` is when the request now answered was sent (or, not known, when
+   * its answer came): the deployment may have read its state at any moment
+   * from then, so only a write settled by then proves the answer stale.
    */
-  #changedSince(before: Representation, now: number, writes: WritesSeen): string | undefined {
+  #changedSince(before: Representation, sentAt: number, writes: WritesSeen): string | undefined {
     const { resource, page, item } = before;
     const settled = (write: ItemWrite): boolean =>
       write.writeSentAt !== undefined &&
       write.writeSentAt > before.at &&
       write.writtenAt !== undefined &&
-      now - write.writtenAt > writes.settleMs;
+      sentAt - write.writtenAt > writes.settleMs;
     const said = (write: ItemWrite, what: string) =>
-      `${resource.itemName} ${write.key} was ${pastTense[write.writtenBy ?? 'create']} ${Math.round((write.writeSentAt ?? 0) - before.at)} ms after it${what} (${Math.round(now - (write.writtenAt ?? 0))} ms ago, past the settle window)`;
+      `${resource.itemName} ${write.key} was ${pastTense[write.writtenBy ?? 'create']} ${Math.round((write.writeSentAt ?? 0) - before.at)} ms after it${what} (${Math.round(sentAt - (write.writtenAt ?? 0))} ms ago, past the settle window)`;
     if (item) {
       const write = writes.itemOf(resource, item.key);
       if (!write || !settled(write)) return undefined;

@@ -58,6 +58,32 @@ describe('ReferenceModel', () => {
     expect(model.observe(request('GET', '/pets/6'), 404, undefined, 1500)).toEqual([]);
   });
 
+  it('judges a read by when it was sent: a 404 answered past the settle window to a read sent within it proves nothing', () => {
+    const model = new ReferenceModel({ compiled: kit, settleMs: 1000 });
+    model.observe(request('POST', '/pets', created), 201, { id: 5, ...created }, 0);
+    // Answered 1,600 ms after the create, sent at 900: the deployment may have read its store within the window.
+    const slow = model.observe(request('GET', '/pets/5'), 404, undefined, 1600, { sentAt: 900 });
+    expect(rulesOf(slow)).toEqual(['observed settle-time']);
+    const late = model.observe(request('GET', '/pets/5'), 404, undefined, 1700, { sentAt: 1100 });
+    expect(rulesOf(late)).toEqual(['fail write-kept']);
+    expect(late[0]?.message).toBe('getPet 5 answered 404 1100 ms after the pet was created with that id');
+  });
+
+  it("gives a proxy in front of a client the client's verdict on a 404: each counts from when the read was sent", () => {
+    // The client's clock and the proxy's: the proxy sees the 201 and the read's answer first, the read itself after
+    // the client sent it. The client, busy, takes the first read's answer 16 ms after the proxy passed it on.
+    const client = new ReferenceModel({ compiled: kit, settleMs: 1000 });
+    const proxy = new ReferenceModel({ compiled: kit, settleMs: 1000 });
+    client.observe(request('POST', '/pets', created), 201, { id: 5, ...created }, 1000);
+    proxy.observe(request('POST', '/pets', created), 201, { id: 5, ...created }, 995);
+    const verdicts = (clientRead: [number, number], proxyRead: [number, number]) => [
+      rulesOf(client.observe(request('GET', '/pets/5'), 404, undefined, clientRead[1], { sentAt: clientRead[0] })),
+      rulesOf(proxy.observe(request('GET', '/pets/5'), 404, undefined, proxyRead[1], { sentAt: proxyRead[0] })),
+    ];
+    expect(verdicts([1990, 2010], [1992, 1994])).toEqual([['observed settle-time'], ['observed settle-time']]);
+    expect(verdicts([2101, 2110], [2103, 2105])).toEqual([['fail write-kept'], ['fail write-kept']]);
+  });
+
   it('fails an id handed out again, whether created or listed before, where the document deletes nothing', () => {
     const model = new ReferenceModel({ compiled: kit, settleMs: 1000 });
     model.observe(request('GET', '/pets'), 200, [{ id: 1, name: 'Old', categoryId: 1 }], 0);
