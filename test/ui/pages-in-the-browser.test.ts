@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser.js';
+import { closeContexts, sharedChromium } from '../support/browser.js';
 import { browserSuite, skipWithoutBrowser } from '../support/browser-skip.js';
 import { startMockWithPages } from '../support/serve-pages.js';
 import { loadWebPages } from '../../src/node/web-pages.js';
@@ -54,7 +54,7 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('the web pages in headless Chro
         },
       },
     });
-    browser = await launchChromium();
+    browser = await sharedChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     context.on('request', (request) => {
       // Every page is served from loopback (the mock, or the proxy of the last test): anything else is outside.
@@ -63,7 +63,7 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('the web pages in headless Chro
     });
   }, 180_000);
   afterAll(async () => {
-    await browser?.close();
+    await closeContexts(browser);
     await mock?.close();
   });
 
