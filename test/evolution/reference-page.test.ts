@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser.js';
+import { closeContexts, sharedChromium } from '../support/browser.js';
 import { browserSuite, skipWithoutBrowser } from '../support/browser-skip.js';
 import { startMockWithPages } from '../support/serve-pages.js';
 import type { RunningServer } from '../support/start-server.js';
@@ -34,10 +34,10 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('the API reference page, for ea
   let browser: Browser;
   const started: RunningServer[] = [];
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await sharedChromium();
   }, 180_000);
   afterAll(async () => {
-    await browser?.close();
+    await closeContexts(browser);
     await Promise.all(started.map((server) => server.close()));
   });
 

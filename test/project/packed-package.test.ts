@@ -401,7 +401,8 @@ wait "$NPX"`;
     const origin = `http://127.0.0.1:${port}`;
     expect(await eventually(() => answers(origin), 60_000)).toBe(true);
     process.kill(Number(readFileSync(join(dir, 'npx.pid'), 'utf8')), 'SIGTERM');
-    expect(await eventually(async () => !(await answers(origin)))).toBe(true);
+    // Bounded as its start is: beside a busy machine's other work (load 10 on 2 cores), 15 s went by once first.
+    expect(await eventually(async () => !(await answers(origin)), 60_000)).toBe(true);
     expect(await eventually(() => existsSync(join(dir, 'junit.xml')))).toBe(true);
     expect(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'))).toMatchObject({ exchanges: 0 });
   }, 90_000);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { launchChromium, pageErrors } from './browser.js';
+import { pageErrors, sharedChromium } from './browser.js';
 import { type ServedFile, serveFiles } from './serve-files.js';
 
 /** Where esbuild places the page's files, and so their paths on the page's origin. */
@@ -59,9 +59,9 @@ export async function runBundledPage(page: {
     logLevel: 'silent',
   });
   const site = await serveFiles(bundledPage(page.title, result.outputFiles, page.nodeModules));
-  const browser = await launchChromium();
+  const context = await (await sharedChromium()).newContext();
   try {
-    const tab = await browser.newPage();
+    const tab = await context.newPage();
     const errors = pageErrors(tab);
     await tab.goto(site.origin);
     const selector = `body[data-${page.attribute}]`;
@@ -70,7 +70,7 @@ export async function runBundledPage(page: {
     });
     return (await tab.getAttribute('body', `data-${page.attribute}`)) ?? '';
   } finally {
-    await browser.close();
+    await context.close();
     await site.close();
   }
 }

@@ -18,6 +18,7 @@ import {
 import { putBack } from './put-back.js';
 import { runBundledPage } from './run-bundled-page.js';
 import { temporaryFolder } from './temporary-folder.js';
+import { typeCheck } from './type-check.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -114,7 +115,7 @@ function stemsOf(snippets: readonly Snippet[]): Map<Snippet, string> {
 }
 
 /**
- * tsc's report on these blocks, each a module of its own under `strict`,
+ * The type checker's report on these blocks (as tsc writes it), each a module of its own under `strict`,
  * by block (`page:line: error TS…`, the line the page's): none for a block
  * that compiles.
  */
@@ -138,15 +139,8 @@ export function compileSnippets(dir: string, snippets: readonly Snippet[]): Bloc
       files: [...files.keys()],
     }),
   );
-  let report = '';
-  try {
-    execFileSync(process.execPath, [join(packageRoot, 'node_modules/typescript/bin/tsc'), '-p', dir], {
-      encoding: 'utf8',
-      stdio: 'pipe',
-    });
-  } catch (error) {
-    report = String((error as { stdout?: string }).stdout);
-  }
+  // In this process (no tsc of its own to start), reading JSDoc only where a type error needs it, as tsc does.
+  const { report } = typeCheck(dir, { project: 'tsconfig.json' });
   // `name.ts(12,5): error TS2304: …` as the page's own line.
   // The indented lines under an error (its details) are the same block's.
   const rest: string[] = [];

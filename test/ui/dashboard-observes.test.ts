@@ -4,7 +4,7 @@ import type { Mock } from '../../src/create-mock.js';
 import { createNodeMock } from '../../src/node/create-node-mock.js';
 import { createNodeListener } from '../../src/node/node-listener.js';
 import { loadWebPages } from '../../src/node/web-pages.js';
-import { launchChromium } from '../support/browser.js';
+import { closeContexts, sharedChromium } from '../support/browser.js';
 import { browserSuite, skipWithoutBrowser } from '../support/browser-skip.js';
 import { startServer, type RunningServer } from '../support/start-server.js';
 
@@ -32,7 +32,7 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('the dashboard observes a sessi
   beforeAll(async () => {
     mock = createNodeMock({ scenario: 'one-of-each-status', publicFiles: loadWebPages({ defaultKey: 'dev-key' }) });
     server = await startServer(createNodeListener(mock));
-    browser = await launchChromium();
+    browser = await sharedChromium();
     page = await browser.newPage();
     page.on('request', (request) => {
       const url = new URL(request.url());
@@ -40,7 +40,7 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('the dashboard observes a sessi
     });
   }, 180_000);
   afterAll(async () => {
-    await browser?.close();
+    await closeContexts(browser);
     await server?.close();
   });
 

@@ -5,7 +5,7 @@ import { createNodeMock } from '../../src/node/create-node-mock.js';
 import { createNodeListener } from '../../src/node/node-listener.js';
 import { loadWebPages } from '../../src/node/web-pages.js';
 import { evolvedDocumentPath } from '../evolution/support/evolved-documents.js';
-import { launchChromium } from '../support/browser.js';
+import { closeContexts, sharedChromium } from '../support/browser.js';
 import { browserSuite, skipWithoutBrowser } from '../support/browser-skip.js';
 import { startServer, type RunningServer } from '../support/start-server.js';
 
@@ -31,7 +31,7 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('the dashboard over a document 
       publicFiles: loadWebPages({ defaultKey: 'dev-key' }),
     });
     server = await startServer(createNodeListener(mock));
-    browser = await launchChromium();
+    browser = await sharedChromium();
     page = await browser.newPage();
     page.on('request', (request) => {
       const url = new URL(request.url());
@@ -42,7 +42,7 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('the dashboard over a document 
     await page.waitForFunction(() => document.querySelectorAll('#items-rows tr').length > 0);
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
+    await closeContexts(browser);
     await server?.close();
   });
 

@@ -6,7 +6,7 @@ import type { Mock } from '../../src/create-mock.js';
 import { createNodeMock } from '../../src/node/create-node-mock.js';
 import { createNodeListener } from '../../src/node/node-listener.js';
 import { loadWebPages } from '../../src/node/web-pages.js';
-import { launchChromium } from '../support/browser.js';
+import { closeContexts, sharedChromium } from '../support/browser.js';
 import { browserSuite, skipWithoutBrowser } from '../support/browser-skip.js';
 import { serveFiles } from '../support/serve-files.js';
 import { startServer, type RunningServer } from '../support/start-server.js';
@@ -76,11 +76,11 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('other origins and rebinding na
     mockUrl = server.origin;
     attacker = await serveFiles({ '/': page('Win a prize') });
     devServer = await serveFiles({ '/': page('My app on a dev server') });
-    browser = await launchChromium(['--host-resolver-rules=MAP evil.test 127.0.0.1, MAP rebind.test 127.0.0.1']);
+    browser = await sharedChromium();
     context = await browser.newContext();
   }, 180_000);
   afterAll(async () => {
-    await browser?.close();
+    await closeContexts(browser);
     await server?.close();
     await attacker?.close();
     await devServer?.close();

@@ -1,15 +1,11 @@
-import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser.js';
+import { closeContexts, sharedChromium } from '../support/browser.js';
 import { browserSuite, skipWithoutBrowser } from '../support/browser-skip.js';
 import { startMockWithPages } from '../support/serve-pages.js';
 import { loadWebPages } from '../../src/node/web-pages.js';
 import { createProxy } from '../../src/proxy/create-proxy.js';
 import { startServer, type RunningServer } from '../support/start-server.js';
-import { temporaryFolder } from '../support/temporary-folder.js';
-
-const screenshots = temporaryFolder('petstore-screenshots-');
 
 /** Accessibility basics the page must have: every field labelled, headings in order (no level skipped). */
 async function accessibilityProblems(page: Page): Promise<string[]> {
@@ -54,7 +50,7 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('the web pages in headless Chro
         },
       },
     });
-    browser = await launchChromium();
+    browser = await sharedChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     context.on('request', (request) => {
       // Every page is served from loopback (the mock, or the proxy of the last test): anything else is outside.
@@ -63,7 +59,7 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('the web pages in headless Chro
     });
   }, 180_000);
   afterAll(async () => {
-    await browser?.close();
+    await closeContexts(browser);
     await mock?.close();
   });
 
@@ -104,7 +100,6 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('the web pages in headless Chro
       await status.waitFor({ timeout: 90_000 });
       expect((await status.textContent())?.trim()).toMatch(/^200/);
       expect(await list.locator('.live-responses-table .microlight').first().textContent()).toContain('Bella');
-      await page.screenshot({ path: join(screenshots, 'reference.png'), fullPage: false });
     });
   });
 
@@ -188,7 +183,6 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('the web pages in headless Chro
       await page.getByRole('button', { name: 'Use this key' }).click();
       await page.waitForFunction(() => document.getElementById('sessions-rows')?.textContent?.includes('qa-7'));
       expect(await page.locator('#sessions-rows').textContent()).toContain('one-of-each-status');
-      await page.screenshot({ path: join(screenshots, 'dashboard.png'), fullPage: true });
     });
 
     it('has labels on its fields and headings in order', async () => {
@@ -255,7 +249,6 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('the web pages in headless Chro
     for (const table of tables) expect(table, table.rows).toMatchObject({ cut: false, beyond: 0 });
     // A wide table's cells say which column they are, since its header row is not shown there.
     expect(await page.locator('#sessions-rows td').first().getAttribute('data-label')).toBe('name');
-    await page.screenshot({ path: join(screenshots, 'dashboard-375.png'), fullPage: true });
     await phone.close();
   });
 
@@ -283,7 +276,6 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('the web pages in headless Chro
     await page.goto(mock.origin);
     await page.waitForSelector('.opblock');
     expect(await fitsWidth(page)).toBe(true);
-    await page.screenshot({ path: join(screenshots, `reference-${width}.png`) });
     await small.close();
   });
 

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killRunningClis, startCli, waitForBanner } from '../cli/start-cli.js';
-import { launchChromium } from '../support/browser.js';
+import { closeContexts, sharedChromium } from '../support/browser.js';
 import { browserSuite, skipWithoutBrowser } from '../support/browser-skip.js';
 import { serveFiles } from '../support/serve-files.js';
 
@@ -72,7 +72,7 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('tracing headers from a localho
     mockUrl = await waitForBanner(cli);
     devServer = await serveFiles({ '/': page('My app on a dev server') });
     attacker = await serveFiles({ '/': page('Win a prize') });
-    browser = await launchChromium(['--host-resolver-rules=MAP evil.test 127.0.0.1']);
+    browser = await sharedChromium();
     const context = await browser.newContext();
     app = await context.newPage();
     await app.goto(devServer.origin.replace('127.0.0.1', 'localhost'));
@@ -80,7 +80,7 @@ describe.skipIf(skipWithoutBrowser)(browserSuite('tracing headers from a localho
     await evil.goto(attacker.origin.replace('127.0.0.1', 'evil.test'));
   }, 180_000);
   afterAll(async () => {
-    await browser?.close();
+    await closeContexts(browser);
     await devServer?.close();
     await attacker?.close();
     killRunningClis();
