@@ -189,9 +189,8 @@ export interface ProxyCoreOptions {
   report(): unknown;
 }
 
-export interface MockCore extends SessionApi {
-  /** A session by name (made on first use, as a request with `Petstore-Session: name` would). */
-  session(name: string): SessionApi;
+/** How both mocks answer a request: the in-process entry every adapter calls. */
+export interface AnswersRequests {
   /** Answers one request. Never throws: every problem is an Error body. */
   handle(request: PlainRequest): Promise<PlainResponse>;
   /**
@@ -201,6 +200,11 @@ export interface MockCore extends SessionApi {
    * same turn (the node:http adapter does); a promise otherwise. Never throws.
    */
   handleNow(request: PlainRequest): Awaitable<PlainResponse>;
+}
+
+export interface MockCore extends SessionApi, AnswersRequests {
+  /** A session by name (made on first use, as a request with `Petstore-Session: name` would). */
+  session(name: string): SessionApi;
   /** Resolves once the first scenario is loaded (at once, unless Faker must be loaded first). */
   readonly ready: Promise<void>;
   readonly compiled: CompiledDocument;
@@ -224,20 +228,11 @@ export interface SharedMockCoreOptions extends MockCoreOptions {
  * `MockCore`, and its in-process calls under the same names, each a promise
  * (the state is on a server): see `AsyncSessionApi`.
  */
-export interface SharedMockCore extends AsyncSessionApi {
+export interface SharedMockCore extends AsyncSessionApi, AnswersRequests {
   /** Tells it apart from the memory mock, whose calls answer at once. */
   readonly shared: true;
   /** A session by name (made on its first call, as a request with `Petstore-Session: name` would make it). */
   session(name: string): AsyncSessionApi;
-  /** Answers one request. Never throws: every problem is an Error body. */
-  handle(request: PlainRequest): Promise<PlainResponse>;
-  /**
-   * Answers one request as `handle` does, giving the answer itself rather
-   * than a promise when every stage had it at once (the memory store, no
-   * latency, no body still to read), so that an adapter can send it in the
-   * same turn (the node:http adapter does); a promise otherwise. Never throws.
-   */
-  handleNow(request: PlainRequest): Awaitable<PlainResponse>;
   /** Resolves once the first scenario is loaded and the state opened (its server may still be down). */
   readonly ready: Promise<void>;
   readonly compiled: CompiledDocument;
@@ -412,18 +407,11 @@ function answerer(pipeline: Pipeline): (request: PlainRequest) => Awaitable<Plai
   return (request) => handleRequest(pipeline, withFoldedHeaders(request));
 }
 
-/** `handle`: the answer as a promise always; a bug thrown at once rejects it, as it would an async function's. */
+/** `handle`: the answer as a promise always (a bug thrown at once rejects it). */
 function promiseOf(
   handleNow: (request: PlainRequest) => Awaitable<PlainResponse>,
 ): (request: PlainRequest) => Promise<PlainResponse> {
-  return (request) => {
-    try {
-      const answering = handleNow(request);
-      return answering instanceof Promise ? answering : Promise.resolve(answering);
-    } catch (bug) {
-      return Promise.reject(bug as Error);
-    }
-  };
+  return async (request) => handleNow(request);
 }
 
 /** What both mocks build first: the document compiled and modelled, the clock, the collections, the scenarios. */

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { PlainRequest, PlainResponse } from '../core/http/plain-http.js';
+import type { Awaitable } from '../core/types/awaitable.js';
 import { readNodeBody } from './read-node-body.js';
 
 /** A body too large to hold, passed on as it arrives: the proxy's answers beyond its budget (see node-forwarder.ts). */
@@ -58,7 +59,7 @@ export function watchAnswer(request: PlainRequest, watcher: AnswerWatcher): bool
 /** What the adapter needs of a mock: its `handle`, or better its `handleNow` (an answer at once where it has one). */
 export interface Handles {
   handle(request: PlainRequest): Promise<PlainResponse>;
-  handleNow?(request: PlainRequest): PlainResponse | Promise<PlainResponse>;
+  handleNow?(request: PlainRequest): Awaitable<PlainResponse>;
 }
 
 /**
@@ -180,7 +181,7 @@ export function createNodeListener(mock: Handles) {
   return function petstoreMock(req: IncomingMessage, res: ServerResponse): void {
     // The core never throws; a bug in writing must still end the connection, not leave it hanging. An answer the
     // core had at once is written in this turn; one still to come, with one `then` for both paths.
-    let answering: PlainResponse | Promise<PlainResponse>;
+    let answering: Awaitable<PlainResponse>;
     try {
       answering = handle(toPlainRequest(req, req.url, res));
     } catch (error) {
