@@ -3,7 +3,7 @@ import { redactHeaders, redactUrl } from '../core/http/redact-credentials.js';
 import { defaultSessionName } from '../core/http/session-header.js';
 import { toJournalEntry, type Exchange, type JournalEntry } from '../core/journal/request-journal.js';
 import { missingReference } from '../core/state/missing-reference.js';
-import { latestMoment } from '../core/state/moment-of.js';
+import { sessionClockAt } from '../core/state/moment-of.js';
 import type { StateContext } from '../core/state/state-store-factory.js';
 import type {
   ActionResult,
@@ -340,19 +340,16 @@ export class RedisStateStore implements StateStore {
   }
 
   /** As the memory state shows it: a clock run past the end of year 9999 shows as that end. */
-  #clockOf(offsetMs: number): SessionClock {
-    const now = Math.min(this.#context.clock() + offsetMs, latestMoment);
-    return { now: new Date(now).toISOString(), offsetMs };
-  }
-
   async clock(session: SessionRef): Promise<SessionClock> {
-    return this.#clockOf((await this.#engine.session(session.name)).clockOffset);
+    const { clockOffset } = await this.#engine.session(session.name);
+    return sessionClockAt(this.#context.clock(), clockOffset);
   }
 
   async setClock(session: SessionRef, now: number | undefined): Promise<SessionClock> {
-    const offsetMs = now === undefined ? 0 : now - this.#context.clock();
+    const machineNow = this.#context.clock();
+    const offsetMs = now === undefined ? 0 : now - machineNow;
     await this.#engine.setClockOffset(session.name, offsetMs);
-    return this.#clockOf(offsetMs);
+    return sessionClockAt(machineNow, offsetMs);
   }
 
   /**

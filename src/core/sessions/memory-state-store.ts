@@ -2,7 +2,7 @@ import { HttpError } from '../errors/http-error.js';
 import type { Exchange } from '../journal/request-journal.js';
 import type { ScenarioCatalogue } from '../scenarios/scenario-catalogue.js';
 import { missingReference } from '../state/missing-reference.js';
-import { latestMoment } from '../state/moment-of.js';
+import { sessionClockAt } from '../state/moment-of.js';
 import type {
   ActionResult,
   FaultRequest,
@@ -139,14 +139,14 @@ export class MemoryStateStore implements StateStore {
    * back (issue 36: a clock beyond it once made every read of it a 500).
    */
   clock(ref: SessionRef): SessionClock {
-    const session = this.session(ref);
-    const now = Math.min(session.now(this.#clock), latestMoment);
-    return { now: new Date(now).toISOString(), offsetMs: session.clockOffset };
+    return sessionClockAt(this.#clock(), this.session(ref).clockOffset);
   }
 
   setClock(ref: SessionRef, now: number | undefined): SessionClock {
-    this.session(ref).clockOffset = now === undefined ? 0 : now - this.#clock();
-    return this.clock(ref);
+    const machineNow = this.#clock();
+    const session = this.session(ref);
+    session.clockOffset = now === undefined ? 0 : now - machineNow;
+    return sessionClockAt(machineNow, session.clockOffset);
   }
 
   journal(ref: SessionRef): JournalView {

@@ -1,9 +1,19 @@
 import { HttpError } from '../errors/http-error.js';
+import type { SessionClock } from './state-store.js';
 
 /** The first moment a clock may be set to: 0000-01-01T00:00:00.000Z, in ms since the epoch. */
 export const earliestMoment = -62_167_219_200_000;
 /** The last: 9999-12-31T23:59:59.999Z. Every moment between is written by `toISOString` with a four-digit year. */
 export const latestMoment = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+/**
+ * A session's clock as the admin API shows it, `offsetMs` from the mock's
+ * clock reading `machineNow`. Setting a clock answers with the same reading it
+ * took the offset from, so `PUT /__admin/clock` answers the moment it was given.
+ */
+export function sessionClockAt(machineNow: number, offsetMs: number): SessionClock {
+  return { now: new Date(Math.min(machineNow + offsetMs, latestMoment)).toISOString(), offsetMs };
+}
 
 /**
  * An RFC 3339 full-date (`2030-12-06`), or date-time with seconds and an

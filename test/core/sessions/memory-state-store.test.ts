@@ -116,6 +116,18 @@ describe('MemoryStateStore.settle, the one call of a request', () => {
     expect(first.settle(call({ latency: false })).delayMs).toBe(0);
   });
 
+  it('answers a clock it sets with the moment it was given, on a clock that moves on at each reading', () => {
+    const { sessions } = memoryState();
+    let machineNow = Date.parse('2000-01-01T00:00:00Z');
+    const state = new MemoryStateStore({ sessions, scenarios: catalogue, clock: () => machineNow++ });
+    const moment = Date.parse('2030-12-06T10:00:00Z');
+    expect(state.setClock({ name: 'default' }, moment)).toEqual({
+      now: '2030-12-06T10:00:00.000Z',
+      offsetMs: moment - Date.parse('2000-01-01T00:00:00Z'),
+    });
+    expect(state.clock({ name: 'default' }).now).toBe('2030-12-06T10:00:00.001Z');
+  });
+
   it('journals an exchange in the session the request was settled in', () => {
     const { state } = memoryState();
     const { session } = state.settle(call({ session: 'w1' }));
