@@ -64,7 +64,8 @@ interface Arrival {
   request: PlainRequest;
   id: string;
   started: number;
-  cors: Record<string, string> | undefined;
+  /** The CORS headers of its origin: shared by the requests of that origin, never changed. */
+  cors: Readonly<Record<string, string>> | undefined;
 }
 
 /** How far a request got when it was answered: what its headers, the report and the journal need of it. */
