@@ -9,6 +9,13 @@ interface Remembered {
 }
 
 /**
+ * The longest path and query an answer is remembered for, in characters: the
+ * document reads `/pets/0001` as `/pets/1`, so a client could otherwise make
+ * every entry as long as its headers allow. Longer ones are answered as always.
+ */
+export const maxRememberedText = 1024;
+
+/**
  * Serialised, validated answers to reads, by the store's revision, then the
  * request's path and query as sent. A read's answer is the same for the same
  * request at the same revision (a revision names one content across every
@@ -20,7 +27,8 @@ interface Remembered {
  * texts the document reads alike (`?a=1&b=2` and `?b=2&a=1`) are two entries;
  * a query the operation does not declare is refused before any answer, so a
  * client cannot make one entry a request with a parameter it invents.
- * Bounded: past `capacity` answers it starts afresh.
+ * Bounded: past `capacity` answers it starts afresh, and it remembers none
+ * for a path and query longer than `maxRememberedText`.
  */
 export class ResponseCache {
   readonly #capacity: number;
@@ -38,6 +46,7 @@ export class ResponseCache {
   }
 
   remember(operation: CompiledOperation, revision: number, request: PlainRequest, response: SerialisedResponse): void {
+    if (request.path.length + request.query.length > maxRememberedText) return;
     if (this.#size >= this.#capacity) {
       this.#byRevision.clear();
       this.#size = 0;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PlainRequest } from '../../../src/core/http/plain-http.js';
 import { compileDocument } from '../../../src/core/openapi/compile-document.js';
-import { ResponseCache } from '../../../src/core/pipeline/response-cache.js';
+import { maxRememberedText, ResponseCache } from '../../../src/core/pipeline/response-cache.js';
 import { serialiseResponse } from '../../../src/core/pipeline/serialise-response.js';
 import { defaultDocument } from '../../../src/generated/default-document.js';
 
@@ -65,6 +65,18 @@ describe('ResponseCache', () => {
     expect(cache.size).toBeLessThanOrEqual(3);
     expect(text(cache.get(read, 1, at('/v1/pets/9'))?.body)).toBe('9');
     expect(cache.get(read, 0, at('/v1/pets/0'))).toBeUndefined();
+  });
+
+  it('remembers no answer for a path and query longer than its bound, and one at the bound', () => {
+    const cache = new ResponseCache();
+    const path = '/v1/pets/';
+    const atBound = at(`${path}${'0'.repeat(maxRememberedText - path.length - 1)}1`);
+    const beyond = at(`${path}${'0'.repeat(maxRememberedText - path.length)}1`);
+    cache.remember(read, 7, atBound, serialiseResponse({ status: 200, body: 1 }));
+    cache.remember(read, 7, beyond, serialiseResponse({ status: 200, body: 1 }));
+    expect(cache.get(read, 7, atBound)).toBeDefined();
+    expect(cache.get(read, 7, beyond)).toBeUndefined();
+    expect(cache.size).toBe(1);
   });
 
   it('counts an answer remembered again for the same request once', () => {
