@@ -64,7 +64,8 @@ interface Arrival {
   request: PlainRequest;
   id: string;
   started: number;
-  cors: Record<string, string> | undefined;
+  /** The CORS headers of its origin: shared by the requests of that origin, never changed. */
+  cors: Readonly<Record<string, string>> | undefined;
 }
 
 /** How far a request got when it was answered: what its headers, the report and the journal need of it. */
@@ -502,7 +503,7 @@ function respond(arrival: Arrival, reached: Reached, answer: Answer): PlainRespo
       ? answer.response
       : answer.kind === 'cached'
         ? sendCached(answer.response)
-        : sendHandled(pipeline, reached, answer.response);
+        : sendHandled(pipeline, request, reached, answer.response, answer.revision);
   // Either answer's headers are its own, built for this request: this request's own are put in place.
   const headers = plain.headers;
   headers['x-request-id'] = id;
@@ -536,21 +537,28 @@ function brokenConnection(arrival: Arrival, reached: Reached, fault: NetworkFaul
 /**
  * A handled answer (a handler's, or an Error body) as it is sent: judged by
  * the document first (the mock's own bug becomes a 500 naming it), then
- * serialised, exactly, with the headers of its operation. An answer the
- * handler keyed is judged and serialised once, then served from the cache;
- * its headers are copied then, so that this request's own go on the copy.
+ * serialised, exactly, with the headers of its operation. A read's answer at
+ * a `revision` is judged and serialised once, then served from the mount's
+ * cache; its headers are copied then, so that this request's own go on the copy.
  */
-function sendHandled(pipeline: Pipeline, reached: Reached, response: HandlerResponse): PlainResponse {
+function sendHandled(
+  pipeline: Pipeline,
+  request: PlainRequest,
+  reached: Reached,
+  response: HandlerResponse,
+  revision: number | undefined,
+): PlainResponse {
   const { operation } = reached;
   const mount = reached.mount ?? pipeline.mounts[0];
-  const cached = response.cacheKey === undefined ? undefined : mount?.cache.get(response.cacheKey);
+  // A read's answer may be there already: the store's call asked at the revision it last saw (Redis), or not at all.
+  const cached = revision === undefined || !operation ? undefined : mount?.cache.get(operation, revision, request);
   if (cached) return sendCached(cached);
   const checked = mount ? validateResponse(mount.compiled, operation, response, pipeline.logger) : response;
   const sentWith = (operation ? mount?.operationHeaders.get(operation) : undefined) ?? commonHeaders;
   const serialised = serialiseResponse(checked, sentWith);
-  // Only a response that passed validation unchanged is remembered under its key.
-  if (checked === response && response.cacheKey !== undefined) {
-    mount?.cache.remember(response.cacheKey, serialised);
+  // Only a response that passed validation unchanged is remembered.
+  if (checked === response && revision !== undefined && operation && mount) {
+    mount.cache.remember(operation, revision, request, serialised);
     return { status: serialised.status, headers: copyOf(serialised.headers), body: serialised.body };
   }
   const plain: PlainResponse = { status: serialised.status, headers: serialised.headers };

@@ -21,12 +21,13 @@ export interface ItemHandler {
   /** The response to what the action did; throws an `HttpError` for an item that is not there (404). */
   answer(request: ValidRequest, result: ActionResult): HandlerResponse;
   /**
-   * A read's answer is the same at the same revision of the store: the key
-   * its answer is cached under at `revision` (see `HandlerResponse.cacheKey`),
-   * so that the pipeline can tell, inside the store's call, whether it
-   * already holds that answer and the read can be skipped.
+   * A read whose answer (status, headers and body) is the same for the same
+   * request path and query at the same revision of the store: the pipeline
+   * caches it there (see response-cache.ts), and can tell, inside the
+   * store's call, whether it already holds the answer and the read can be
+   * skipped. Leave it out when in doubt.
    */
-  cacheKey?(request: ValidRequest, revision: number): string;
+  sameAtRevision?: boolean;
 }
 
 /** Item handlers by operationId. */

@@ -38,6 +38,19 @@ export interface CorsPolicy {
   wildcard: boolean;
   /** What a preflight allows besides what it asks for: derived from the documents on the first preflight. */
   allows(): { methods: string; headers: string };
+  /**
+   * The origin allowed last, the `Host` it came with, and its headers: a page
+   * sends the same two with every request, and reading an origin as a URL
+   * costs most of what a read of the API does.
+   */
+  recent?: AllowedOrigin;
+}
+
+/** An origin the policy allowed, with the `Host` it was allowed with (its own origin is judged by it), and its headers. */
+interface AllowedOrigin {
+  origin: string;
+  host: string | undefined;
+  headers: Readonly<Record<string, string>>;
 }
 
 /** Response headers a browser script may read (the rest are hidden from it by CORS). */
@@ -176,15 +189,21 @@ function shown(text: string): string {
  * POST, a GET) reach the server without a preflight, so refusing to let a
  * script read the answer is not enough, the request must change nothing.
  */
-export function corsHeaders(policy: CorsPolicy, request: PlainRequest): Record<string, string> | undefined {
+export function corsHeaders(policy: CorsPolicy, request: PlainRequest): Readonly<Record<string, string>> | undefined {
   const origin = headerValue(request, 'origin');
   // A request without an Origin (no browser's, or a same-origin GET) compiles and runs only this much.
   if (origin === undefined) return undefined;
-  return originHeaders(policy, request, origin);
+  const host = headerValue(request, 'host');
+  const recent = policy.recent;
+  if (recent !== undefined && recent.origin === origin && recent.host === host) return recent.headers;
+  const headers = Object.freeze(originHeaders(policy, origin, host));
+  // Only an allowed origin is remembered (a refused one threw): the same two headers get the same answer.
+  policy.recent = { origin, host, headers };
+  return headers;
 }
 
 /** The CORS headers of a request from `origin`, or the refusal of an origin the policy does not allow. */
-function originHeaders(policy: CorsPolicy, request: PlainRequest, origin: string): Record<string, string> {
+function originHeaders(policy: CorsPolicy, origin: string, host: string | undefined): Record<string, string> {
   const reflected = {
     'access-control-allow-origin': origin,
     'access-control-allow-credentials': 'true',
@@ -196,7 +215,7 @@ function originHeaders(policy: CorsPolicy, request: PlainRequest, origin: string
   // Compared as sent: a browser sends the canonical form, and `http://x@localhost` is not `http://localhost`.
   if (canonical !== undefined && canonical === origin) {
     const url = new URL(origin);
-    if (isLoopbackName(url.hostname) || policy.origins.has(origin) || isOwnOrigin(url, headerValue(request, 'host'))) {
+    if (isLoopbackName(url.hostname) || policy.origins.has(origin) || isOwnOrigin(url, host)) {
       return reflected;
     }
   }
@@ -261,7 +280,7 @@ function mergeHeaders(documented: string, asked: readonly string[]): string {
 export function preflightResponse(
   policy: CorsPolicy,
   request: PlainRequest,
-  cors: Record<string, string>,
+  cors: Readonly<Record<string, string>>,
 ): PlainResponse | undefined {
   const method = headerValue(request, 'access-control-request-method');
   if (request.method !== 'OPTIONS' || method === undefined) return undefined;

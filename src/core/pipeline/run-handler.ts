@@ -74,10 +74,10 @@ export function createHandlerMiddle(options: HandlerMiddleOptions): Middle {
         plan.preference && plan.preference.status === undefined ? handlers[operation.operationId] : undefined;
       if (handler) {
         const action = handler.plan(valid);
-        if (cache && handler.cacheKey && (action.op === 'list' || action.op === 'get')) {
+        if (cache && handler.sameAtRevision && (action.op === 'list' || action.op === 'get')) {
           // Asked inside the store's call, at its revision: the answer found is kept for `answer`, which sends it.
-          const keyAt = handler.cacheKey;
-          action.answered = (revision) => (plan.cached = cache.get(keyAt(valid, revision))) !== undefined;
+          const { request } = input;
+          action.answered = (revision) => (plan.cached = cache.get(operation, revision, request)) !== undefined;
         }
         plan.action = action;
       }
@@ -94,7 +94,9 @@ export function createHandlerMiddle(options: HandlerMiddleOptions): Middle {
           if (!plan.cached) throw new Error(`${operation.operationId}: the store skipped a read nothing answered`);
           return { kind: 'cached', response: plan.cached };
         }
-        return { kind: 'handled', response: handler.answer(valid, settled.result) };
+        const response = handler.answer(valid, settled.result);
+        if (!handler.sameAtRevision) return { kind: 'handled', response };
+        return { kind: 'handled', response, revision: settled.result.revision };
       }
       if (!fallback) {
         throw new HttpError(

@@ -56,7 +56,12 @@ export const noPlan: Plan = Object.freeze({
  * passed on as it came, bytes and all (the upstream's, through the proxy).
  */
 export type Answer =
-  | { kind: 'handled'; response: HandlerResponse }
+  /**
+   * `revision`: the answer is a read's at that revision of the store, the same
+   * for the same request there (`ItemHandler.sameAtRevision`): judged and
+   * serialised once, then sent from the mount's cache.
+   */
+  | { kind: 'handled'; response: HandlerResponse; revision?: number }
   | { kind: 'forwarded'; response: PlainResponse; body: unknown }
   /** A read's answer at the store's revision, judged and serialised when it was first given: sent as it is. */
   | { kind: 'cached'; response: SerialisedResponse };

@@ -161,4 +161,43 @@ describe('a read answered at the same revision of the store', () => {
       await vi.advanceTimersByTimeAsync(1);
       expect(seen(await slow.promise)).toEqual(seen(first));
     }));
+
+  it('sends each query its own page, however many pages it has answered', async () => {
+    const mock = createTestMock();
+    const pageOf = async (query: string) =>
+      JSON.parse(text(await mock.handle(request('GET', `${collection}?${query}`))));
+    expect(await pageOf('limit=3')).toHaveLength(3);
+    expect(await pageOf('limit=2')).toHaveLength(2);
+    expect(await pageOf('limit=3')).toHaveLength(3);
+    const sold = await pageOf('status=sold&limit=100');
+    expect(sold.length).toBeGreaterThan(0);
+    expect(sold.every((item: { status?: unknown }) => item.status === 'sold')).toBe(true);
+    // The same query in another order is another text: a page of its own, the same page.
+    expect(await pageOf('limit=100&status=sold')).toEqual(sold);
+    expect(await pageOf('limit=100')).not.toEqual(sold);
+  });
+
+  it('sends a page it has answered with this request’s own CORS headers, and none to a request without an Origin', async () => {
+    const mock = createTestMock();
+    const origin = 'http://localhost:5173';
+    const plain = await mock.handle(request('GET', `${collection}?limit=20`));
+    const fromPage = await mock.handle(request('GET', `${collection}?limit=20`, { ...key, origin }));
+    const plainAgain = await mock.handle(request('GET', `${collection}?limit=20`));
+    expect(fromPage.headers['access-control-allow-origin']).toBe(origin);
+    expect(plain.headers['access-control-allow-origin']).toBeUndefined();
+    expect(plainAgain.headers['access-control-allow-origin']).toBeUndefined();
+    expect(text(fromPage)).toBe(text(plain));
+  });
+
+  it('answers Prefer with the documented example rather than a page it has answered, and the page again after', async () => {
+    const mock = createTestMock();
+    const page = await mock.handle(request('GET', `${collection}?limit=20`));
+    const preferred = await mock.handle(request('GET', `${collection}?limit=20`, { ...key, prefer: 'code=200' }));
+    expect(preferred.status).toBe(200);
+    expect(preferred.headers['preference-applied']).toBe('code=200');
+    expect(text(preferred)).not.toBe(text(page));
+    const again = await mock.handle(request('GET', `${collection}?limit=20`));
+    expect(again.headers['preference-applied']).toBeUndefined();
+    expect(seen(again)).toEqual(seen(page));
+  });
 });

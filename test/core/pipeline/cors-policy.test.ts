@@ -107,6 +107,20 @@ describe('corsHeaders', () => {
     expect(() => own('http://mock.team.internal', 'other.team.internal')).toThrow(HttpError);
   });
 
+  it('safe: answers a page’s next request as its first, and judges its origin again under another Host', () => {
+    const page = policy({ origins: 'loopback' });
+    const from = (origin: string, host: string) => corsHeaders(page, request('GET', { origin, host }));
+    const first = from('http://mock.team.internal:4010', 'mock.team.internal:4010');
+    expect(from('http://mock.team.internal:4010', 'mock.team.internal:4010')).toEqual(first);
+    // Allowed as the mock's own origin under its own Host only: the same origin under another is refused.
+    expect(() => from('http://mock.team.internal:4010', 'other.team.internal:4010')).toThrow(HttpError);
+    expect(() => from('http://evil.example', 'mock.team.internal:4010')).toThrow(HttpError);
+    expect(from('http://mock.team.internal:4010', 'mock.team.internal:4010')).toEqual(first);
+    expect(from('http://localhost:5173', 'mock.team.internal:4010')).toMatchObject({
+      'access-control-allow-origin': 'http://localhost:5173',
+    });
+  });
+
   it('safe: allows exactly the origins it is told, with credentials, and no other', () => {
     const options: CorsOptions = { origins: 'loopback', allowed: ['https://app.example.com/', 'http://a.test:8080'] };
     expect(corsHeaders(policy(options), request('GET', { origin: 'https://app.example.com' }))).toMatchObject({
