@@ -1,7 +1,7 @@
 import { createServer as createHttpServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { PlainRequest, PlainResponse } from '../../src/core/http/plain-http.js';
 import { createNodeMock } from '../../src/node/create-node-mock.js';
 import { createNodeListener, toPlainRequest, writeNodeResponse } from '../../src/node/node-listener.js';
@@ -86,6 +86,57 @@ describe('the node:http adapter', () => {
     });
     expect(bomb.status).toBe(413);
     expect(bomb.body).toMatchObject({ message: 'the body inflates beyond the limit of 1024 bytes' });
+  });
+
+  /** A raw connection to the mock, to send a request's head and as much of its body as a test wants. */
+  async function connectRaw() {
+    const socket = connect((server.server.address() as AddressInfo).port, '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', resolve));
+    return socket;
+  }
+
+  it('refuses a Content-Length above the limit with 413 before a byte of the body is sent', async () => {
+    const socket = await connectRaw();
+    const answer = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      socket.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+        if (text.includes('}')) resolve(text);
+      });
+      socket.on('error', reject);
+      socket.write(
+        'POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer test-key\r\n' +
+          'Content-Type: application/json\r\nContent-Length: 5000\r\n\r\n',
+      );
+    });
+    socket.destroy();
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer).toContain('"code":"payload_too_large"');
+  });
+
+  it('answers 400 request_aborted, in the journal, to a body whose client stops sending', async () => {
+    const socket = await connectRaw();
+    socket.end(
+      'POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer test-key\r\n' +
+        'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":',
+    );
+    socket.destroy();
+    await vi.waitFor(
+      async () => {
+        const journal = await request<{ requests: Array<{ status: number; responseBody?: string }> }>(
+          `${server.origin}/__admin/requests`,
+          { headers: jsonAuth },
+        );
+        const last = journal.body.requests.at(-1);
+        expect(last?.status).toBe(400);
+        expect(JSON.parse(last?.responseBody ?? '{}')).toMatchObject({
+          code: 'request_aborted',
+          message: 'the client stopped sending the body',
+        });
+        // The abort is heard when the connection's close reaches the server: waited for, however busy the machine.
+      },
+      { timeout: 10_000 },
+    );
   });
 
   it('hands the core the path and query as sent and Node’s lower-case headers', () => {
