@@ -129,6 +129,32 @@ describe('toFetchResponse', () => {
     expect(await response.text()).toBe('{}');
   });
 
+  it('gives the body as a byte stream that a BYOB reader reads, as a Response made from bytes gives it', async () => {
+    const response = toFetchResponse({ status: 200, headers: {}, body: encoder.encode('[1,2]') });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader({ mode: 'byob' });
+    const read = await reader.read(new Uint8Array(16));
+    expect(new TextDecoder().decode(read.value)).toBe('[1,2]');
+    expect((await reader.read(new Uint8Array(16))).done).toBe(true);
+  });
+
+  it('leaves the bytes of the core whole once the body is read, whether a view into a larger buffer or kept for the next answer', async () => {
+    const shared = encoder.encode('xx[1,2]yy');
+    const body = shared.subarray(2, 7);
+    for (let round = 0; round < 2; round++) {
+      const response = toFetchResponse({ status: 200, headers: {}, body });
+      expect(await response.text()).toBe('[1,2]');
+    }
+    expect(new TextDecoder().decode(shared)).toBe('xx[1,2]yy');
+  });
+
+  it('hands the reader a copy, so that a reader writing into what it read changes no later answer', async () => {
+    const body = encoder.encode('[]');
+    const first = toFetchResponse({ status: 200, headers: {}, body });
+    const chunk = (await (first.body as ReadableStream<Uint8Array>).getReader().read()).value as Uint8Array;
+    chunk.fill(0x20);
+    expect(await toFetchResponse({ status: 200, headers: {}, body }).text()).toBe('[]');
+  });
+
   it('sends no body for a response without one, such as a 204', async () => {
     const response = toFetchResponse({ status: 204, headers: { 'content-length': '0' } });
     expect(response.status).toBe(204);
