@@ -36,8 +36,10 @@ const addNote = compileDocument(strict, 'strict.yaml').byId.get('addNote') as Co
 const json = (text: string) => new TextEncoder().encode(text);
 
 const refusal = (operation: CompiledOperation, raw: Partial<Parameters<typeof validateRequest>[1]>) =>
-  caught(HttpError, () =>
-    validateRequest(operation, { pathParams: {}, search: '', headers: {}, body: undefined, ...raw }),
+  caught(
+    HttpError,
+    () => validateRequest(operation, { pathParams: {}, search: '', headers: {}, body: undefined, ...raw }),
+    'the request',
   );
 
 describe('validateRequest', () => {
