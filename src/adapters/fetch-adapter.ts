@@ -133,9 +133,10 @@ function givenUp(signal: AbortSignal | null | undefined): Promise<void> {
 /**
  * An http(s) URL already written as a `Request` would serialise it, so that its path and query can be cut
  * from the text: no fragment, no dot segments, no character the URL parser would percent-encode or
- * change (the host is left to `URL.canParse`, which judges it without making a URL object).
+ * change, and no credentials, which a `Request` refuses (the host is left to `URL.canParse`, which judges
+ * it without making a URL object).
  */
-const plainUrl = /^https?:\/\/[^/?#\\\s]+(?:\/[\w\-.~!$&'()*+,;=:@%/]*)?(?:\?[\w\-.~!$&()*+,;=:@%/?]*)?$/i;
+const plainUrl = /^https?:\/\/[^/?#\\\s@]+(?:\/[\w\-.~!$&'()*+,;=:@%/]*)?(?:\?[\w\-.~!$&()*+,;=:@%/?]*)?$/i;
 const dotSegment = /\/\.|%2e/i;
 /** A method as Fetch takes it (a token), other than the three it forbids. */
 const plainMethod = /^(?!(?:connect|trace|track)$)[\w!#$%&'*+\-.^`|~]+$/i;
@@ -191,6 +192,7 @@ export function plainFetchRequest(input: string, init: RequestInit | undefined):
   if (typeof method !== 'string' || !plainMethod.test(method)) return undefined;
   const headers = plainHeaders(init?.headers);
   if (!headers) return undefined;
+  // In upper case, as `toPlainRequest` gives every method to the core.
   const plain: PlainRequest = { method: method.toUpperCase(), ...pathAndQuery(input), headers };
   const sent = init?.body;
   if (sent === undefined || sent === null) return plain;

@@ -134,6 +134,8 @@ describe('plainFetchRequest', () => {
     ],
     ['http://mock.test/v1/pets', { method: 'post', body: 'plain text' }],
     ['http://mock.test/v1/pets/1', { method: 'PATCH', body: new TextEncoder().encode('{}') }],
+    ['http://mock.test/v1/pets/1', { method: 'patch', body: new TextEncoder().encode('{}') }],
+    ['http://mock.test/v1/pets/1', { method: 'delete' }],
     ['http://mock.test/v1/pets/1', { method: 'PUT', body: new Uint8Array([1, 2, 3, 4]).subarray(1, 3) }],
     [
       'http://mock.test/v1/pets/1',
@@ -156,6 +158,7 @@ describe('plainFetchRequest', () => {
     ['http://mock.test/v1/pets/\u00e9', undefined],
     ['http://mock.test:99999/v1/pets', undefined],
     ['http://1.2.3.4.5/v1/pets', undefined],
+    ['http://user:secret@mock.test/v1/pets', undefined],
     ['http://mock.test/v1/pets', { headers: new Headers({ a: '1' }) }],
     ['http://mock.test/v1/pets', { headers: { a: ' padded' } }],
     ['http://mock.test/v1/pets', { headers: { 'bad name': '1' } }],
@@ -275,6 +278,7 @@ describe('createFetchHandler', () => {
     ['not a url', undefined],
     ['/v1/pets', undefined],
     ['http://mock.test:99999/v1/pets', undefined],
+    ['http://user:secret@mock.test/v1/pets', undefined],
     ['http://mock.test/v1/pets', { method: 'GET', body: 'x' }],
     ['http://mock.test/v1/pets', { headers: { a: '\u20ac' } }],
   ])('rejects %s with %o with the TypeError fetch gives, without asking the core', async (url, init) => {
