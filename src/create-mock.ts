@@ -78,14 +78,17 @@ function useValidators(validators: PrecompiledValidators | RunTimeCompiler, docu
 
 /** The mock in-process: the core, plus a Fetch-standard `fetch`. */
 export interface Mock extends MockCore {
-  /** Answers a Fetch `Request` with a `Response`, without a port (like Hono's `app.fetch`). */
-  fetch(request: Request): Promise<Response>;
+  /**
+   * Answers a Fetch `Request`, or a URL and an init as `fetch` takes them, with a `Response`, without a port
+   * (like Hono's `app.fetch`).
+   */
+  fetch(input: Request | string | URL, init?: RequestInit): Promise<Response>;
 }
 
 /** The mock over a state its replicas share (a Redis or Valkey server): the core, plus a Fetch-standard `fetch`. */
 export interface SharedMock extends SharedMockCore {
-  /** Answers a Fetch `Request` with a `Response`, without a port. */
-  fetch(request: Request): Promise<Response>;
+  /** Answers a Fetch `Request`, or a URL and an init as `fetch` takes them, with a `Response`, without a port. */
+  fetch(input: Request | string | URL, init?: RequestInit): Promise<Response>;
 }
 
 export interface SharedMockOptions extends MockOptions {

@@ -1,8 +1,8 @@
 import type { HttpHandler } from 'msw';
 import { adminBasePath, defaultBasePath } from '../core/create-mock-core.js';
-import { fetchHeaders, type PlainRequest } from '../core/http/plain-http.js';
+import type { PlainRequest } from '../core/http/plain-http.js';
 import { createMock, type Mock, type MockOptions } from '../create-mock.js';
-import { toPlainRequest } from './fetch-adapter.js';
+import { fetchResponse, toPlainRequest } from './fetch-adapter.js';
 import { mswHttp } from './msw-http.js';
 
 export interface MockHandlersOptions extends Omit<MockOptions, 'basePath'> {
@@ -119,11 +119,7 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
   const answer = async ({ request }: { request: Request }) => {
     const response = await mock.handle(restoreDomPreflight(toPlainRequest(request)));
     if (response.fault) return mswHttp.Response.error();
-    const body = response.body && response.body.length > 0 ? response.body : null;
-    return new mswHttp.Response(body as ConstructorParameters<typeof Response>[0], {
-      status: response.status,
-      headers: fetchHeaders(response.headers),
-    });
+    return fetchResponse(mswHttp.Response, response);
   };
   const handlers = [
     mswHttp.http.all(urlsUnder(split.origin, basePath), answer),

@@ -136,10 +136,25 @@ function readBody(operation: CompiledOperation, raw: RawRequest): unknown {
 export function validateRequest(operation: CompiledOperation, raw: RawRequest): ValidRequest {
   const { values, details } = parameterValues(operation, raw);
   for (const location of ['path', 'query', 'header'] as const) {
+    if (holdsEmpty(operation, location, values[location])) continue;
     const validate = operation.parameterValidators[location];
     const failed = details.some((detail) => detail.location === location);
     if (!failed && !validate(values[location])) details.push(...fromAjvErrors(validate.errors ?? [], location));
   }
   if (details.length > 0) throw new HttpError('invalid_parameter', summariseDetails(details), { details });
-  return { path: values.path, query: values.query, header: values.header, body: readBody(operation, raw) };
+  // A request without a body, to an operation that takes none, has no body to read.
+  const body = raw.body === undefined && !operation.requestBody ? undefined : readBody(operation, raw);
+  return { path: values.path, query: values.query, header: values.header, body };
+}
+
+/**
+ * Whether a location's values are none and it requires none: its schema (an object of the location's
+ * parameters, those required, no others) holds for the empty object whatever the parameters' schemas
+ * say, so there is nothing for its validator to check (most operations have no path or header
+ * parameters), and a process's first request does not compile that validator to learn so.
+ */
+function holdsEmpty(operation: CompiledOperation, location: ParameterLocation, values: object): boolean {
+  for (const name in values) if (Object.hasOwn(values, name)) return false;
+  for (const parameter of operation.parameters) if (parameter.in === location && parameter.required) return false;
+  return true;
 }
