@@ -1,7 +1,7 @@
 import { HttpError } from './errors/http-error.js';
 import { toErrorResponse } from './errors/to-error-response.js';
 import type { Inflate, InflateBudget, InflateShare } from './http/inflate.js';
-import { headerValue, type NetworkFault, type PlainRequest, type PlainResponse } from './http/plain-http.js';
+import { oneValue, type NetworkFault, type PlainRequest, type PlainResponse } from './http/plain-http.js';
 import { classifyRequest } from './oracle/classify-request.js';
 import { fails, type Finding } from './oracle/finding.js';
 import type { CompiledOperation } from './openapi/compile-document.js';
@@ -397,7 +397,7 @@ function checkRoute(read: ReadRequest, path: string): ReadRequest {
       const refusal = mount.policy.meet(error, read.findings);
       if (refusal) throw refusal;
     }
-    if (read.match?.operation.secured) mount.authenticate(headerValue(request, 'authorization'));
+    if (read.match?.operation.secured) mount.authenticate(oneValue(request.headers.authorization));
     if (badName) throw badName;
   } catch (error) {
     read.refusal = error;
