@@ -569,7 +569,10 @@ function sendHandled(
 
 /** A cached answer as it is sent: its bytes, and a copy of its headers for this request's own to go on. */
 function sendCached(cached: SerialisedResponse): PlainResponse {
-  const plain: PlainResponse = { status: cached.status, headers: cached.reused ? { ...cached.reused } : copyOf(cached.headers) };
+  const plain: PlainResponse = {
+    status: cached.status,
+    headers: cached.reused ? { ...cached.reused } : copyOf(cached.headers),
+  };
   if (cached.body) plain.body = cached.body;
   return plain;
 }
