@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
-import { namesInLowerCase, type PlainRequest, type PlainResponse } from '../core/http/plain-http.js';
+import type { PlainRequest, PlainResponse } from '../core/http/plain-http.js';
 import type { Awaitable } from '../core/types/awaitable.js';
 import { readNodeBody } from './read-node-body.js';
 
@@ -91,8 +91,6 @@ export function toPlainRequest(req: IncomingMessage, url = req.url ?? '/', res?:
  */
 class NodeRequest implements PlainRequest {
   readonly #response: ServerResponse | undefined;
-  /** Node gives every header name in lower case: the core need not fold them. */
-  declare readonly [namesInLowerCase]: true;
 
   constructor(
     readonly method: string,
@@ -117,8 +115,6 @@ class NodeRequest implements PlainRequest {
     return true;
   }
 }
-
-Object.defineProperty(NodeRequest.prototype, namesInLowerCase, { value: true });
 
 /**
  * Breaks the connection the way an injected fault asks: reset before any

@@ -75,15 +75,8 @@ export function foldHeaderNames(headers: PlainRequest['headers']): PlainRequest[
   return folded;
 }
 
-/**
- * Set (to `true`) on a plain request whose header names are known to be lower
- * case already, as node:http gives them: the core does not look at them again.
- */
-export const namesInLowerCase: unique symbol = Symbol('header names in lower case');
-
 /** The request with its header names in lower case (the same request when they are already). */
 export function withFoldedHeaders(request: PlainRequest): PlainRequest {
-  if ((request as { [namesInLowerCase]?: boolean })[namesInLowerCase] === true) return request;
   const headers = foldHeaderNames(request.headers);
   return headers === request.headers ? request : { ...request, headers };
 }
