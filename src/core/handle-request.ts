@@ -1,7 +1,7 @@
 import { HttpError } from './errors/http-error.js';
 import { toErrorResponse } from './errors/to-error-response.js';
 import type { Inflate, InflateBudget, InflateShare } from './http/inflate.js';
-import { headerValue, type NetworkFault, type PlainRequest, type PlainResponse } from './http/plain-http.js';
+import { oneValue, type NetworkFault, type PlainRequest, type PlainResponse } from './http/plain-http.js';
 import { classifyRequest } from './oracle/classify-request.js';
 import { fails, type Finding } from './oracle/finding.js';
 import type { CompiledOperation } from './openapi/compile-document.js';
@@ -18,7 +18,7 @@ import { observeExchange, type ReportedExchange } from './pipeline/observe-excha
 import { operationRemoved } from './pipeline/operation-removed.js';
 import { readBody } from './pipeline/read-body.js';
 import { type Answer, type MiddleInput, type Mount, noPlan, type Plan, selectMount } from './pipeline/select-mount.js';
-import { serialiseResponse, type SerialisedResponse } from './pipeline/serialise-response.js';
+import { serialiseResponse, withIdPlace, type SerialisedResponse } from './pipeline/serialise-response.js';
 import { servePublicFile, type PublicFile } from './pipeline/serve-public-file.js';
 import { validateResponse } from './pipeline/validate-response.js';
 import type { SessionRef, SettledRequest, StateStore } from './state/state-store.js';
@@ -397,7 +397,7 @@ function checkRoute(read: ReadRequest, path: string): ReadRequest {
       const refusal = mount.policy.meet(error, read.findings);
       if (refusal) throw refusal;
     }
-    if (read.match?.operation.secured) mount.authenticate(headerValue(request, 'authorization'));
+    if (read.match?.operation.secured) mount.authenticate(oneValue(request.headers.authorization));
     if (badName) throw badName;
   } catch (error) {
     read.refusal = error;
@@ -558,8 +558,9 @@ function sendHandled(
   const serialised = serialiseResponse(checked, sentWith);
   // Only a response that passed validation unchanged is remembered.
   if (checked === response && revision !== undefined && operation && mount) {
+    serialised.reused = withIdPlace(serialised.headers);
     mount.cache.remember(operation, revision, request, serialised);
-    return { status: serialised.status, headers: copyOf(serialised.headers), body: serialised.body };
+    return sendCached(serialised);
   }
   const plain: PlainResponse = { status: serialised.status, headers: serialised.headers };
   if (serialised.body) plain.body = serialised.body;
@@ -568,7 +569,10 @@ function sendHandled(
 
 /** A cached answer as it is sent: its bytes, and a copy of its headers for this request's own to go on. */
 function sendCached(cached: SerialisedResponse): PlainResponse {
-  const plain: PlainResponse = { status: cached.status, headers: copyOf(cached.headers) };
+  const plain: PlainResponse = {
+    status: cached.status,
+    headers: cached.reused ? { ...cached.reused } : copyOf(cached.headers),
+  };
   if (cached.body) plain.body = cached.body;
   return plain;
 }

@@ -234,6 +234,11 @@ function releaseShare(this: CountedResponse): void {
   if (counted.key !== undefined) release(counted.inFlight, counted.key);
 }
 
+/** The client to count a request under while it is in flight (`undefined` for a request that holds nothing). */
+function shareOf(request: IncomingMessage, connection: ConnectionState, settings: Settings): Client | undefined {
+  return answeredAtOnce(request) ? undefined : clientOf(request, connection, settings.clientKeys);
+}
+
 /**
  * The share a client has used up (the refusal's message), or the client to
  * count the request under when it may go on (`undefined` for a request that
@@ -245,8 +250,12 @@ function overShare(
   inFlight: Map<string, number>,
   settings: Settings,
 ): string | Client | undefined {
-  if (answeredAtOnce(request)) return undefined;
-  const counted = clientOf(request, connection, settings.clientKeys);
+  const counted = shareOf(request, connection, settings);
+  return counted && shareUsedUp(counted, inFlight, settings);
+}
+
+/** The refusal's message when `counted` has used up its share (or its key's), else `counted`. */
+function shareUsedUp(counted: Client, inFlight: Map<string, number>, settings: Settings): string | Client {
   const { client, key } = counted;
   const used = inFlight.get(client) ?? 0;
   if (used >= settings.maxRequestsPerClient) {
@@ -288,6 +297,8 @@ export function createServer(app: RequestListener, limits: ServerLimits = {}): S
     ...(Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined)) as ServerLimits),
   };
   const inFlight = new Map<string, number>();
+  // A share below 1 refuses every request, in flight or not.
+  const noShare = settings.maxRequestsPerClient < 1 || settings.maxRequestsPerKey < 1;
   const server = createHttpServer(
     {
       maxHeaderSize: settings.maxHeaderSize,
@@ -312,7 +323,10 @@ export function createServer(app: RequestListener, limits: ServerLimits = {}): S
         refuseHead(request, response, refused);
         return;
       }
-      const over = overShare(request, connection, inFlight, settings);
+      // With no request in flight (the memory store answers at once, so under load most of the time), no client
+      // has used any of its share: who the request is matters only if it is still in flight once the app returns.
+      const judged = inFlight.size > 0 || noShare;
+      const over = judged ? overShare(request, connection, inFlight, settings) : undefined;
       if (typeof over === 'string') {
         // Closed after the answer, so that the connection slot is free at once; what the client still sends is dropped.
         const body = JSON.stringify(errorBodyFor('too_many_requests', over));
@@ -332,7 +346,9 @@ export function createServer(app: RequestListener, limits: ServerLimits = {}): S
       // A request answered in this same turn (most of them: the memory store answers at once) holds nothing, so it
       // is counted under no share; one still in flight is, until its response closes. Nothing else runs between the
       // check above and the count, so the share holds exactly as if every request were counted first.
-      if (over && !response.writableEnded) countShare(response, inFlight, over);
+      if (response.writableEnded) return;
+      const counted = judged ? over : shareOf(request, connection, settings);
+      if (counted) countShare(response, inFlight, counted);
     },
   );
   server.keepAliveTimeout = settings.keepAliveTimeout;

@@ -147,7 +147,8 @@ export function writeNodeResponse(req: IncomingMessage, res: ServerResponse, res
     breakConnection(req, res, response);
     return;
   }
-  const streamed = response.body && streamedBodies.get(response.body);
+  // A placeholder is empty: a body with bytes is sent as it is, without a look in the weak map.
+  const streamed = response.body?.length === 0 ? streamedBodies.get(response.body) : undefined;
   if (streamed) {
     writeStreamed(req, res, response, streamed);
     return;

@@ -161,6 +161,26 @@ describe("each client's share of the server", () => {
     expect(status(held.find((each) => each.text() !== '')?.text() ?? '')).toBe(429);
   });
 
+  it('counts a request held when nothing else was in flight: with a share of one, the next is refused', async () => {
+    const node = createNodeMock({ keys: [key] });
+    // Four connections at most: a share of one per key and session.
+    mock = await startServer(createNodeListener(node), { maxConnections: 4, clientKeys: [key] });
+    const { origin } = mock;
+    await fetch(`${origin}/__admin/faults`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ fault: 'timeout', probability: 1 }),
+    });
+    const first = send(origin, { authorization: `Bearer ${key}`, 'x-request-id': 'first-held' });
+    // The held request is journaled when its fault is taken: it is in flight from then on.
+    await until(() => node.journal.list().some((entry) => entry.id === 'first-held'));
+    const next = send(origin, { authorization: `Bearer ${key}` });
+    await until(() => next.text() !== '');
+    expect(status(next.text())).toBe(429);
+    expect(next.text()).toContain('this key and session already have 1 requests in flight');
+    expect(first.text()).toBe('');
+  });
+
   it('gives a client its share back as its requests end', async () => {
     const { origin } = await start();
     const held = Array.from({ length: 10 }, () => send(origin, { authorization: `Bearer ${key}` }));

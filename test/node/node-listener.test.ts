@@ -2,7 +2,7 @@ import { createServer as createHttpServer, request as httpRequest, type Server }
 import { connect, type AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { PlainRequest, PlainResponse } from '../../src/core/http/plain-http.js';
+import { withFoldedHeaders, type PlainRequest, type PlainResponse } from '../../src/core/http/plain-http.js';
 import { createNodeMock } from '../../src/node/create-node-mock.js';
 import { createNodeListener, toPlainRequest, writeNodeResponse } from '../../src/node/node-listener.js';
 import { jsonAuth, request, startServer, type RunningServer } from '../support/start-server.js';
@@ -151,6 +151,28 @@ describe('the node:http adapter', () => {
       query: 'limit=5&status=sold',
       headers: { authorization: 'Bearer k', 'x-trace': 'a, b' },
     } satisfies PlainRequest);
+  });
+
+  it('folds the header names code before it wrote in upper case, so that an Authorization set by hand still counts', () => {
+    // Node's parser gives lower-case names, but an Express middleware or a wrapping listener may add its own.
+    const headers = { authorization: 'Bearer k', 'X-Trace': 'a' };
+    const plain = toPlainRequest({ url: '/v1/pets', method: 'GET', headers } as never);
+    expect(withFoldedHeaders(plain).headers).toEqual({ authorization: 'Bearer k', 'x-trace': 'a' });
+    const lower = toPlainRequest({ url: '/v1/pets', method: 'GET', headers: { authorization: 'Bearer k' } } as never);
+    expect(withFoldedHeaders(lower)).toBe(lower);
+  });
+
+  it('writes an empty body that is no streamed placeholder as an empty answer', async () => {
+    const empty: PlainResponse = { status: 200, headers: { 'content-length': '0' }, body: new Uint8Array(0) };
+    const plain = createHttpServer((req, res) => writeNodeResponse(req, res, empty));
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    try {
+      const answer = await fetch(`http://127.0.0.1:${(plain.address() as AddressInfo).port}/`);
+      expect(answer.status).toBe(200);
+      expect(await answer.text()).toBe('');
+    } finally {
+      await new Promise<void>((resolve) => plain.close(() => resolve()));
+    }
   });
 });
 

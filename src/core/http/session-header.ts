@@ -1,5 +1,5 @@
 import { HttpError } from '../errors/http-error.js';
-import { headerValue, type PlainRequest } from './plain-http.js';
+import { oneValue, type PlainRequest } from './plain-http.js';
 
 /**
  * The header that names a session (`Petstore-Session`), what a name may be,
@@ -34,6 +34,9 @@ function asSent(value: string): string {
   }
 }
 
+/** What a request without a session header chooses: the default session (shared, never changed). */
+const noSessionNamed: SessionChoice = Object.freeze({ name: defaultSessionName });
+
 /**
  * The session name a request gives, checked but not looked up: nothing is
  * made here, whatever state holds the sessions. A name that is not one comes
@@ -41,8 +44,8 @@ function asSent(value: string): string {
  * that the pipeline answers it only once the client is authenticated.
  */
 export function chooseSession(request: PlainRequest): SessionChoice {
-  const name = headerValue(request, sessionHeader);
-  if (name === undefined) return { name: defaultSessionName };
+  const name = oneValue(request.headers[sessionHeader]);
+  if (name === undefined) return noSessionNamed;
   if (!sessionName.test(name)) {
     const problem = new HttpError(
       'invalid_session',

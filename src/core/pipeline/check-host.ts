@@ -1,5 +1,5 @@
 import { HttpError } from '../errors/http-error.js';
-import { headerValue, type PlainRequest } from '../http/plain-http.js';
+import { oneValue, type PlainRequest } from '../http/plain-http.js';
 
 /**
  * Which `Host` names the mock answers to, against DNS rebinding: a page on
@@ -112,7 +112,7 @@ export function createHostCheck(options: HostOptions): HostCheck {
   // The last value answered, compared before the set is asked: comparing costs less than a new string's hash.
   let recent: string | undefined;
   return function checkHost(request) {
-    const sent = headerValue(request, 'host');
+    const sent = oneValue(request.headers.host);
     if (sent !== undefined && sent === recent) return;
     if (sent === undefined || sent.trim() === '') throw missingHost();
     if (options.any === true) return;

@@ -1,6 +1,6 @@
 import { HttpError } from '../errors/http-error.js';
 import { errorBody } from '../errors/to-error-response.js';
-import { headerValue, type PlainRequest, type PlainResponse } from '../http/plain-http.js';
+import { headerValue, oneValue, type PlainRequest, type PlainResponse } from '../http/plain-http.js';
 import type { CompiledDocument } from '../openapi/compile-document.js';
 import { sessionHeader } from '../http/session-header.js';
 import { canonicalHostName, isLoopbackName } from './check-host.js';
@@ -190,10 +190,10 @@ function shown(text: string): string {
  * script read the answer is not enough, the request must change nothing.
  */
 export function corsHeaders(policy: CorsPolicy, request: PlainRequest): Readonly<Record<string, string>> | undefined {
-  const origin = headerValue(request, 'origin');
+  const origin = oneValue(request.headers.origin);
   // A request without an Origin (no browser's, or a same-origin GET) compiles and runs only this much.
   if (origin === undefined) return undefined;
-  const host = headerValue(request, 'host');
+  const host = oneValue(request.headers.host);
   const recent = policy.recent;
   if (recent !== undefined && recent.origin === origin && recent.host === host) return recent.headers;
   const headers = Object.freeze(originHeaders(policy, origin, host));

@@ -8,6 +8,13 @@ interface Remembered {
   response: SerialisedResponse;
 }
 
+/** The answer found or remembered last, and what it was found by. */
+interface Recent extends Remembered {
+  revision: number;
+  path: string;
+  query: string;
+}
+
 /**
  * The longest path and query an answer is remembered for, in characters: the
  * document reads `/pets/0001` as `/pets/1`, so a client could otherwise make
@@ -28,12 +35,16 @@ export const maxRememberedText = 1024;
  * a query the operation does not declare is refused before any answer, so a
  * client cannot make one entry a request with a parameter it invents.
  * Bounded: past `capacity` answers it starts afresh, and it remembers none
- * for a path and query longer than `maxRememberedText`.
+ * for a path and query longer than `maxRememberedText`. The answer found
+ * last is compared first: clients ask for the same page again and again, and
+ * comparing the two texts costs less than hashing the query for the maps
+ * (a request's texts are new strings, whose hash is not known yet).
  */
 export class ResponseCache {
   readonly #capacity: number;
   #size = 0;
   #byRevision = new Map<number, Map<string, Map<string, Remembered>>>();
+  #recent: Recent | undefined;
 
   constructor(capacity = 1024) {
     this.#capacity = capacity;
@@ -41,8 +52,19 @@ export class ResponseCache {
 
   /** The answer to `request` of `operation` at `revision`, when one was remembered. */
   get(operation: CompiledOperation, revision: number, request: PlainRequest): SerialisedResponse | undefined {
+    const recent = this.#recent;
+    if (
+      recent !== undefined &&
+      recent.revision === revision &&
+      recent.path === request.path &&
+      recent.query === request.query
+    ) {
+      return recent.operation === operation ? recent.response : undefined;
+    }
     const remembered = this.#byRevision.get(revision)?.get(request.path)?.get(request.query);
-    return remembered?.operation === operation ? remembered.response : undefined;
+    if (remembered === undefined) return undefined;
+    this.#recent = { ...remembered, revision, path: request.path, query: request.query };
+    return remembered.operation === operation ? remembered.response : undefined;
   }
 
   remember(operation: CompiledOperation, revision: number, request: PlainRequest, response: SerialisedResponse): void {
@@ -57,6 +79,7 @@ export class ResponseCache {
     if (!byQuery) byPath.set(request.path, (byQuery = new Map()));
     if (!byQuery.has(request.query)) this.#size++;
     byQuery.set(request.query, { operation, response });
+    this.#recent = { operation, response, revision, path: request.path, query: request.query };
   }
 
   /** How many answers it holds. */

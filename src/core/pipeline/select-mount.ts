@@ -99,17 +99,35 @@ export interface Mount {
   admin: boolean;
 }
 
+/** A path under a mount: the mount, and the path below its base path. */
+export interface MountedPath {
+  readonly mount: Mount;
+  readonly path: string;
+}
+
+/**
+ * The path asked for last, under which mounts, and what was found: clients
+ * repeat the same path, and comparing it costs less than cutting it again.
+ */
+let recent: { mounts: readonly Mount[]; path: string; found: MountedPath } | undefined;
+/** The longest path kept as the last one (a path is held until the next request's). */
+const maxRecentPath = 1024;
+
 /**
  * The mount whose base path the request's path is under, and the path
  * below it: `/v1/pets?x` is `/pets` under `/v1`; `/v1x` is under nothing.
  * Anything outside every mount is a JSON 404.
  */
-export function selectMount(mounts: readonly Mount[], method: string, path: string): { mount: Mount; path: string } {
+export function selectMount(mounts: readonly Mount[], method: string, path: string): MountedPath {
+  const last = recent;
+  if (last !== undefined && last.path === path && last.mounts === mounts) return last.found;
   for (const mount of mounts) {
     if (!path.startsWith(mount.basePath)) continue;
     const rest = path.slice(mount.basePath.length);
-    if (rest === '') return { mount, path: '/' };
-    if (rest[0] === '/') return { mount, path: rest };
+    if (rest !== '' && rest[0] !== '/') continue;
+    const found: MountedPath = Object.freeze({ mount, path: rest === '' ? '/' : rest });
+    if (path.length <= maxRecentPath) recent = { mounts, path, found };
+    return found;
   }
   const api = mounts.find((mount) => !mount.admin) ?? mounts[0];
   throw new HttpError(

@@ -13,6 +13,19 @@ export interface SerialisedResponse {
    */
   headers: Record<string, string>;
   body: Uint8Array | undefined;
+  /**
+   * A remembered answer's headers with a place for each request's id
+   * (`x-request-id`, empty here), which a request that reuses the answer
+   * copies: V8 copies an object with a spread by its layout, at once, about a
+   * quarter of the cost of a copy made name by name, and the id set then adds
+   * no property (adding one to a spread copy takes V8's slow path).
+   */
+  reused: Record<string, string> | undefined;
+}
+
+/** The answer's headers with a place for each request's id, for the answers that are reused (see `reused`). */
+export function withIdPlace(headers: Readonly<Record<string, string>>): Record<string, string> {
+  return { ...headers, 'x-request-id': '' };
 }
 
 /**
@@ -36,5 +49,5 @@ export function serialiseResponse(
     headers['content-length'] = String(body.length);
   }
   for (const name in sentWith) headers[name] = sentWith[name] as string;
-  return { status: response.status, headers, body };
+  return { status: response.status, headers, body, reused: undefined };
 }

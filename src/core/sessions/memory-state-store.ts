@@ -68,14 +68,14 @@ export class MemoryStateStore implements StateStore {
     const settled: SettledRequest = {
       session,
       delayMs,
-      now: session.now(this.#clock),
+      now: call.sunset === undefined ? undefined : session.now(this.#clock),
       fault,
       removed: false,
       result: undefined,
       failure: undefined,
     };
     if (fault) return settled;
-    if (call.sunset !== undefined && settled.now >= call.sunset) {
+    if (call.sunset !== undefined && settled.now !== undefined && settled.now >= call.sunset) {
       settled.removed = true;
       return settled;
     }

@@ -111,8 +111,12 @@ export interface SettledRequest {
   session: SessionRef;
   /** How long to wait before answering (drawn from the session's latency); 0 for none. Waited after the call. */
   delayMs: number;
-  /** The session's time when the call was settled, in ms since the epoch. */
-  now: number;
+  /**
+   * The session's time when the call was settled, in ms since the epoch;
+   * the memory state reads its clock only for a call with a `sunset` to
+   * compare it with (undefined otherwise: most requests read no wall clock).
+   */
+  now: number | undefined;
   /** The fault taken for this request, with who scheduled it: nothing else was done. */
   fault: TakenFault | undefined;
   /** The operation is past its sunset by the session's clock: the action was not performed. */

@@ -38,17 +38,27 @@ export class BoundedMap<K, V, R = never> {
 export class BoundedMaps<O extends object, K, V, R = never> {
   readonly #capacity: number;
   readonly #maps = new WeakMap<O, BoundedMap<K, V, R>>();
+  /**
+   * The owner asked for last, and its map: a mock asks for its one document's
+   * map with every request, and comparing costs less than the weak map's lookup.
+   * The last owner is held until another is asked for.
+   */
+  #lastOwner: O | undefined;
+  #lastMap: BoundedMap<K, V, R> | undefined;
 
   constructor(capacity: number) {
     this.#capacity = capacity;
   }
 
   of(owner: O): BoundedMap<K, V, R> {
+    if (owner === this.#lastOwner) return this.#lastMap as BoundedMap<K, V, R>;
     let map = this.#maps.get(owner);
     if (!map) {
       map = new BoundedMap<K, V, R>(this.#capacity);
       this.#maps.set(owner, map);
     }
+    this.#lastOwner = owner;
+    this.#lastMap = map;
     return map;
   }
 }

@@ -41,6 +41,26 @@ afterEach(() => {
 });
 
 describe('a read answered at the same revision of the store', () => {
+  it('gives every answer from the cache headers of its own, with its own request id, in the order of the first', async () => {
+    const mock = createTestMock();
+    const first = mock.handleNow(request('GET', `${collection}?limit=3`, { ...key, 'x-request-id': 'first' }));
+    const second = mock.handleNow(request('GET', `${collection}?limit=3`, { ...key, 'x-request-id': 'second' }));
+    const third = mock.handleNow(request('GET', `${collection}?limit=3`, key));
+    if (first instanceof Promise || second instanceof Promise || third instanceof Promise) {
+      throw new Error('the memory store answers at once');
+    }
+    expect(first.headers['x-request-id']).toBe('first');
+    expect(second.headers['x-request-id']).toBe('second');
+    expect(third.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(new Set([first.headers, second.headers, third.headers]).size).toBe(3);
+    expect(Object.keys(second.headers)).toEqual(Object.keys(first.headers));
+    expect(Object.keys(third.headers).at(-1)).toBe('x-request-id');
+    second.headers['x-changed'] = 'only here';
+    const fourth = mock.handleNow(request('GET', `${collection}?limit=3`, key)) as PlainResponse;
+    expect(fourth.headers['x-changed']).toBeUndefined();
+    expect(seen(fourth)).toEqual({ ...seen(first), id: 'string' });
+  });
+
   it('sends a page again with the same status, headers and bytes, without reading the items', async () => {
     const mock = createTestMock();
     const first = await mock.handle(request('GET', `${collection}?limit=20`));

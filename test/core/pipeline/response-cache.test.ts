@@ -79,6 +79,31 @@ describe('ResponseCache', () => {
     expect(cache.size).toBe(1);
   });
 
+  it('answers a request asked again and the one before it each with its own answer, and no other revision or operation', () => {
+    const cache = new ResponseCache();
+    const twenty = serialiseResponse({ status: 200, body: 20 });
+    const two = serialiseResponse({ status: 200, body: 2 });
+    cache.remember(read, 7, at('/v1/pets', 'limit=20'), twenty);
+    cache.remember(read, 7, at('/v1/pets', 'limit=2'), two);
+    for (let round = 0; round < 2; round++) {
+      expect(cache.get(read, 7, at('/v1/pets', 'limit=20'))).toBe(twenty);
+      expect(cache.get(read, 7, at('/v1/pets', 'limit=20'))).toBe(twenty);
+      expect(cache.get(read, 7, at('/v1/pets', 'limit=2'))).toBe(two);
+    }
+    expect(cache.get(read, 8, at('/v1/pets', 'limit=2'))).toBeUndefined();
+    expect(cache.get(other, 7, at('/v1/pets', 'limit=2'))).toBeUndefined();
+    expect(cache.get(read, 7, at('/v1/pets', 'limit=2'))).toBe(two);
+  });
+
+  it('forgets the answer it found last when it starts afresh at its capacity', () => {
+    const cache = new ResponseCache(1);
+    cache.remember(read, 7, at('/v1/pets/1'), serialiseResponse({ status: 200, body: 1 }));
+    expect(cache.get(read, 7, at('/v1/pets/1'))).toBeDefined();
+    cache.remember(read, 7, at('/v1/pets/2'), serialiseResponse({ status: 200, body: 2 }));
+    expect(cache.get(read, 7, at('/v1/pets/1'))).toBeUndefined();
+    expect(text(cache.get(read, 7, at('/v1/pets/2'))?.body)).toBe('2');
+  });
+
   it('counts an answer remembered again for the same request once', () => {
     const cache = new ResponseCache();
     for (let index = 0; index < 3; index++)

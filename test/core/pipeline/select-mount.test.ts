@@ -32,6 +32,17 @@ describe('selectMount', () => {
     },
   );
 
+  it('answers a path asked again the same way, and the same path under other mounts by those mounts', () => {
+    expect(selectMount(mounts, 'GET', '/v1/pets').path).toBe('/pets');
+    expect(selectMount(mounts, 'GET', '/v1/pets').mount).toBe(api);
+    const other = mount('/v1/pets', false);
+    const under = selectMount([other], 'GET', '/v1/pets');
+    expect(under.mount).toBe(other);
+    expect(under.path).toBe('/');
+    expect(selectMount(mounts, 'GET', '/v1/pets').mount).toBe(api);
+    expect(() => selectMount([admin], 'GET', '/v1/pets')).toThrow(HttpError);
+  });
+
   it('names the API mount in the 404 even when the admin mount comes first', () => {
     const error = caught(HttpError, () => selectMount([admin, mount('/api', false)], 'GET', '/x'), '/x');
     expect(error.message).toBe('nothing is served at GET /x; the API is under /api');

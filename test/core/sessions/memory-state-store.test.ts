@@ -57,7 +57,17 @@ describe('MemoryStateStore.settle, the one call of a request', () => {
     expect(settled).not.toBeInstanceOf(Promise);
     expect(settled.result).toMatchObject({ found: true, item: { id: 2, name: 'P2' } });
     expect(settled).toMatchObject({ delayMs: 0, fault: undefined, removed: false, failure: undefined });
-    expect(settled.now).toBe(Date.parse('2000-01-01T00:00:00Z'));
+  });
+
+  it("reads the session's clock for a call with a sunset to compare it with, and for no other", () => {
+    const { state } = memoryState();
+    const sunset = Date.parse('2000-01-02T00:00:00Z');
+    const before = state.settle(call({ sunset, action: { op: 'get', collection: 'pets', id: 2 } }));
+    expect(before.now).toBe(Date.parse('2000-01-01T00:00:00Z'));
+    expect(before).toMatchObject({ removed: false, result: { found: true } });
+    const after = state.settle(call({ sunset: Date.parse('2000-01-01T00:00:00Z') }));
+    expect(after).toMatchObject({ removed: true, now: Date.parse('2000-01-01T00:00:00Z') });
+    expect(state.settle(call()).now).toBeUndefined();
   });
 
   it('takes a matching fault once, with who scheduled it, and then performs nothing else', () => {
