@@ -119,7 +119,7 @@ const mockScript = (entry: string, form: 'request' | 'url' = 'request') => `
   const coldMs = performance.now() - at;
   const url = 'http://mock.test/v1/pets';
   const init = { headers: { authorization: 'Bearer dev-key' } };
-  const request = ${form === 'url' ? 'void Response' : 'new Request(url, init)'};
+  ${form === 'url' ? 'void Response;' : 'const request = new Request(url, init);'}
   at = performance.now();
   const response = await ${form === 'url' ? 'first.fetch(url, init)' : 'first.fetch(request)'};
   await response.arrayBuffer();
