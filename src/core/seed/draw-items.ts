@@ -150,14 +150,20 @@ function drawEach(faker: Faker, options: GenerateItemsOptions, visit: (item: Rec
   // Seeded right before a synchronous run, so the shared instance gives the same items every time.
   faker.seed(seed);
   const states = statesOf(fields);
+  // Where each field's state is drawn into (-1: not a state), in the item's order.
+  const stateAt = fields.map((field) => states.findIndex((state) => state.name === field.name));
   const total = ids ? ids.length : count;
-  const drawn = new Map<string, unknown>();
+  const drawn: unknown[] = [];
   for (let index = 0; index < total; index++) {
-    for (const state of states) drawn.set(state.name, faker.helpers.weightedArrayElement(state.choices));
+    for (let at = 0; at < states.length; at++) {
+      drawn[at] = faker.helpers.weightedArrayElement((states[at] as DrawnState).choices);
+    }
     const item: Record<string, unknown> = {};
     setOwnField(item, idField, ids ? ids[index] : idAt(firstId, index));
-    for (const field of fields) {
-      const value = field.fill.kind === 'state' ? drawn.get(field.name) : valueOf(faker, field, pools, collection);
+    for (let at = 0; at < fields.length; at++) {
+      const field = fields[at] as GeneratedField;
+      const state = stateAt[at] as number;
+      const value = state >= 0 ? drawn[state] : valueOf(faker, field, pools, collection);
       if (value !== undefined) setOwnField(item, field.name, value);
     }
     visit(item);
@@ -221,15 +227,17 @@ class DrawnItems implements ItemStream {
 
   each(visit: (item: GeneratedItem) => void): boolean {
     const states = statesOf(this.#options.fields);
-    const seen = states.map(({ name }) => ({ name, values: new Set<unknown>() }));
+    // Each state's values no item has drawn yet: once every one has been, the items are not looked at again.
+    const undrawn = states.map(({ values }) => new Set<unknown>(values));
+    let left = undrawn.reduce((sum, values) => sum + values.size, 0);
     drawEach(this.#faker, this.#options, (item) => {
-      for (const state of seen) state.values.add(item[state.name]);
+      for (let at = 0; left > 0 && at < states.length; at++) {
+        if ((undrawn[at] as Set<unknown>).delete(item[(states[at] as DrawnState).name])) left--;
+      }
       visit(item);
     });
     // Every value of each state drawn (or fewer items than values): the list `drawItems` gives, unchanged.
-    return states.every(
-      ({ values }, index) => this.length < values.length || values.every((value) => seen[index]?.values.has(value)),
-    );
+    return states.every(({ values }, index) => this.length < values.length || undrawn[index]?.size === 0);
   }
 
   toArray(): GeneratedItem[] {
