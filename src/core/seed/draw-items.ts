@@ -144,8 +144,18 @@ function statesOf(fields: readonly GeneratedField[]): DrawnState[] {
   });
 }
 
-/** Seeds Faker, then hands each item to `visit` as it is drawn. */
-function drawEach(faker: Faker, options: GenerateItemsOptions, visit: (item: Record<string, unknown>) => void): void {
+/**
+ * Seeds Faker, then hands each item to `visit` as it is drawn: a new object
+ * each, or with `reused` one object written over for every item, a state
+ * left out then a field that holds `undefined` (for a reader that keeps only
+ * the values, within `visit`).
+ */
+function drawEach(
+  faker: Faker,
+  options: GenerateItemsOptions,
+  visit: (item: Record<string, unknown>) => void,
+  reused?: Record<string, unknown>,
+): void {
   const { count, seed, firstId = 1, fields, idField, ids, pools, collection } = options;
   // Seeded right before a synchronous run, so the shared instance gives the same items every time.
   faker.seed(seed);
@@ -158,13 +168,13 @@ function drawEach(faker: Faker, options: GenerateItemsOptions, visit: (item: Rec
     for (let at = 0; at < states.length; at++) {
       drawn[at] = faker.helpers.weightedArrayElement((states[at] as DrawnState).choices);
     }
-    const item: Record<string, unknown> = {};
+    const item: Record<string, unknown> = reused ?? {};
     setOwnField(item, idField, ids ? ids[index] : idAt(firstId, index));
     for (let at = 0; at < fields.length; at++) {
       const field = fields[at] as GeneratedField;
       const state = stateAt[at] as number;
       const value = state >= 0 ? drawn[state] : valueOf(faker, field, pools, collection);
-      if (value !== undefined) setOwnField(item, field.name, value);
+      if (value !== undefined || reused) setOwnField(item, field.name, value);
     }
     visit(item);
   }
@@ -230,12 +240,17 @@ class DrawnItems implements ItemStream {
     // Each state's values no item has drawn yet: once every one has been, the items are not looked at again.
     const undrawn = states.map(({ values }) => new Set<unknown>(values));
     let left = undrawn.reduce((sum, values) => sum + values.size, 0);
-    drawEach(this.#faker, this.#options, (item) => {
-      for (let at = 0; left > 0 && at < states.length; at++) {
-        if ((undrawn[at] as Set<unknown>).delete(item[(states[at] as DrawnState).name])) left--;
-      }
-      visit(item);
-    });
+    drawEach(
+      this.#faker,
+      this.#options,
+      (item) => {
+        for (let at = 0; left > 0 && at < states.length; at++) {
+          if ((undrawn[at] as Set<unknown>).delete(item[(states[at] as DrawnState).name])) left--;
+        }
+        visit(item);
+      },
+      {},
+    );
     // Every value of each state drawn (or fewer items than values): the list `drawItems` gives, unchanged.
     return states.every(({ values }, index) => this.length < values.length || undrawn[index]?.size === 0);
   }

@@ -179,6 +179,27 @@ describe('buildSnapshot', () => {
       expect([stream.reads, stream.lists]).toEqual([1, 0]);
     });
 
+    it('keeps the values of an object the stream writes over for each item, a field it lacks left undefined', () => {
+      const reused: Record<string, unknown> = {};
+      const stream = {
+        ...streamOf(made),
+        each(visit: (item: Item) => void) {
+          made.forEach((item, index) => {
+            Object.assign(reused, item, index % 5 === 0 ? { status: undefined } : {});
+            visit(reused);
+          });
+          return true;
+        },
+      };
+      const held = buildSnapshot(literal, pets, 'the test', stream);
+      const lacking = made.map((item, index) => (index % 5 === 0 ? { ...item, status: undefined } : item));
+      const whole = buildSnapshot([...literal, ...lacking], pets, 'the test');
+      expect(text(held.all)).toBe(text(whole.all));
+      expect(held.bytes).toBe(whole.bytes);
+      expect(Object.hasOwn(held.get(3) as Item, 'status')).toBe(false);
+      expect(held.rowsWith('status', absent)).toHaveLength(11);
+    });
+
     it('reads the list instead when the stream says the items it handed out were not the list', () => {
       const changed = made.map((item, index) => (index === 10 ? { ...item, status: 'lost' } : item));
       const stream = { ...streamOf(made, false), toArray: () => changed };
