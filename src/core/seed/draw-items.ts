@@ -144,21 +144,37 @@ function statesOf(fields: readonly GeneratedField[]): DrawnState[] {
   });
 }
 
-/** Seeds Faker, then hands each item to `visit` as it is drawn. */
-function drawEach(faker: Faker, options: GenerateItemsOptions, visit: (item: Record<string, unknown>) => void): void {
+/**
+ * Seeds Faker, then hands each item to `visit` as it is drawn: a new object
+ * each, or with `reused` one object written over for every item, a state
+ * left out then a field that holds `undefined` (for a reader that keeps only
+ * the values, within `visit`).
+ */
+function drawEach(
+  faker: Faker,
+  options: GenerateItemsOptions,
+  visit: (item: Record<string, unknown>) => void,
+  reused?: Record<string, unknown>,
+): void {
   const { count, seed, firstId = 1, fields, idField, ids, pools, collection } = options;
   // Seeded right before a synchronous run, so the shared instance gives the same items every time.
   faker.seed(seed);
   const states = statesOf(fields);
+  // Where each field's state is drawn into (-1: not a state), in the item's order.
+  const stateAt = fields.map((field) => states.findIndex((state) => state.name === field.name));
   const total = ids ? ids.length : count;
-  const drawn = new Map<string, unknown>();
+  const drawn: unknown[] = [];
   for (let index = 0; index < total; index++) {
-    for (const state of states) drawn.set(state.name, faker.helpers.weightedArrayElement(state.choices));
-    const item: Record<string, unknown> = {};
+    for (let at = 0; at < states.length; at++) {
+      drawn[at] = faker.helpers.weightedArrayElement((states[at] as DrawnState).choices);
+    }
+    const item: Record<string, unknown> = reused ?? {};
     setOwnField(item, idField, ids ? ids[index] : idAt(firstId, index));
-    for (const field of fields) {
-      const value = field.fill.kind === 'state' ? drawn.get(field.name) : valueOf(faker, field, pools, collection);
-      if (value !== undefined) setOwnField(item, field.name, value);
+    for (let at = 0; at < fields.length; at++) {
+      const field = fields[at] as GeneratedField;
+      const state = stateAt[at] as number;
+      const value = state >= 0 ? drawn[state] : valueOf(faker, field, pools, collection);
+      if (value !== undefined || reused) setOwnField(item, field.name, value);
     }
     visit(item);
   }
@@ -221,15 +237,22 @@ class DrawnItems implements ItemStream {
 
   each(visit: (item: GeneratedItem) => void): boolean {
     const states = statesOf(this.#options.fields);
-    const seen = states.map(({ name }) => ({ name, values: new Set<unknown>() }));
-    drawEach(this.#faker, this.#options, (item) => {
-      for (const state of seen) state.values.add(item[state.name]);
-      visit(item);
-    });
-    // Every value of each state drawn (or fewer items than values): the list `drawItems` gives, unchanged.
-    return states.every(
-      ({ values }, index) => this.length < values.length || values.every((value) => seen[index]?.values.has(value)),
+    // Each state's values no item has drawn yet: once every one has been, the items are not looked at again.
+    const undrawn = states.map(({ values }) => new Set<unknown>(values));
+    let left = undrawn.reduce((sum, values) => sum + values.size, 0);
+    drawEach(
+      this.#faker,
+      this.#options,
+      (item) => {
+        for (let at = 0; left > 0 && at < states.length; at++) {
+          if ((undrawn[at] as Set<unknown>).delete(item[(states[at] as DrawnState).name])) left--;
+        }
+        visit(item);
+      },
+      {},
     );
+    // Every value of each state drawn (or fewer items than values): the list `drawItems` gives, unchanged.
+    return states.every(({ values }, index) => this.length < values.length || undrawn[index]?.size === 0);
   }
 
   toArray(): GeneratedItem[] {

@@ -1,6 +1,7 @@
 import { stringifyJson } from '../json/exact-json.js';
 import { setOwnField } from '../support/own-field.js';
 import {
+  absent,
   compareIds,
   type CollectionShape,
   type Item,
@@ -178,16 +179,54 @@ function sameNames(names: readonly string[], others: readonly string[] | undefin
   return true;
 }
 
+/** 10^1 to 10^15: a safe integer's digits are counted against them. */
+const powersOfTen = Array.from({ length: 15 }, (_, power) => 10 ** (power + 1));
+
 /** How many characters a number takes in JSON: counted for a safe integer, without writing it. */
 function digitsOf(value: number): number {
   if (!Number.isSafeInteger(value)) return String(value).length;
-  let digits = value < 0 ? 2 : 1;
-  for (let rest = Math.abs(value); rest >= 10; rest = Math.floor(rest / 10)) digits++;
-  return digits;
+  // How many powers of ten the size reaches, found by halves.
+  const size = Math.abs(value);
+  let low = 0;
+  let high = powersOfTen.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((powersOfTen[middle] as number) <= size) low = middle + 1;
+    else high = middle;
+  }
+  return value < 0 ? low + 2 : low + 1;
 }
 
 /** The bytes `"name":` takes in an item's JSON. */
 const keyBytes = (name: string): number => textBytes(JSON.stringify(name)) + 1;
+
+/** Numbers keys 0, 1, 2… in the order they are first met, each with what `make` gave for it (`made[number]`). */
+class Numbering<Key, Made> {
+  readonly made: Made[] = [];
+  readonly #numbers = new Map<Key, number>();
+
+  constructor(private readonly make: (key: Key) => Made) {}
+
+  numberOf(key: Key): number {
+    let number = this.#numbers.get(key);
+    if (number === undefined) {
+      number = this.made.length;
+      this.#numbers.set(key, number);
+      this.made.push(this.make(key));
+    }
+    return number;
+  }
+}
+
+/** Field names in an item's order, their columns (`idColumn` for the id), and the layout they make. */
+interface FieldOrder {
+  names: readonly string[];
+  positions: readonly number[];
+  code: number;
+}
+
+/** How many field orders a snapshot remembers while it is filled: items of a generator alternate between a few. */
+const ordersKept = 8;
 
 /** An item the stream handed out below the one before it: its items are read again as one sorted list. */
 class OutOfOrder extends Error {}
@@ -234,43 +273,21 @@ function fill(
   const { idField } = shape;
   let ids: Float64Array | ItemId[] = new Float64Array(count);
   /** Each column's distinct values, their codes, and the bytes of each one's `"name":value` pair (objects: per row). */
-  const columns: Array<{
-    name: string;
-    codes: Uint32Array;
-    values: unknown[];
-    known: Map<unknown, number>;
-    pairBytes: number[];
-  }> = [];
-  const columnOf = new Map<string, number>();
-  const columnFor = (name: string): number => {
-    let position = columnOf.get(name);
-    if (position === undefined) {
-      position = columns.length;
-      columnOf.set(name, position);
-      columns.push({ name, codes: new Uint32Array(count), values: [], known: new Map(), pairBytes: [] });
-    }
-    return position;
-  };
-  const layouts: Layout[] = [];
-  const layoutOf = new Map<string, number>();
-  const layoutCodeOf = (positions: readonly number[]): number => {
-    const key = positions.join(',');
-    let code = layoutOf.get(key);
-    if (code === undefined) {
-      code = layouts.length;
-      layoutOf.set(key, code);
-      layouts.push(Object.freeze([...positions]));
-    }
-    return code;
-  };
+  const columns = new Numbering((name: string) => ({
+    name,
+    codes: new Uint32Array(count),
+    values: [] as unknown[],
+    known: new Map<unknown, number>(),
+    pairBytes: [] as number[],
+  }));
+  const layouts = new Numbering((key: string): Layout => Object.freeze(key === '' ? [] : key.split(',').map(Number)));
+  const layoutCodeOf = (positions: readonly number[]): number => layouts.numberOf(positions.join(','));
   const layoutCodes = new Uint32Array(count);
-  const index = new Map(shape.indexed.map((field) => [field, new Map<ValueKey, number[]>()]));
-  const indexed = [...index];
   const idKeyBytes = keyBytes(idField);
   let bytes = 0;
-  let lastNames: readonly string[] | undefined;
-  let lastPositions: readonly number[] = [];
-  let lastCode = -1;
+  /** The field orders met so far (up to `ordersKept`), each with its columns and layout; `order` the last one. */
+  const orders: FieldOrder[] = [];
+  let order: FieldOrder | undefined;
   let row = 0;
   const add = (item: Item): void => {
     const id = item[idField] as ItemId;
@@ -282,21 +299,26 @@ function fill(
     if (typeof id !== 'number' && ids instanceof Float64Array) ids = Array.from(ids) as ItemId[];
     ids[row] = id as never;
     bytes += idKeyBytes + (typeof id === 'number' ? digitsOf(id) : textBytes(stringifyJson(id)));
-    // Items one after another have the same fields in the same order: their columns are looked up once.
+    // Items have one of a few field orders (a generator's leave an optional state out now and then): each
+    // order's columns are looked up once.
     const names = Object.keys(item);
-    if (!sameNames(names, lastNames)) {
-      lastNames = names;
-      lastPositions = names.map((name) => (name === idField ? idColumn : columnFor(name)));
-      lastCode = layoutCodeOf(lastPositions);
+    if (order === undefined || !sameNames(names, order.names)) {
+      order = orders.find((each) => sameNames(names, each.names));
+      if (order === undefined) {
+        const positions = names.map((name) => (name === idField ? idColumn : columns.numberOf(name)));
+        order = { names, positions, code: layoutCodeOf(positions) };
+        if (orders.length < ordersKept) orders.push(order);
+      }
     }
+    const { positions, code: orderCode } = order;
     let fields = 0;
     for (let at = 0; at < names.length; at++) {
-      const position = lastPositions[at] as number;
+      const position = positions[at] as number;
       const value = item[names[at] as string];
       if (value === undefined) continue;
       fields++;
       if (position === idColumn) continue;
-      const column = columns[position] as (typeof columns)[number];
+      const column = columns.made[position] as (typeof columns.made)[number];
       if (value !== null && typeof value === 'object') {
         // An object or array (or an exact number literal) is kept as given, one a row.
         column.codes[row] = column.values.length;
@@ -319,30 +341,79 @@ function fill(
     // A field left undefined is no field: such a row's layout is its own.
     layoutCodes[row] =
       fields === names.length
-        ? lastCode
-        : layoutCodeOf(lastPositions.filter((_, at) => item[names[at] as string] !== undefined));
-    for (const [field, buckets] of indexed) {
-      const key = valueKey(item[field]);
-      let bucket = buckets.get(key);
-      if (!bucket) buckets.set(key, (bucket = []));
-      bucket.push(row);
-    }
+        ? orderCode
+        : layoutCodeOf(positions.filter((_, at) => item[names[at] as string] !== undefined));
     row++;
   };
   feed(add);
   if (row !== count) throw new Error(`${what}: ${count} ${shape.name} were announced, ${row} were made`);
+  const finished = columns.made.map(({ name, codes, values }) => ({
+    name,
+    codes: narrowest(codes, values.length),
+    values,
+  }));
+  const narrowLayoutCodes = narrowest(layoutCodes, layouts.made.length);
+  const index = new Map<string, Map<ValueKey, Uint32Array>>();
+  for (const field of shape.indexed) {
+    const position = finished.findIndex(({ name }) => name === field);
+    index.set(field, rowsByValue(finished[position], position, layouts.made, narrowLayoutCodes));
+  }
   return new CompactSnapshot({
     idField,
     ids,
-    columns: columns.map(({ name, codes, values }) => ({ name, codes: narrowest(codes, values.length), values })),
-    layouts,
-    layoutCodes: narrowest(layoutCodes, layouts.length),
-    index: new Map(
-      [...index].map(([field, rows]) => [
-        field,
-        new Map([...rows].map(([key, bucket]) => [key, Uint32Array.from(bucket)])),
-      ]),
-    ),
+    columns: finished,
+    layouts: layouts.made,
+    layoutCodes: narrowLayoutCodes,
+    index,
     bytes,
   });
+}
+
+/**
+ * An indexed field's rows by the key of their value (`absent` for a row
+ * without the field), each in row order: counted from the column's codes
+ * once every row is written, two passes over typed arrays rather than a
+ * growing list a value.
+ */
+function rowsByValue(
+  column: Column | undefined,
+  position: number,
+  layouts: readonly Layout[],
+  layoutCodes: Codes,
+): Map<ValueKey, Uint32Array> {
+  const count = layoutCodes.length;
+  const rows = new Map<ValueKey, Uint32Array>();
+  if (column === undefined) {
+    if (count > 0)
+      rows.set(
+        absent,
+        Uint32Array.from({ length: count }, (_, row) => row),
+      );
+    return rows;
+  }
+  // Each distinct key gets a number; each code (a value, or an object's row) the number of its key.
+  const keys = new Numbering((key: ValueKey) => key);
+  const keyOfCode = Uint32Array.from(column.values, (value) => keys.numberOf(valueKey(value)));
+  const hasField = layouts.map((layout) => layout.includes(position));
+  const absentNumber = hasField.every(Boolean) ? -1 : keys.numberOf(absent);
+  const keyOfRow = new Uint32Array(count);
+  const sizes = new Uint32Array(keys.made.length);
+  for (let row = 0; row < count; row++) {
+    const key = hasField[layoutCodes[row] as number]
+      ? (keyOfCode[column.codes[row] as number] as number)
+      : absentNumber;
+    keyOfRow[row] = key;
+    sizes[key] = (sizes[key] as number) + 1;
+  }
+  const buckets = keys.made.map((_, number) => new Uint32Array(sizes[number] as number));
+  const filled = new Uint32Array(keys.made.length);
+  for (let row = 0; row < count; row++) {
+    const key = keyOfRow[row] as number;
+    (buckets[key] as Uint32Array)[filled[key] as number] = row;
+    filled[key] = (filled[key] as number) + 1;
+  }
+  keys.made.forEach((key, number) => {
+    if ((sizes[number] as number) > 0) rows.set(key, buckets[number] as Uint32Array);
+  });
+  return rows;
 }

@@ -72,7 +72,9 @@ export interface ItemStream {
   /**
    * Hands each item to `visit`, in order; false when the items handed out
    * turned out not to be the list (a generator that changes earlier items
-   * once it has made them all): read `toArray()` instead.
+   * once it has made them all): read `toArray()` instead. The object handed
+   * out may be written over for the next item (a field it lacks then holds
+   * `undefined`): keep its values, not the object.
    */
   each(visit: (item: Item) => void): boolean;
   /** The items as one list. */

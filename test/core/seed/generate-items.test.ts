@@ -197,12 +197,12 @@ describe('generateItems, for any collection', () => {
 });
 
 describe('generateItemsLazily, for more items than a list is made for', () => {
-  /** Every item a stream hands out, and what its `each` answered. */
+  /** A copy of every item a stream hands out (it may write one object over for each), and what `each` answered. */
   const read = (options: Parameters<typeof generateItems>[0]) => {
     const made = generateItemsLazily(options);
     if (!isItemStream(made)) throw new Error('expected a stream');
     const items: Item[] = [];
-    const complete = made.each((item) => items.push(item));
+    const complete = made.each((item) => items.push({ ...item }));
     return { made, items, complete };
   };
 
@@ -221,7 +221,7 @@ describe('generateItemsLazily, for more items than a list is made for', () => {
     expect(JSON.stringify(items)).toBe(list);
     expect(JSON.stringify(made.toArray())).toBe(list);
     const again: Item[] = [];
-    made.each((item) => again.push(item));
+    made.each((item) => again.push({ ...item }));
     expect(JSON.stringify(again)).toBe(list);
   });
 

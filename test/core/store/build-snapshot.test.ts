@@ -1,7 +1,16 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NumberLiteral, stringifyJson } from '../../../src/core/json/exact-json.js';
 import { buildSnapshot } from '../../../src/core/store/build-snapshot.js';
-import { type CollectionShape, type Item, type ItemStream, jsonBytes } from '../../../src/core/store/item-snapshot.js';
+import {
+  absent,
+  type CollectionShape,
+  type Item,
+  type ItemStream,
+  jsonBytes,
+  valueKey,
+  type ValueKey,
+} from '../../../src/core/store/item-snapshot.js';
 
 const pets: CollectionShape = {
   name: 'pets',
@@ -89,6 +98,44 @@ describe('buildSnapshot', () => {
     expect(held.rowsWith('status', 'pending')).toHaveLength(333_333);
   });
 
+  it('indexes, counts and gives back any items as one list of them read field by field would', () => {
+    // Ids of every size (negative, around powers of ten, the largest safe integer, bigints beyond), fields in
+    // any order or left out, and indexed values of every JSON kind, objects included.
+    const anyId = fc.oneof(
+      fc.integer({ min: -2_000_000, max: 2_000_000 }),
+      fc.constantFrom(0, 9, 10, 99, 100, 999_999_999_999_999, 1e15, 9007199254740991, -9007199254740991),
+      fc.bigInt({ min: 9007199254740992n, max: 9223372036854775807n }),
+    );
+    const anyValue = fc.oneof(
+      fc.constantFrom('available', 'pending', 'sold', 'Zoë 🐶', '', null, true, false, 0, -1, 2.5, undefined),
+      fc.constantFrom({ name: 'x' }, [1, 2], [], {}),
+    );
+    const shape: CollectionShape = { ...pets, indexed: ['status', 'tags', 'missing'] };
+    const anyItems = fc.uniqueArray(fc.tuple(anyId, fc.shuffledSubarray(['name', 'status', 'tags']), anyValue), {
+      selector: ([id]) => BigInt(id),
+      maxLength: 40,
+    });
+    fc.assert(
+      fc.property(anyItems, (drawn) => {
+        const items: Item[] = drawn.map(([id, fields, value]) =>
+          Object.fromEntries([['id', id], ...fields.map((field, at) => [field, at === 0 ? value : `${field} ${at}`])]),
+        );
+        const held = buildSnapshot(items, shape, 'the test');
+        const sorted = [...items].sort((a, b) => (BigInt(a.id as never) < BigInt(b.id as never) ? -1 : 1));
+        expect(text(held.all)).toBe(text(sorted));
+        expect(held.bytes).toBe(items.reduce((sum, item) => sum + jsonBytes(item), 0));
+        for (const field of shape.indexed) {
+          const keys = new Set<ValueKey>(sorted.map((item) => valueKey(item[field])));
+          for (const key of [...keys, absent, 'lost'] as ValueKey[]) {
+            const ids = [...(held.rowsWith(field, key) ?? [])].map((item) => item.id);
+            expect(ids).toEqual(sorted.filter((item) => valueKey(item[field]) === key).map((item) => item.id));
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   describe('with a stream of items after the given ones', () => {
     /** A stream over a list, counting how often it is read; `complete` is what its `each` answers. */
     const streamOf = (list: readonly Item[], complete = true) => {
@@ -130,6 +177,27 @@ describe('buildSnapshot', () => {
       );
       expect(held.get(52)).toEqual(made[49]);
       expect([stream.reads, stream.lists]).toEqual([1, 0]);
+    });
+
+    it('keeps the values of an object the stream writes over for each item, a field it lacks left undefined', () => {
+      const reused: Record<string, unknown> = {};
+      const stream = {
+        ...streamOf(made),
+        each(visit: (item: Item) => void) {
+          made.forEach((item, index) => {
+            Object.assign(reused, item, index % 5 === 0 ? { status: undefined } : {});
+            visit(reused);
+          });
+          return true;
+        },
+      };
+      const held = buildSnapshot(literal, pets, 'the test', stream);
+      const lacking = made.map((item, index) => (index % 5 === 0 ? { ...item, status: undefined } : item));
+      const whole = buildSnapshot([...literal, ...lacking], pets, 'the test');
+      expect(text(held.all)).toBe(text(whole.all));
+      expect(held.bytes).toBe(whole.bytes);
+      expect(Object.hasOwn(held.get(3) as Item, 'status')).toBe(false);
+      expect(held.rowsWith('status', absent)).toHaveLength(11);
     });
 
     it('reads the list instead when the stream says the items it handed out were not the list', () => {
