@@ -165,13 +165,6 @@ function admit(arrival: Arrival): Awaitable<PlainResponse> {
   const { pipeline, request } = arrival;
   // A request from no other origin to no public file (most requests) calls neither: it compiles neither.
   if (arrival.cors !== undefined || pipeline.publicFiles.has(request.path)) {
-    const loading = preflightLoading(arrival);
-    if (loading) {
-      return loading.then(
-        () => admit(arrival),
-        (refusal: unknown) => respond(arrival, unreached(), refused(pipeline, refusal)),
-      );
-    }
     const early = answerEarly(arrival);
     if (early) return early;
   }
@@ -193,9 +186,19 @@ function preflightLoading(arrival: Arrival): Promise<void> | undefined {
   return undefined;
 }
 
-/** The answer to a preflight, or a public file, with this request's headers; undefined for any other request. */
-function answerEarly(arrival: Arrival): PlainResponse | undefined {
+/**
+ * The answer to a preflight, or a public file, with this request's headers
+ * (once what the preflight waits for is there); undefined for any other request.
+ */
+function answerEarly(arrival: Arrival): Awaitable<PlainResponse> | undefined {
   const { pipeline, request, id, cors } = arrival;
+  const loading = preflightLoading(arrival);
+  if (loading) {
+    return loading.then(
+      () => admit(arrival),
+      (refusal: unknown) => respond(arrival, unreached(), refused(pipeline, refusal)),
+    );
+  }
   const preflight = cors && preflightResponse(pipeline.cors, request, cors);
   if (preflight) return { ...preflight, headers: { ...preflight.headers, 'x-request-id': id } };
   const file = servePublicFile(pipeline.publicFiles, request);
@@ -414,17 +417,19 @@ function readRequest(pipeline: Pipeline, request: PlainRequest): ReadRequest | P
   }
   read.mount = under.mount;
   const loading = under.mount.loading;
-  if (loading) {
-    // The admin API's first request: its document is imported first (a failure to is the kit's, answered 500).
-    return loading.then(
-      () => readUnder(pipeline, read, under.path),
-      (error: unknown) => {
-        read.refusal = error;
-        return read;
-      },
-    );
-  }
+  if (loading) return readLoaded(pipeline, read, under.path, loading);
   return readUnder(pipeline, read, under.path);
+}
+
+/** The request read once its mount's document is there (the admin API's first: its failure to come is a 500). */
+function readLoaded(pipeline: Pipeline, read: ReadRequest, path: string, loading: Promise<void>): Promise<ReadRequest> {
+  return loading.then(
+    () => readUnder(pipeline, read, path),
+    (error: unknown) => {
+      read.refusal = error;
+      return read;
+    },
+  );
 }
 
 /** The body, if any, then the route: at once when there is no body, or its bytes are there already. */

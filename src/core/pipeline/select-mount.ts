@@ -135,6 +135,11 @@ export function selectMount(mounts: readonly Mount[], method: string, path: stri
     if (path.length <= maxRecentPath) recent = { mounts, path, found };
     return found;
   }
+  return nothingServed(mounts, method, path);
+}
+
+/** The 404 of a path under no mount, naming where the API is. */
+function nothingServed(mounts: readonly Mount[], method: string, path: string): never {
   const api = mounts.find((mount) => !mount.admin) ?? mounts[0];
   throw new HttpError(
     'route_not_found',
