@@ -119,7 +119,7 @@ function coreOptions(options: MockOptions): MockCoreOptions {
  */
 export function createMock(options: MockOptions = {}): Mock {
   const core = createMockCore(coreOptions(options));
-  return Object.assign(core, { fetch: createFetchHandler(core.handle) });
+  return Object.assign(core, { fetch: createFetchHandler(core.handleNow) });
 }
 
 /**
@@ -129,5 +129,5 @@ export function createMock(options: MockOptions = {}): Mock {
 export function createSharedMock(options: SharedMockOptions): SharedMock {
   const { state, ...rest } = options;
   const core = createSharedMockCore({ ...coreOptions(rest), state });
-  return Object.assign(core, { fetch: createFetchHandler(core.handle) });
+  return Object.assign(core, { fetch: createFetchHandler(core.handleNow) });
 }

@@ -1,6 +1,7 @@
 import { HttpError } from '../core/errors/http-error.js';
 import { tooLarge } from '../core/pipeline/read-body.js';
 import { fetchHeaders, type BodyReader, type PlainRequest, type PlainResponse } from '../core/http/plain-http.js';
+import type { Awaitable } from '../core/types/awaitable.js';
 
 /** Reads a Fetch body stream up to `limit` bytes, cancelling it beyond (so an over-size body is never buffered whole). */
 function streamReader(stream: ReadableStream<Uint8Array>): BodyReader {
@@ -208,9 +209,10 @@ export function plainFetchRequest(input: string, init: RequestInit | undefined):
 
 /**
  * `mock.fetch`: Fetch-standard, usable from any test without a port (like Hono's `app.fetch`): a `Request`,
- * or a URL and an init as `fetch` takes them.
+ * or a URL and an init as `fetch` takes them. `handle` is the core's `handleNow` (its answer itself where it
+ * has one at once): awaited here, with no promise of the core's own between.
  */
-export function createFetchHandler(handle: (request: PlainRequest) => Promise<PlainResponse>) {
+export function createFetchHandler(handle: (request: PlainRequest) => Awaitable<PlainResponse>) {
   return async function fetchFromMock(input: Request | string | URL, init?: RequestInit): Promise<Response> {
     const text = typeof input === 'string' ? input : input instanceof URL ? input.href : undefined;
     const plain = text === undefined ? undefined : plainFetchRequest(text, init);

@@ -117,7 +117,8 @@ export function createMockHandlers(options: MockHandlersOptions = {}): MockHandl
   if (basePath === '') throw new TypeError(`baseUrl must include the API's path, such as '/v1', got '${baseUrl}'`);
   const mock = given ?? createMock({ ...mockOptions, basePath });
   const answer = async ({ request }: { request: Request }) => {
-    const response = await mock.handle(restoreDomPreflight(toPlainRequest(request)));
+    // handleNow: the answer itself where the core has it at once, awaited here with no promise of its own between.
+    const response = await mock.handleNow(restoreDomPreflight(toPlainRequest(request)));
     if (response.fault) return mswHttp.Response.error();
     return fetchResponse(mswHttp.Response, response);
   };

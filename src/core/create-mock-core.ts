@@ -582,11 +582,13 @@ function createPipeline(
   const pipeline: Pipeline = {
     mounts: [served, admin],
     publicFiles,
-    selectSession: (request) => {
-      const choice = chooseSession(request);
-      // The proxy passes the session header on: the upstream judges it, as it judges the key.
-      return proxy ? { name: choice.problem ? defaultSessionName : choice.name } : choice;
-    },
+    // The proxy passes the session header on: the upstream judges it, as it judges the key.
+    selectSession: proxy
+      ? (request) => {
+          const choice = chooseSession(request);
+          return { name: choice.problem ? defaultSessionName : choice.name };
+        }
+      : chooseSession,
     get state() {
       return started().state;
     },

@@ -17,7 +17,15 @@ import { matchRoute, type RouteMatch } from './pipeline/match-route.js';
 import { observeExchange, type ReportedExchange } from './pipeline/observe-exchange.js';
 import { operationRemoved } from './pipeline/operation-removed.js';
 import { readBody } from './pipeline/read-body.js';
-import { type Answer, type MiddleInput, type Mount, noPlan, type Plan, selectMount } from './pipeline/select-mount.js';
+import {
+  type Answer,
+  type MiddleInput,
+  type Mount,
+  type MountedPath,
+  noPlan,
+  type Plan,
+  selectMount,
+} from './pipeline/select-mount.js';
 import { serialiseResponse, withIdPlace, type SerialisedResponse } from './pipeline/serialise-response.js';
 import { servePublicFile, type PublicFile } from './pipeline/serve-public-file.js';
 import { validateResponse } from './pipeline/validate-response.js';
@@ -154,12 +162,48 @@ export function handleRequest(pipeline: Pipeline, request: PlainRequest): Awaita
 
 /** A preflight and a public file are answered here; any other request is read: mount, body, route, key, session name. */
 function admit(arrival: Arrival): Awaitable<PlainResponse> {
+  const { pipeline, request } = arrival;
+  // A request from no other origin to no public file (most requests) calls neither: it compiles neither.
+  if (arrival.cors !== undefined || pipeline.publicFiles.has(request.path)) {
+    const early = answerEarly(arrival);
+    if (early) return early;
+  }
+  return after(arrival, readRequest(pipeline, request), answerRead);
+}
+
+/**
+ * What a preflight waits for: a policy other than `any` lists the methods and
+ * headers of every mount's document, the admin API's included, which is
+ * imported on the first request that needs it.
+ */
+function preflightLoading(arrival: Arrival): Promise<void> | undefined {
+  const { pipeline, request } = arrival;
+  if (arrival.cors === undefined || request.method !== 'OPTIONS' || pipeline.cors.any) return undefined;
+  for (const mount of pipeline.mounts) {
+    const loading = mount.loading;
+    if (loading) return loading;
+  }
+  return undefined;
+}
+
+/**
+ * The answer to a preflight, or a public file, with this request's headers
+ * (once what the preflight waits for is there); undefined for any other request.
+ */
+function answerEarly(arrival: Arrival): Awaitable<PlainResponse> | undefined {
   const { pipeline, request, id, cors } = arrival;
+  const loading = preflightLoading(arrival);
+  if (loading) {
+    return loading.then(
+      () => admit(arrival),
+      (refusal: unknown) => respond(arrival, unreached(), refused(pipeline, refusal)),
+    );
+  }
   const preflight = cors && preflightResponse(pipeline.cors, request, cors);
   if (preflight) return { ...preflight, headers: { ...preflight.headers, 'x-request-id': id } };
   const file = servePublicFile(pipeline.publicFiles, request);
   if (file) return { ...file, headers: { ...file.headers, ...commonHeaders, 'x-request-id': id, ...cors } };
-  return after(arrival, readRequest(pipeline, request), answerRead);
+  return undefined;
 }
 
 /**
@@ -188,7 +232,11 @@ function answerRead(arrival: Arrival, read: ReadRequest): Awaitable<PlainRespons
     // Every refusal is answered where it arises: what gets here is the mock's bug, logged and answered 500.
     answering = refuseRead(arrival, read, bug);
   }
-  if (!(answering instanceof Promise)) return givenBack(exchange, answering);
+  if (!(answering instanceof Promise)) {
+    // Given back here rather than through givenBack: a request with nothing to inflate calls nothing more.
+    exchange.inflated?.giveBack();
+    return answering;
+  }
   return answering.then(
     (response) => givenBack(exchange, response),
     (bug: unknown) => after(exchange, refuseRead(arrival, read, bug), givenBack),
@@ -255,9 +303,9 @@ function settle(exchange: Exchange, decoded: DecodedBody): Awaitable<PlainRespon
 
 /** The latency the state gave the request, waited after the state's call (a write lands before it). */
 function waitLatency(exchange: Exchange, settled: SettledRequest): Awaitable<PlainResponse> {
-  const delay = applyLatency(settled.delayMs);
-  if (!delay) return answerSettled(exchange, settled);
-  return delay.then(() => answerSettled(exchange, settled));
+  // Most requests have none: applyLatency is not even called (a process's first request compiles what it calls).
+  if (!(settled.delayMs > 0)) return answerSettled(exchange, settled);
+  return (applyLatency(settled.delayMs) as Promise<void>).then(() => answerSettled(exchange, settled));
 }
 
 /**
@@ -273,17 +321,10 @@ function answerSettled(exchange: Exchange, settled: SettledRequest): Awaitable<P
   // A fault answers before the body is decoded, as far as the journal can tell: it keeps the body as sent.
   const body = decoded.readable && !fault ? decoded.body : read.sent;
   const reached: Reached = { mount, operation, body, findings: read.findings, session };
-  if (fault && operation) {
-    const injected = injectFault(fault, operation);
-    if (!(injected instanceof HttpError)) return brokenConnection(arrival, reached, injected);
-    return respond(arrival, reached, refused(pipeline, injected));
+  if (fault || problem || settled.removed || plan.refusal || settled.failure) {
+    const refusing = refuseSettled(exchange, settled, reached);
+    if (refusing) return refusing;
   }
-  if (problem) return respond(arrival, reached, refused(pipeline, problem));
-  if (settled.removed && operation) {
-    return respond(arrival, reached, refused(pipeline, operationRemoved(mount.compiled, operation)));
-  }
-  const refusal = plan.refusal ?? settled.failure;
-  if (refusal) return respond(arrival, reached, refused(pipeline, refusal));
   let answering: Awaitable<Answer>;
   try {
     answering = mount.middle.answer(exchange.input as MiddleInput, plan, settled);
@@ -295,6 +336,30 @@ function answerSettled(exchange: Exchange, settled: SettledRequest): Awaitable<P
     (answer) => respond(arrival, reached, answer),
     (error: unknown) => respond(arrival, reached, refused(pipeline, error)),
   );
+}
+
+/**
+ * The refusal of a settled request, if any, in its order: its fault, its own
+ * problem, the sunset, the plan's and the store's. Called only when one of
+ * them is there (a plain request compiles none of this).
+ */
+function refuseSettled(exchange: Exchange, settled: SettledRequest, reached: Reached): PlainResponse | undefined {
+  const { arrival, mount, problem, plan } = exchange;
+  const { pipeline } = arrival;
+  const { operation } = reached;
+  const { fault } = settled;
+  if (fault && operation) {
+    const injected = injectFault(fault, operation);
+    if (!(injected instanceof HttpError)) return brokenConnection(arrival, reached, injected);
+    return respond(arrival, reached, refused(pipeline, injected));
+  }
+  if (problem) return respond(arrival, reached, refused(pipeline, problem));
+  if (settled.removed && operation) {
+    return respond(arrival, reached, refused(pipeline, operationRemoved(mount.compiled, operation)));
+  }
+  const refusal = plan.refusal ?? settled.failure;
+  if (refusal) return respond(arrival, reached, refused(pipeline, refusal));
+  return undefined;
 }
 
 /** `next(context, value)` at once when the value is there (no promise, no turn of the queue); once it is, otherwise. */
@@ -343,19 +408,41 @@ function readRequest(pipeline: Pipeline, request: PlainRequest): ReadRequest | P
     unreadable: undefined,
     findings: [],
   };
-  let path: string;
+  let under: MountedPath;
   try {
-    const under = selectMount(pipeline.mounts, request.method, request.path);
-    read.mount = under.mount;
-    path = under.path;
+    under = selectMount(pipeline.mounts, request.method, request.path);
   } catch (error) {
     read.refusal = error;
     return read;
   }
-  if (request.body === undefined) return checkRoute(read, path);
+  read.mount = under.mount;
+  const loading = under.mount.loading;
+  if (loading) return readLoaded(pipeline, read, under.path, loading);
+  return readUnder(pipeline, read, under.path);
+}
+
+/** The request read once its mount's document is there (the admin API's first: its failure to come is a 500). */
+function readLoaded(pipeline: Pipeline, read: ReadRequest, path: string, loading: Promise<void>): Promise<ReadRequest> {
+  return loading.then(
+    () => readUnder(pipeline, read, path),
+    (error: unknown) => {
+      read.refusal = error;
+      return read;
+    },
+  );
+}
+
+/** The body, if any, then the route: at once when there is no body, or its bytes are there already. */
+function readUnder(pipeline: Pipeline, read: ReadRequest, path: string): ReadRequest | Promise<ReadRequest> {
+  if (read.request.body === undefined) return checkRoute(read, path);
+  return readSent(pipeline, read, path);
+}
+
+/** The body as sent, read up to the body limit, then the route: at once when its bytes are there already. */
+function readSent(pipeline: Pipeline, read: ReadRequest, path: string): ReadRequest | Promise<ReadRequest> {
   let reading: ReturnType<typeof readBody>;
   try {
-    reading = readBody(request, pipeline.bodyLimit);
+    reading = readBody(read.request, pipeline.bodyLimit);
   } catch (error) {
     return unread(read, path, error);
   }
@@ -509,24 +596,40 @@ function respond(arrival: Arrival, reached: Reached, answer: Answer): PlainRespo
   headers['x-request-id'] = id;
   if (cors) Object.assign(headers, cors);
   if (plain.status === 401 && headers['www-authenticate'] === undefined) headers['www-authenticate'] = bearerChallenge;
+  if (findings.length > 0) countViolations(headers, findings);
+  const response: PlainResponse = plain;
+  if (mount && !mount.admin && pipeline.onExchange) report(pipeline.onExchange, arrival, reached, answer, response);
+  // Every exchange of the API is journaled: `journals` judges only the admin API's.
+  const session = reached.session && (!mount?.admin || journals(request, operation)) ? reached.session : undefined;
+  return observeExchange(pipeline, session, ended(arrival, reached), response);
+}
+
+/** The count of the failing findings, in `Petstore-Violations`, when there are any. */
+function countViolations(headers: PlainResponse['headers'], findings: readonly Finding[]): void {
   let failed = 0;
   for (const found of findings) if (fails(found)) failed++;
   if (failed > 0) headers['petstore-violations'] = String(failed);
-  const response: PlainResponse = plain;
-  if (mount && !mount.admin && pipeline.onExchange) {
-    pipeline.onExchange({
-      operationId: operation?.operationId,
-      method: request.method,
-      path: request.path,
-      query: request.query,
-      status: response.status,
-      ownAnswer: answer.kind !== 'forwarded',
-      findings,
-      body: answer.kind === 'forwarded' ? answer.body : undefined,
-    });
-  }
-  const session = reached.session && journals(request, mount, operation) ? reached.session : undefined;
-  return observeExchange(pipeline, session, ended(arrival, reached), response);
+}
+
+/** The exchange, judged, told to the proxy's report and recording. */
+function report(
+  onExchange: (exchange: ReportedExchange) => void,
+  arrival: Arrival,
+  reached: Reached,
+  answer: Answer,
+  response: PlainResponse,
+): void {
+  const { request } = arrival;
+  onExchange({
+    operationId: reached.operation?.operationId,
+    method: request.method,
+    path: request.path,
+    query: request.query,
+    status: response.status,
+    ownAnswer: answer.kind !== 'forwarded',
+    findings: reached.findings,
+    body: answer.kind === 'forwarded' ? answer.body : undefined,
+  });
 }
 
 /** A fault that breaks the connection: the adapter makes it; nothing else of an answer is sent or reported. */
@@ -580,13 +683,12 @@ function sendCached(cached: SerialisedResponse): PlainResponse {
 }
 
 /**
- * Whether an exchange goes into the journal: every call of the API, and the
- * admin calls that change something (not reads, and not an operation marked
+ * Whether an admin call goes into the journal (every call of the API does):
+ * those that change something (not reads, and not an operation marked
  * `x-petstore-journal: false`, such as emptying the journal itself). A
  * request that never got a session (no key, a bad session name) goes into none.
  */
-function journals(request: PlainRequest, mount: Mount | undefined, operation: CompiledOperation | undefined): boolean {
-  if (!mount?.admin) return true;
+function journals(request: PlainRequest, operation: CompiledOperation | undefined): boolean {
   if (request.method === 'GET') return false;
   return (operation?.definition as Record<string, unknown> | undefined)?.['x-petstore-journal'] !== false;
 }

@@ -130,4 +130,35 @@ describe('handleNow: the answer at once where every stage has it', () => {
     });
     expect(lines).toEqual(['error: unexpected error while answering a request']);
   });
+
+  it('answers the admin API’s first request once its document is imported, as it answers the later ones', async () => {
+    // A document object of its own: no mock of this process has compiled its admin API yet.
+    const mock = core({ document: structuredClone(defaultDocument), scenario: 'one-of-each-status' });
+    // The API's own requests never wait for it.
+    expect(mock.handleNow(get('/v1/pets'))).not.toBeInstanceOf(Promise);
+    const first = mock.handleNow(get('/__admin/store?resource=pets'));
+    expect(first).toBeInstanceOf(Promise);
+    const later = await mock.handleNow(get('/__admin/store?resource=pets'));
+    expect(seen(await first)).toEqual(seen(later));
+    expect(later.status).toBe(200);
+  });
+
+  it('makes a preflight that lists the documents’ methods wait for the admin API’s document, imported then', async () => {
+    const preflight: PlainRequest = {
+      method: 'OPTIONS',
+      path: '/v1/pets',
+      query: '',
+      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'PUT' },
+    };
+    const mock = core({ document: structuredClone(defaultDocument), cors: { origins: 'loopback' } });
+    const first = mock.handleNow(preflight);
+    expect(first).toBeInstanceOf(Promise);
+    const answer = await first;
+    expect(answer.status).toBe(204);
+    // PUT is the admin API's (its latency and clock), which the API's document does not use.
+    expect(String(answer.headers['access-control-allow-methods']).split(', ')).toEqual(
+      expect.arrayContaining(['GET', 'POST', 'PUT', 'DELETE']),
+    );
+    expect(mock.handleNow(preflight)).not.toBeInstanceOf(Promise);
+  });
 });

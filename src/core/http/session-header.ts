@@ -45,7 +45,13 @@ const noSessionNamed: SessionChoice = Object.freeze({ name: defaultSessionName }
  */
 export function chooseSession(request: PlainRequest): SessionChoice {
   const name = oneValue(request.headers[sessionHeader]);
+  // Most requests name none: this much is all they compile and run.
   if (name === undefined) return noSessionNamed;
+  return checkedName(name);
+}
+
+/** A session name as sent, checked (see `chooseSession`). */
+function checkedName(name: string): SessionChoice {
   if (!sessionName.test(name)) {
     const problem = new HttpError(
       'invalid_session',

@@ -193,6 +193,11 @@ export function corsHeaders(policy: CorsPolicy, request: PlainRequest): Readonly
   const origin = oneValue(request.headers.origin);
   // A request without an Origin (no browser's, or a same-origin GET) compiles and runs only this much.
   if (origin === undefined) return undefined;
+  return headersOfOrigin(policy, request, origin);
+}
+
+/** The CORS headers of a request with `Origin` (see `corsHeaders`): the last allowed origin's, or judged now. */
+function headersOfOrigin(policy: CorsPolicy, request: PlainRequest, origin: string): Readonly<Record<string, string>> {
   const host = oneValue(request.headers.host);
   const recent = policy.recent;
   if (recent !== undefined && recent.origin === origin && recent.host === host) return recent.headers;

@@ -104,18 +104,28 @@ function matchAnew(
     allowed.push(operation.method);
     if (!found && operation.method === method) found = { operation, pathParams };
   }
-  if (best < 0) {
+  return found ?? noOperation(compiled, method, best < 0 ? undefined : allowed, sent);
+}
+
+/**
+ * The refusal of a path no operation serves: 404, naming the document's
+ * paths, or, where its path exists with other methods (`allowed`), 405 with `Allow`.
+ */
+function noOperation(
+  compiled: CompiledDocument,
+  method: string,
+  allowed: readonly string[] | undefined,
+  sent: { basePath: string; path: string },
+): never {
+  if (!allowed) {
     const known = [...new Set(compiled.operations.map((o) => `${sent.basePath}${o.pathTemplate}`))].join(', ');
     throw new HttpError('route_not_found', `no operation is at ${method} ${sent.path} (paths: ${known})`);
   }
-  if (!found) {
-    throw new HttpError(
-      'method_not_allowed',
-      `${method} is not allowed on ${sent.path}; allowed: ${allowed.join(', ')}`,
-      {
-        headers: { allow: allowed.join(', ') },
-      },
-    );
-  }
-  return found;
+  throw new HttpError(
+    'method_not_allowed',
+    `${method} is not allowed on ${sent.path}; allowed: ${allowed.join(', ')}`,
+    {
+      headers: { allow: allowed.join(', ') },
+    },
+  );
 }

@@ -85,6 +85,12 @@ export interface Middle {
  */
 export interface Mount {
   basePath: string;
+  /**
+   * While its document is still to come (the admin API's, whose template is imported on its first
+   * request), the promise of it, started by this read: the pipeline waits on it before it reads
+   * `compiled`, `operationHeaders` or `middle`. Undefined once they are there.
+   */
+  readonly loading: Promise<void> | undefined;
   readonly compiled: CompiledDocument;
   /** Headers every response of an operation carries: the common ones (`common-headers.ts`), then deprecation's. */
   readonly operationHeaders: ReadonlyMap<CompiledOperation, Record<string, string>>;
@@ -129,6 +135,11 @@ export function selectMount(mounts: readonly Mount[], method: string, path: stri
     if (path.length <= maxRecentPath) recent = { mounts, path, found };
     return found;
   }
+  return nothingServed(mounts, method, path);
+}
+
+/** The 404 of a path under no mount, naming where the API is. */
+function nothingServed(mounts: readonly Mount[], method: string, path: string): never {
   const api = mounts.find((mount) => !mount.admin) ?? mounts[0];
   throw new HttpError(
     'route_not_found',

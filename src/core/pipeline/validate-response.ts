@@ -4,6 +4,7 @@ import { errorBody } from '../errors/to-error-response.js';
 import type { HandlerResponse } from '../types/handler-response.js';
 import type { MockLogger } from '../support/mock-logger.js';
 import type { CompiledDocument, CompiledOperation } from '../openapi/compile-document.js';
+import type { Finding } from '../oracle/finding.js';
 import { judgeResponseValue } from '../oracle/judge-response.js';
 
 /**
@@ -23,7 +24,18 @@ export function validateResponse(
   const findings = judgeResponseValue(compiled, operation, response.status, 'application/json', response.body, {
     allowUndocumentedStatus: true,
   });
+  // A response that keeps to the document (every response but a bug's) compiles and runs only this much.
   if (findings.length === 0) return response;
+  return invalidResponse(operation, response, findings, logger);
+}
+
+/** The 500 that replaces a response breaking the document, logged with what breaks it. */
+function invalidResponse(
+  operation: CompiledOperation | undefined,
+  response: HandlerResponse,
+  findings: readonly Finding[],
+  logger: MockLogger,
+): HandlerResponse {
   const where = operation ? `${operation.operationId} ${response.status}` : `status ${response.status}`;
   const details = findings.flatMap(
     (found) => found.details ?? [{ location: 'response', field: '', message: found.message }],
