@@ -11,6 +11,8 @@ const builtin = vi
   .mockImplementation(((name: string) => (name === 'node:crypto' ? { randomFillSync: known } : undefined)) as never);
 afterAll(() => builtin.mockRestore());
 
+// Fresh modules: another file of the same worker may have found the random source (and drawn ids) already.
+vi.resetModules();
 const { assignRequestId } = await import('../../../src/core/pipeline/assign-request-id.js');
 
 /** The id of 16 random bytes as RFC 9562 writes it, one digit pair at a time: what the ids must read as. */
