@@ -103,4 +103,26 @@ describe('createAuthenticator', () => {
     expect(() => check('Bearer dev-key')).not.toThrow();
     expect(caught(HttpError, () => check('Bearer dev-kez'), 'after').status).toBe(401);
   });
+
+  it('answers alike whether a header is the one accepted last or not, as keys and headers alternate', () => {
+    const check = createAuthenticator(['first-key', 'second-key']);
+    const answers = (header: string) => {
+      try {
+        check(header);
+        return 'accepted';
+      } catch (error) {
+        return (error as HttpError).status;
+      }
+    };
+    const headers = [
+      'Bearer first-key',
+      'Bearer second-key',
+      'Bearer first-kez',
+      'Bearer second-key',
+      'bearer first-key',
+    ];
+    for (const header of [...headers, ...[...headers].reverse(), ...headers]) {
+      expect(answers(header), header).toBe(header.endsWith('-kez') ? 401 : 'accepted');
+    }
+  });
 });
