@@ -33,12 +33,10 @@ export function createAuthenticator(keys: readonly string[]): Authenticator {
     throw new Error('every API key must be a non-empty string without spaces');
   }
   // The last header accepted: most requests send the one before them, which is accepted again without being
-  // parsed. It is looked up in a set, which hashes the whole header it is given before it compares a character
-  // (V8 seeds its string hash per process), so that the time taken does not tell how much of another header
-  // matched; a loop comparing each character was most of a repeated read's authentication.
-  const lastAccepted = new Set<string>();
+  // parsed (compared as keys are, in time that does not depend on how much of it matched).
+  let lastAccepted: string | undefined;
   return function authenticate(authorization) {
-    if (authorization !== undefined && lastAccepted.has(authorization)) return;
+    if (authorization !== undefined && lastAccepted !== undefined && sameKey(authorization, lastAccepted)) return;
     if (authorization === undefined || authorization.trim() === '') {
       throw refuse("a key is required: send 'Authorization: Bearer <API_KEY>'", false);
     }
@@ -52,7 +50,6 @@ export function createAuthenticator(keys: readonly string[]): Authenticator {
     let accepted = false;
     for (const key of keys) accepted = sameKey(token, key) || accepted;
     if (!accepted) throw refuse('the API key is not valid', true);
-    lastAccepted.clear();
-    lastAccepted.add(authorization);
+    lastAccepted = authorization;
   };
 }
