@@ -15,7 +15,7 @@ import { compileDocument } from '../src/core/openapi/compile-document.js';
 import type { Fixture } from '../src/core/scenarios/fixture.js';
 import { scenarioItems } from '../src/core/scenarios/scenario-items.js';
 import { generateItems, type GeneratedItem, type GenerateItemsOptions } from '../src/core/seed/generate-items.js';
-import { precompiledValidatorsLiteral } from '../src/precompile-validators.js';
+import { precompiledDocumentLiterals } from '../src/precompile-validators.js';
 
 export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -138,6 +138,34 @@ function adminDocumentFile(apiDocument: OpenAPIV3.Document): string {
   return `${header('src/core/admin/admin-api.yaml')}import type { OpenAPIV3 } from 'openapi-types';\n\nexport const adminDocumentTemplate = ${literal(template)} as unknown as OpenAPIV3.Document;\n`;
 }
 
+/**
+ * The validators of the document and of its admin API, compiled by Ajv ahead of time, in two files: the
+ * admin API's (most of the code) are imported with the admin API's first request, not with the kit.
+ */
+function validatorFiles(generated: string, document: OpenAPIV3.Document, source: string): GeneratedFile[] {
+  const { api, admin, adminHash } = precompiledDocumentLiterals(document, source);
+  const typed = `// @ts-nocheck: Ajv's generated code is not typed.
+import type { PrecompiledDocument } from '../core/openapi/precompiled-validators.js';
+`;
+  return [
+    {
+      path: join(generated, 'default-validators.ts'),
+      text: `${header('openapi.yaml: its validators, compiled by Ajv ahead of time')}${typed}
+export const defaultApiValidators: PrecompiledDocument = ${api};
+
+/** The hash of the admin API's document made from it, whose validators are in default-admin-validators.ts. */
+export const defaultAdminHash = ${JSON.stringify(adminHash)};
+`,
+    },
+    {
+      path: join(generated, 'default-admin-validators.ts'),
+      text: `${header("openapi.yaml: the admin API's validators, compiled by Ajv ahead of time")}${typed}
+export const defaultAdminValidators: PrecompiledDocument = ${admin};
+`,
+    },
+  ];
+}
+
 /** Every generated file, as the sources make it now. */
 export async function generatedFiles(sources: GenerateSources = {}): Promise<GeneratedFile[]> {
   const documentPath = sources.documentPath ?? join(projectRoot, 'openapi.yaml');
@@ -155,14 +183,7 @@ export async function generatedFiles(sources: GenerateSources = {}): Promise<Gen
     { path: join(generated, 'openapi-parsed-types.ts'), text: await typesFile(documentPath, false) },
     { path: join(generated, 'default-scenario-items.ts'), text: defaultScenarioItemsFile(api, fixtures) },
     { path: join(generated, 'operation-kinds.ts'), text: operationKindsFile(api) },
-    {
-      path: join(generated, 'default-validators.ts'),
-      text: `${header("openapi.yaml: its validators, and the admin API's, compiled by Ajv ahead of time")}// @ts-nocheck: Ajv's generated code is not typed.
-import type { PrecompiledValidators } from '../core/openapi/precompiled-validators.js';
-
-export const defaultValidators: PrecompiledValidators = ${precompiledValidatorsLiteral(document as OpenAPIV3.Document, basename(documentPath))};
-`,
-    },
+    ...validatorFiles(generated, document as OpenAPIV3.Document, basename(documentPath)),
     {
       path: join(generated, 'default-document.ts'),
       text: `${header('openapi.yaml')}import type { OpenAPIV3 } from 'openapi-types';\n\nexport const defaultDocument = ${literal(document)} as unknown as OpenAPIV3.Document;\n\n/** The document's exact JSON, as the mock serves it: its validators are found by this text without hashing it. */\nexport const defaultDocumentJson = ${JSON.stringify(stringifyJson(document))};\n`,

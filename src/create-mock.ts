@@ -15,6 +15,8 @@ import {
   checkPrecompiled,
   hashText,
   knowHash,
+  usePrecompiledDocument,
+  usePrecompiledLater,
   usePrecompiledValidators,
   type PrecompiledValidators,
 } from './core/openapi/precompiled-validators.js';
@@ -24,7 +26,7 @@ import type { StateStoreFactory } from './core/state/state-store-factory.js';
 import { defaultDocument, defaultDocumentJson } from './generated/default-document.js';
 import { defaultFixtures } from './generated/default-fixtures.js';
 import { defaultScenarioItems } from './generated/default-scenario-items.js';
-import { defaultValidators } from './generated/default-validators.js';
+import { defaultAdminHash, defaultApiValidators } from './generated/default-validators.js';
 
 // What `npm run generate` made ahead from openapi.yaml and fixtures/ (test/generated/ checks both are current):
 // the kit's document and fixtures, which its tests check (the schemas against Ajv's meta-schema, the fixtures
@@ -32,8 +34,11 @@ import { defaultValidators } from './generated/default-validators.js';
 // even loaded for them); and the default scenario's items for the default --pets and --seed need neither Faker nor
 // drawing.
 markDocumentChecked(defaultDocument);
-usePrecompiledValidators(defaultValidators);
-knowHash(defaultDocumentJson, defaultValidators.api.hash);
+usePrecompiledDocument(defaultApiValidators);
+usePrecompiledLater(defaultAdminHash, () =>
+  import('./generated/default-admin-validators.js').then(({ defaultAdminValidators }) => defaultAdminValidators),
+);
+knowHash(defaultDocumentJson, defaultApiValidators.hash);
 for (const fixture of Object.values(defaultFixtures)) markFixtureChecked(fixture);
 for (const { options, items } of defaultScenarioItems) rememberGeneratedItems(options, items);
 

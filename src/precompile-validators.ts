@@ -93,10 +93,23 @@ export interface PrecompileOptions {
  * `precompileValidators` exports, and `npm run generate` writes for the kit's own document.
  */
 export function precompiledValidatorsLiteral(document: OpenAPIV3.Document, source: string): string {
+  const { api, admin } = precompiledDocumentLiterals(document, source);
+  return `{\n  kind: 'precompiled-validators',\n  version: ${precompiledVersion},\n  source: ${JSON.stringify(source)},\n  api: ${api},\n  admin: ${admin},\n}`;
+}
+
+/**
+ * The validators of `document` and of its admin API, each as the text of a `PrecompiledDocument`
+ * literal, and the admin document's hash: `npm run generate` writes the two apart, so that the admin
+ * API's validators are imported with its first request.
+ */
+export function precompiledDocumentLiterals(
+  document: OpenAPIV3.Document,
+  source: string,
+): { api: string; admin: string; adminHash: string } {
   const { api, admin } = precompileBoth(document, source);
-  const part = (name: string, { hash, code }: PrecompiledCode) =>
-    `  ${name}: {\n    hash: ${JSON.stringify(hash)},\n    build(load) {\n${code}\n    },\n  },\n`;
-  return `{\n  kind: 'precompiled-validators',\n  version: ${precompiledVersion},\n  source: ${JSON.stringify(source)},\n${part('api', api)}${part('admin', admin)}}`;
+  const literalOf = ({ hash, code }: PrecompiledCode) =>
+    `{\n    hash: ${JSON.stringify(hash)},\n    build(load) {\n${code}\n    },\n  }`;
+  return { api: literalOf(api), admin: literalOf(admin), adminHash: admin.hash };
 }
 
 /** A value as a JavaScript literal: JSON, but an integer beyond 2^53 keeps every digit (`9007199254740993n`). */

@@ -80,8 +80,18 @@ function loadHelper(id: string): unknown {
   return helpers[id];
 }
 
-/** Built validators by their document's hash: those `usePrecompiledValidators` was given. */
-const registered = new Map<string, { document: PrecompiledDocument; built?: Record<string, ValidateFunction> }>();
+/**
+ * Validators by their document's hash: those `usePrecompiledValidators` and `usePrecompiledDocument` were
+ * given, built on first use, and those `usePrecompiledLater` promised, until `loadPrecompiled` has them.
+ */
+const registered = new Map<
+  string,
+  {
+    document?: PrecompiledDocument;
+    load?: () => Promise<PrecompiledDocument>;
+    built?: Record<string, ValidateFunction>;
+  }
+>();
 
 /** Checks that an object is what `petstore-kit precompile` writes, in the layout this kit reads. */
 export function checkPrecompiled(validators: PrecompiledValidators): void {
@@ -103,9 +113,39 @@ export function checkPrecompiled(validators: PrecompiledValidators): void {
  */
 export function usePrecompiledValidators(validators: PrecompiledValidators): void {
   checkPrecompiled(validators);
-  for (const document of [validators.api, validators.admin]) {
-    if (!registered.has(document.hash)) registered.set(document.hash, { document });
+  usePrecompiledDocument(validators.api);
+  usePrecompiledDocument(validators.admin);
+}
+
+/** Makes one document's precompiled validators known (see `usePrecompiledValidators`). */
+export function usePrecompiledDocument(document: PrecompiledDocument): void {
+  const entry = registered.get(document.hash);
+  if (!entry) registered.set(document.hash, { document });
+  else entry.document ??= document;
+}
+
+/**
+ * Makes known that the document with this hash has precompiled validators that `load` imports: the kit's
+ * admin API's (most of its validators' code), left out of its import. `loadPrecompiled` imports them
+ * before such a document is compiled; until then a document of that hash would compile its own.
+ */
+export function usePrecompiledLater(hash: string, load: () => Promise<PrecompiledDocument>): void {
+  if (!registered.has(hash)) registered.set(hash, { load });
+}
+
+/** Imports the validators `usePrecompiledLater` promised (undefined when there are none left to import). */
+export function loadPrecompiled(): Promise<void> | undefined {
+  const loads: Array<Promise<void>> = [];
+  for (const entry of registered.values()) {
+    const { load } = entry;
+    if (entry.document || !load) continue;
+    loads.push(
+      load().then((document) => {
+        entry.document ??= document;
+      }),
+    );
   }
+  return loads.length === 0 ? undefined : Promise.all(loads).then(() => undefined);
 }
 
 /** Hashes known ahead, by their text (the kit's own document's, generated with it). */
@@ -125,7 +165,7 @@ export function precompiledFor(json: string | (() => string)): Record<string, Va
   if (registered.size === 0) return undefined;
   const text = typeof json === 'string' ? json : json();
   const entry = registered.get(knownHashes.get(text) ?? hashText(text));
-  if (!entry) return undefined;
+  if (!entry?.document) return undefined;
   entry.built ??= entry.document.build(loadHelper);
   return entry.built;
 }
