@@ -90,7 +90,8 @@ export interface PrecompileOptions {
 
 /**
  * The validators of `document` as the text of an object literal, a `PrecompiledValidators`: what
- * `precompileValidators` exports, and `npm run generate` writes for the kit's own document.
+ * `precompileValidators` exports (`npm run generate` writes the kit's own two parts apart, see
+ * `precompiledDocumentLiterals`).
  */
 export function precompiledValidatorsLiteral(document: OpenAPIV3.Document, source: string): string {
   const { api, admin } = precompiledDocumentLiterals(document, source);

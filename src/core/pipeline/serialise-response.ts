@@ -16,9 +16,10 @@ export interface SerialisedResponse {
   /**
    * A remembered answer's headers with a place for each request's id
    * (`x-request-id`, empty here), made when the answer is first reused, which
-   * each request that reuses it copies: V8 copies an object with a spread by its layout, at once, about a
-   * quarter of the cost of a copy made name by name, and the id set then adds
-   * no property (adding one to a spread copy takes V8's slow path).
+   * each request that reuses it copies: V8 copies an object with a spread by
+   * its layout, at once, about a quarter of the cost of a copy made name by
+   * name, and the id set then adds no property (adding one to a spread copy
+   * takes V8's slow path).
    */
   reused: Record<string, string> | undefined;
 }

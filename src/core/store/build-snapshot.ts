@@ -205,18 +205,19 @@ class Numbering<Key, Made> {
   readonly made: Made[] = [];
   readonly #numbers = new Map<Key, number>();
 
-  constructor(private readonly make: (key: Key) => Made) {}
-
-  numberOf(key: Key): number {
+  numberOf(key: Key, make: (key: Key) => Made): number {
     let number = this.#numbers.get(key);
     if (number === undefined) {
       number = this.made.length;
       this.#numbers.set(key, number);
-      this.made.push(this.make(key));
+      this.made.push(make(key));
     }
     return number;
   }
 }
+
+/** A key that is its own `made` (see `Numbering`). */
+const itself = <Key>(key: Key): Key => key;
 
 /** Field names in an item's order, their columns (`idColumn` for the id), and the layout they make. */
 interface FieldOrder {
@@ -273,15 +274,17 @@ function fill(
   const { idField } = shape;
   let ids: Float64Array | ItemId[] = new Float64Array(count);
   /** Each column's distinct values, their codes, and the bytes of each one's `"name":value` pair (objects: per row). */
-  const columns = new Numbering((name: string) => ({
+  const newColumn = (name: string) => ({
     name,
     codes: new Uint32Array(count),
     values: [] as unknown[],
     known: new Map<unknown, number>(),
     pairBytes: [] as number[],
-  }));
-  const layouts = new Numbering((key: string): Layout => Object.freeze(key === '' ? [] : key.split(',').map(Number)));
-  const layoutCodeOf = (positions: readonly number[]): number => layouts.numberOf(positions.join(','));
+  });
+  const columns = new Numbering<string, ReturnType<typeof newColumn>>();
+  const layouts = new Numbering<string, Layout>();
+  const layoutCodeOf = (positions: readonly number[]): number =>
+    layouts.numberOf(positions.join(','), () => Object.freeze([...positions]));
   const layoutCodes = new Uint32Array(count);
   const idKeyBytes = keyBytes(idField);
   let bytes = 0;
@@ -305,7 +308,7 @@ function fill(
     if (order === undefined || !sameNames(names, order.names)) {
       order = orders.find((each) => sameNames(names, each.names));
       if (order === undefined) {
-        const positions = names.map((name) => (name === idField ? idColumn : columns.numberOf(name)));
+        const positions = names.map((name) => (name === idField ? idColumn : columns.numberOf(name, newColumn)));
         order = { names, positions, code: layoutCodeOf(positions) };
         if (orders.length < ordersKept) orders.push(order);
       }
@@ -392,10 +395,10 @@ function rowsByValue(
     return rows;
   }
   // Each distinct key gets a number; each code (a value, or an object's row) the number of its key.
-  const keys = new Numbering((key: ValueKey) => key);
-  const keyOfCode = Uint32Array.from(column.values, (value) => keys.numberOf(valueKey(value)));
+  const keys = new Numbering<ValueKey, ValueKey>();
+  const keyOfCode = Uint32Array.from(column.values, (value) => keys.numberOf(valueKey(value), itself));
   const hasField = layouts.map((layout) => layout.includes(position));
-  const absentNumber = hasField.every(Boolean) ? -1 : keys.numberOf(absent);
+  const absentNumber = hasField.every(Boolean) ? -1 : keys.numberOf(absent, itself);
   const keyOfRow = new Uint32Array(count);
   const sizes = new Uint32Array(keys.made.length);
   for (let row = 0; row < count; row++) {
